@@ -1,0 +1,68 @@
+# Makefile: build the C core and both front-ends, run every test, the demo and the benchmarks.
+# make            both front-ends (R package into build/Rlib, Octave functions into build/octave)
+# make check      every test: core C tests, R testthat, Octave tests
+# make demo       both front-ends on the built-in default input
+SHELL := /bin/bash
+BUILD   := build
+RSCRIPT ?= Rscript
+R       ?= R
+export OMP_NUM_THREADS ?=
+DEPS    := tools/install-deps.sh
+
+CORE_SRC := $(wildcard core/*.c)
+CORE_HDR := $(wildcard core/*.h)
+CORE_OBJ := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
+CORE_LIB := $(BUILD)/libattsparse.a
+CORE_CFLAGS ?= -std=c99 -O2 -g -fPIC -fopenmp -Wall -Wextra -pedantic
+LAPACK_LIBS ?= -llapack -lblas -lgfortran -lm
+
+RLIB := $(BUILD)/Rlib
+R_STAMP := $(RLIB)/attsparse/DESCRIPTION
+R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR)
+
+.PHONY: all core r check check-core check-r demo demo-r bench deps-build deps-r clean
+all: r octave
+
+deps-build:
+	@$(DEPS) build
+deps-r: deps-build
+	@$(DEPS) r data
+
+# ---------------------------------------------------------------- core
+$(BUILD)/core/%.o: core/%.c $(CORE_HDR) | deps-build
+	@mkdir -p $(dir $@)
+	$(CC) $(CORE_CFLAGS) -c $< -o $@
+$(CORE_LIB): $(CORE_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+core: $(CORE_LIB)
+
+CORE_TESTS := $(patsubst tests/core/%.c,$(BUILD)/tests/%,$(wildcard tests/core/test_*.c))
+$(BUILD)/tests/%: tests/core/%.c tests/core/check.h $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CORE_CFLAGS) -Icore $< $(CORE_LIB) $(LAPACK_LIBS) -o $@
+check-core: $(CORE_TESTS)
+	@fail=0; for t in $(CORE_TESTS); do echo "== $$t"; $$t || fail=1; done; exit $$fail
+
+# ---------------------------------------------------------------- R
+$(R_STAMP): $(R_SRC) | deps-r
+	@mkdir -p $(RLIB)
+	$(R) CMD INSTALL --no-multiarch --library=$(RLIB) . >$(BUILD)/r-install.log 2>&1 \
+	  || { cat $(BUILD)/r-install.log; exit 1; }
+	@echo "R package attsparse installed into $(RLIB)"
+r: $(R_STAMP)
+
+check-r: r
+	R_LIBS=$(RLIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "attsparse", load_package = "installed", reporter = testthat::SummaryReporter$$new(), stop_on_failure = TRUE)'
+
+demo-r: r
+	R_LIBS=$(RLIB) $(RSCRIPT) inst/demo/demo.R
+
+# ---------------------------------------------------------------- Octave
+-include octave/octave.mk
+
+check: check-core check-r check-octave
+demo: demo-r demo-octave
+
+clean:
+	rm -rf $(BUILD) src/*.o src/*.so core/*.o

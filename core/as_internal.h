@@ -1,0 +1,111 @@
+/* as_internal.h: helpers shared by the core's files (allocation, errors, column loops, BLAS/LAPACK). */
+#ifndef AS_INTERNAL_H
+#define AS_INTERNAL_H
+
+#include "attsparse.h"
+#include <math.h>
+#include <string.h>
+
+#ifdef _OPENMP
+#include <omp.h>
+#endif
+
+/* Allocation through the front-end's hook; NULL sets AS_ERR_NOMEM. */
+void *as_malloc(as_common *c, size_t count, size_t size);
+void *as_calloc(as_common *c, size_t count, size_t size);
+
+/* Record an error (printf-style message) and return the status. */
+int as_error(as_common *c, int status, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Ask the front-end whether to stop; call on the main thread only. */
+int as_interrupted(as_common *c);
+
+/* Emit a progress line when verbose. */
+void as_progress(as_common *c, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+int as_threads(const as_common *c);
+
+/* Run BODY once per stored entry of column j of A, with ROW (int64_t) and
+   VAL (double) set; the index width is resolved once per column, not per entry. */
+#define AS_FOR_COL(A, j, ROW, VAL, BODY)                                        \
+    do {                                                                        \
+        const as_matrix *A_ = (A);                                              \
+        int64_t j_ = (j), k_, e_;                                               \
+        if (A_->kind == AS_DENSE) {                                             \
+            const double *c_ = A_->x + j_ * A_->ld;                             \
+            for (k_ = 0; k_ < A_->nrow; k_++) {                                 \
+                int64_t ROW = k_; double VAL = c_[k_]; BODY                     \
+            }                                                                   \
+        } else if (A_->kind == AS_CSC32) {                                      \
+            for (k_ = A_->p32[j_], e_ = A_->p32[j_ + 1]; k_ < e_; k_++) {       \
+                int64_t ROW = A_->i32[k_]; double VAL = A_->x[k_]; BODY         \
+            }                                                                   \
+        } else {                                                                \
+            for (k_ = A_->p64[j_], e_ = A_->p64[j_ + 1]; k_ < e_; k_++) {       \
+                int64_t ROW = A_->i64[k_]; double VAL = A_->x[k_]; BODY         \
+            }                                                                   \
+        }                                                                       \
+    } while (0)
+
+/* Stored entries of column j. */
+static inline int64_t as_col_nnz(const as_matrix *A, int64_t j)
+{
+    if (A->kind == AS_DENSE) return A->nrow;
+    if (A->kind == AS_CSC32) return (int64_t)A->p32[j + 1] - A->p32[j];
+    return A->p64[j + 1] - A->p64[j];
+}
+
+/* Squared norm of column j. */
+double as_col_norm2(const as_matrix *A, int64_t j);
+
+/* x_j' N for N (n x q, column-major, leading dimension n): out[0..q-1]. */
+void as_col_times(const as_matrix *A, int64_t j, const double *N, int64_t q, double *out);
+
+/* Sizes handed to LAPACK must fit its 32-bit integers. */
+#define AS_INT_MAX 2147483647LL
+
+/* BLAS/LAPACK (Fortran, LP64) with the hidden string lengths made explicit. */
+typedef size_t as_fclen;
+void dgeqp3_(const int *m, const int *n, double *a, const int *lda, int *jpvt,
+             double *tau, double *work, const int *lwork, int *info);
+void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
+            const int *m, const int *n, const double *alpha, const double *a,
+            const int *lda, double *b, const int *ldb,
+            as_fclen, as_fclen, as_fclen, as_fclen);
+void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
+            const double *alpha, const double *a, const int *lda, const double *beta,
+            double *c, const int *ldc, as_fclen, as_fclen);
+void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
+            const int *k, const double *alpha, const double *a, const int *lda,
+            const double *b, const int *ldb, const double *beta, double *c,
+            const int *ldc, as_fclen, as_fclen);
+void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n,
+             double *a, const int *lda, const double *vl, const double *vu,
+             const int *il, const int *iu, const double *abstol, int *m, double *w,
+             double *z, const int *ldz, int *isuppz, double *work, const int *lwork,
+             int *iwork, const int *liwork, int *info, as_fclen, as_fclen, as_fclen);
+
+/* Symmetric eigendecomposition of the n x n matrix A (overwritten): eigenvalues
+   ascending in w, eigenvectors in Z (n x n) when Z != NULL. */
+int as_syev(int n, double *A, double *w, double *Z, as_common *c);
+
+/* Default sketch sizes: embedding rows and JL columns. */
+int64_t as_default_s1(int64_t n);
+int64_t as_default_s2(int64_t d, double delta);
+
+/* as_leverage without the checks; fills used->rank, s1, s, s2 (0: not used). */
+int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
+                    as_sample *used, as_common *c);
+
+/* Random streams (distinct constants keep the draws of each step independent). */
+enum { AS_STREAM_OSNAP = 1, AS_STREAM_JL = 2, AS_STREAM_SAMPLE = 3, AS_STREAM_AMS = 4 };
+
+#endif

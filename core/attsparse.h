@@ -1,0 +1,188 @@
+/* attsparse.h: the one public header of the attsparse C core (no R or Octave header here). */
+#ifndef ATTSPARSE_H
+#define ATTSPARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------ status */
+/* 0 is success, negative an error; the message is in as_common.msg.        */
+#define AS_OK             0
+#define AS_ERR_ARG       -1   /* an option is out of range or of a bad kind   */
+#define AS_ERR_INPUT     -2   /* X is malformed (slots, sizes, NaN/Inf)       */
+#define AS_ERR_NOMEM     -3   /* an allocation failed                         */
+#define AS_ERR_LAPACK    -4   /* LAPACK reported a failure (info > 0)         */
+#define AS_ERR_INTERRUPT -5   /* the front-end's interrupt hook said stop     */
+#define AS_ERR_TOOBIG    -6   /* a size does not fit the index types in use   */
+
+/* A short identifier per status ("badArgument", "noMemory", ...) for front-end
+   error ids such as Octave's "attsparse:badArgument". */
+const char *as_status_id(int status);
+
+/* ------------------------------------------------------------------ context */
+/* Passed to every call: hooks set by the front-end, and the status of the
+   last call. The core never prints, exits or longjmps; it returns a status. */
+typedef struct as_common {
+    void *(*malloc_fn)(size_t size);          /* default: malloc           */
+    void  (*free_fn)(void *ptr);              /* default: free             */
+    int   (*interrupt_fn)(void *ctx);         /* nonzero: stop; may be NULL */
+    void  (*print_fn)(void *ctx, const char *line);  /* progress; may be NULL */
+    void  *ctx;                               /* passed to the two above    */
+    int    nthreads;       /* OpenMP threads; <= 0: the OpenMP default        */
+    int    verbose;        /* 0 silent, 1 progress lines through print_fn     */
+    int    status;         /* status of the last call                         */
+    char   msg[512];       /* message of the last error                       */
+} as_common;
+
+void as_common_init(as_common *c);
+void as_free(as_common *c, void *ptr);       /* frees what the core returned */
+
+/* ------------------------------------------------------------------ input view */
+/* A no-copy view of X (n x d). Dense: column-major, leading dimension ld >= n.
+   CSC: column pointers p (length d+1, p[0] == 0), row indices i (length p[d],
+   strictly increasing within a column), values x; 32- or 64-bit indices. */
+enum { AS_DENSE = 0, AS_CSC32 = 1, AS_CSC64 = 2 };
+
+typedef struct as_matrix {
+    int            kind;
+    int64_t        nrow, ncol;
+    int64_t        ld;           /* dense only */
+    const double  *x;
+    const int32_t *p32, *i32;    /* AS_CSC32 */
+    const int64_t *p64, *i64;    /* AS_CSC64 */
+} as_matrix;
+
+/* Fill a view; no data is copied. */
+void as_view_dense(as_matrix *A, int64_t nrow, int64_t ncol, const double *x, int64_t ld);
+void as_view_csc32(as_matrix *A, int64_t nrow, int64_t ncol, const int32_t *p,
+                   const int32_t *i, const double *x);
+void as_view_csc64(as_matrix *A, int64_t nrow, int64_t ncol, const int64_t *p,
+                   const int64_t *i, const double *x);
+
+/* Check sizes, column pointers, row indices and that every value is finite.
+   Every entry point calls it; front-ends may call it first to fail early. */
+int as_matrix_check(const as_matrix *A, as_common *c);
+
+int64_t as_nnz(const as_matrix *A);          /* stored entries (n*d if dense) */
+
+/* ------------------------------------------------------------------ results */
+/* Y(:, t) = weight[t] * X(:, index[t]), index 0-based, strictly increasing. */
+typedef struct as_sample {
+    int64_t  k;         /* distinct columns                                */
+    int64_t *index;     /* length k, owned: release with as_sample_free    */
+    double  *weight;    /* length k                                        */
+    int64_t  m;         /* draws (randomized) or iterations (deterministic) */
+    int64_t  rank;      /* numerical rank of X found by the QR/whitening    */
+    int64_t  s1, s, s2; /* sketch sizes used (randomized, approx scores)    */
+    double   eps_target;/* eps the run was asked for                        */
+    double   eps_bound; /* det: (u-l)/(u+l) reached; rand: NaN              */
+} as_sample;
+
+void as_sample_init(as_sample *S);
+void as_sample_free(as_sample *S, as_common *c);
+
+/* ------------------------------------------------------------------ randomized */
+enum { AS_PROB_LEVERAGE = 0, AS_PROB_UNIFORM = 1, AS_PROB_NORM = 2 };
+enum { AS_LEV_APPROX = 0, AS_LEV_EXACT = 1 };
+enum { AS_JL_GAUSSIAN = 0, AS_JL_AMS = 1 };
+
+typedef struct as_rand_options {
+    int64_t  m;            /* draws; 0: as_default_m(rank, eps, delta, beta) */
+    double   eps;          /* target spectral error, in (0, 1)               */
+    double   delta;        /* failure probability, in (0, 1)                 */
+    double   beta;         /* score approximation factor used in default m   */
+    uint64_t seed;         /* in [0, 2^53)                                   */
+    int      probabilities;/* AS_PROB_*                                      */
+    int      leverage;     /* AS_LEV_*                                       */
+    int      jl;           /* AS_JL_*                                        */
+    int64_t  s1;           /* sparse embedding rows; 0: default              */
+    int64_t  s;            /* nonzeros per embedding column; 0: default (4)  */
+    int64_t  s2;           /* JL columns; 0: default                         */
+} as_rand_options;
+
+void as_rand_options_init(as_rand_options *o);
+int  as_rand_options_check(const as_rand_options *o, as_common *c);
+
+/* Largest m accepted (draws are counted, not stored, but time is O(m log d)). */
+#define AS_M_MAX 2147483647LL
+
+/* Draws from the matrix Chernoff bound (Tropp 2012, Thm 1.1; see README):
+   m = ceil(beta * rank * log(2 rank / delta) / ((1+eps) log(1+eps) - eps)).
+   Returns a double so that an oversized m can be reported, not wrapped. */
+double as_default_m(int64_t rank, double eps, double delta, double beta);
+
+/* Leverage scores of the columns of X (length d). Exact (O(d n^2), dense
+   d x n workspace) or approximate (sparse embedding, pivoted QR, JL).
+   *rank receives the numerical rank. */
+int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
+                int64_t *rank, as_common *c);
+
+/* The randomized algorithm: sample o->m (or the default) columns i.i.d. from
+   the chosen probabilities, merge repeats, reweight. */
+int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
+
+/* ------------------------------------------------------------------ deterministic */
+typedef struct as_det_options {
+    double  eps;           /* target spectral error, in (0, 1)                */
+    int64_t leaf;          /* columns per leaf of the search tree; 0: auto    */
+    double  mem_mb;        /* cap on the search tree's memory in MiB; 0: auto */
+    int     search;        /* 0: tree search, 1: plain scan of all columns    */
+} as_det_options;
+
+void as_det_options_init(as_det_options *o);
+int  as_det_options_check(const as_det_options *o, as_common *c);
+
+/* The deterministic algorithm: BSS on the whitened columns, at most
+   ceil(b n) distinct columns with b = ((1 + sqrt(1 - eps^2)) / eps)^2. */
+int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_common *c);
+
+/* ------------------------------------------------------------------ Y and metrics */
+/* Stored entries of Y = X(:, index) (k columns). */
+int64_t as_select_nnz(const as_matrix *X, int64_t k, const int64_t *index);
+/* Dense Y (nrow x k, column-major). */
+void as_select_dense(const as_matrix *X, int64_t k, const int64_t *index,
+                     const double *weight, double *Y);
+/* CSC Y: p has k+1 entries, i and x as_select_nnz entries. */
+void as_select_csc32(const as_matrix *X, int64_t k, const int64_t *index,
+                     const double *weight, int32_t *p, int32_t *i, double *x);
+void as_select_csc64(const as_matrix *X, int64_t k, const int64_t *index,
+                     const double *weight, int64_t *p, int64_t *i, double *x);
+
+/* G = sum_t weight[t]^2 X(:,index[t]) X(:,index[t])' (n x n, full storage);
+   index == NULL: all columns, weight == NULL: weights 1. */
+int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
+            double *G, as_common *c);
+
+/* Row-softmax of a Gram matrix: Att = D^-1 exp(G), row maximum subtracted. */
+void as_softmax(int64_t n, const double *G, double *Att);
+
+typedef struct as_metrics {
+    double inf;          /* max |Att(Y) - Att(X)|                          */
+    double rel;          /* max |Att(Y) / Att(X) - 1|                      */
+    double baseline;     /* rel of the uniform attention 1/n (Y = 0)       */
+    double r;            /* max |G| entrywise                              */
+    double eps_spectral; /* min eps: (1-eps) G <= H <= (1+eps) G; NaN if not asked */
+    double bound;        /* exp(2 eps_spectral max_i G_ii) - 1; NaN if not asked */
+} as_metrics;
+
+/* Compare G = X X' with H = Y Y' (both n x n). */
+int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
+                    as_metrics *out, as_common *c);
+
+/* Metrics of Y = X(:, index) * diag(weight) against X. */
+int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
+                       const double *weight, int spectral, as_metrics *out, as_common *c);
+
+/* Counter-based generator: depends on (seed, stream, index) only. */
+uint64_t as_rng_u64(uint64_t seed, uint64_t stream, uint64_t index);
+double   as_rng_unif(uint64_t seed, uint64_t stream, uint64_t index);   /* in (0, 1) */
+double   as_rng_normal(uint64_t seed, uint64_t stream, uint64_t index);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,134 @@
+/* common.c: the context object, allocation and status hooks, progress, threads. */
+#include "as_internal.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+void as_common_init(as_common *c)
+{
+    memset(c, 0, sizeof(*c));
+    c->malloc_fn = malloc;
+    c->free_fn = free;
+}
+
+const char *as_status_id(int status)
+{
+    switch (status) {
+    case AS_OK: return "ok";
+    case AS_ERR_ARG: return "badArgument";
+    case AS_ERR_INPUT: return "badInput";
+    case AS_ERR_NOMEM: return "noMemory";
+    case AS_ERR_LAPACK: return "lapack";
+    case AS_ERR_INTERRUPT: return "interrupted";
+    case AS_ERR_TOOBIG: return "tooBig";
+    default: return "unknown";
+    }
+}
+
+int as_error(as_common *c, int status, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->msg, sizeof(c->msg), fmt, ap);
+    va_end(ap);
+    c->status = status;
+    return status;
+}
+
+void *as_malloc(as_common *c, size_t count, size_t size)
+{
+    void *p;
+    if (count == 0) count = 1;
+    if (size != 0 && count > (size_t)-1 / size) {
+        as_error(c, AS_ERR_NOMEM, "cannot allocate %g bytes", (double)count * (double)size);
+        return NULL;
+    }
+    p = c->malloc_fn(count * size);
+    if (p == NULL)
+        as_error(c, AS_ERR_NOMEM, "out of memory allocating %.0f bytes",
+                 (double)count * (double)size);
+    return p;
+}
+
+void *as_calloc(as_common *c, size_t count, size_t size)
+{
+    void *p = as_malloc(c, count, size);
+    if (p != NULL) memset(p, 0, (count ? count : 1) * size);
+    return p;
+}
+
+void as_free(as_common *c, void *ptr)
+{
+    if (ptr != NULL) c->free_fn(ptr);
+}
+
+int as_interrupted(as_common *c)
+{
+    if (c->interrupt_fn != NULL && c->interrupt_fn(c->ctx))
+        return as_error(c, AS_ERR_INTERRUPT, "interrupted by the user");
+    return AS_OK;
+}
+
+void as_progress(as_common *c, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    if (!c->verbose || c->print_fn == NULL) return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    c->print_fn(c->ctx, line);
+}
+
+int as_threads(const as_common *c)
+{
+#ifdef _OPENMP
+    return c->nthreads > 0 ? c->nthreads : omp_get_max_threads();
+#else
+    (void)c;
+    return 1;
+#endif
+}
+
+void as_sample_init(as_sample *S)
+{
+    memset(S, 0, sizeof(*S));
+    S->eps_bound = NAN;
+}
+
+void as_sample_free(as_sample *S, as_common *c)
+{
+    as_free(c, S->index);
+    as_free(c, S->weight);
+    S->index = NULL;
+    S->weight = NULL;
+    S->k = 0;
+}
+
+int as_syev(int n, double *A, double *w, double *Z, as_common *c)
+{
+    int m = 0, info = 0, lwork = -1, liwork = -1, iwq = 0, il = 1, iu = n;
+    double wq = 0, vl = 0, vu = 0, abstol = 0;
+    int *isuppz, *iwork;
+    double *work;
+    const char *jobz = Z ? "V" : "N";
+    if (n == 0) return AS_OK;
+    isuppz = as_malloc(c, 2 * (size_t)n, sizeof(int));
+    if (!isuppz) return c->status;
+    dsyevr_(jobz, "A", "L", &n, A, &n, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &n,
+            isuppz, &wq, &lwork, &iwq, &liwork, &info, 1, 1, 1);
+    lwork = (int)wq + 1;
+    liwork = iwq + 1;
+    work = as_malloc(c, (size_t)lwork, sizeof(double));
+    iwork = as_malloc(c, (size_t)liwork, sizeof(int));
+    if (work && iwork) {
+        dsyevr_(jobz, "A", "L", &n, A, &n, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &n,
+                isuppz, work, &lwork, iwork, &liwork, &info, 1, 1, 1);
+        if (info != 0)
+            as_error(c, AS_ERR_LAPACK, "dsyevr failed (info = %d)", info);
+    }
+    as_free(c, work);
+    as_free(c, iwork);
+    as_free(c, isuppz);
+    return c->status;
+}

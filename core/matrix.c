@@ -1,0 +1,259 @@
+/* matrix.c: views of X, their validation, column selection (Y) and Gram matrices. */
+#include "as_internal.h"
+
+void as_view_dense(as_matrix *A, int64_t nrow, int64_t ncol, const double *x, int64_t ld)
+{
+    memset(A, 0, sizeof(*A));
+    A->kind = AS_DENSE;
+    A->nrow = nrow;
+    A->ncol = ncol;
+    A->x = x;
+    A->ld = ld;
+}
+
+void as_view_csc32(as_matrix *A, int64_t nrow, int64_t ncol, const int32_t *p,
+                   const int32_t *i, const double *x)
+{
+    memset(A, 0, sizeof(*A));
+    A->kind = AS_CSC32;
+    A->nrow = nrow;
+    A->ncol = ncol;
+    A->p32 = p;
+    A->i32 = i;
+    A->x = x;
+}
+
+void as_view_csc64(as_matrix *A, int64_t nrow, int64_t ncol, const int64_t *p,
+                   const int64_t *i, const double *x)
+{
+    memset(A, 0, sizeof(*A));
+    A->kind = AS_CSC64;
+    A->nrow = nrow;
+    A->ncol = ncol;
+    A->p64 = p;
+    A->i64 = i;
+    A->x = x;
+}
+
+int64_t as_nnz(const as_matrix *A)
+{
+    if (A->kind == AS_DENSE) return A->nrow * A->ncol;
+    if (A->kind == AS_CSC32) return A->p32[A->ncol];
+    return A->p64[A->ncol];
+}
+
+static int64_t as_colptr(const as_matrix *A, int64_t j)
+{
+    return A->kind == AS_CSC32 ? (int64_t)A->p32[j] : A->p64[j];
+}
+
+/* 0 when column j is well formed; else 1 (row index) or 2 (value). */
+static int as_check_col(const as_matrix *A, int64_t j)
+{
+    int bad = 0;
+    int64_t prev = -1;
+    AS_FOR_COL(A, j, row, v, {
+        if (A->kind != AS_DENSE && (row <= prev || row >= A->nrow)) { bad = 1; break; }
+        if (!isfinite(v)) { bad = bad ? bad : 2; }
+        prev = row;
+    });
+    return bad;
+}
+
+int as_matrix_check(const as_matrix *A, as_common *c)
+{
+    int64_t j, d = A->ncol, badcol = INT64_MAX;
+    c->status = AS_OK;
+    if (A->kind != AS_DENSE && A->kind != AS_CSC32 && A->kind != AS_CSC64)
+        return as_error(c, AS_ERR_INPUT, "X: unknown storage kind %d", A->kind);
+    if (A->nrow < 1 || A->ncol < 1)
+        return as_error(c, AS_ERR_INPUT, "X is empty (%lld x %lld): it needs at least one row and one column",
+                        (long long)A->nrow, (long long)A->ncol);
+    if (A->nrow > AS_INT_MAX)
+        return as_error(c, AS_ERR_TOOBIG, "X has %lld rows; at most %lld are supported",
+                        (long long)A->nrow, (long long)AS_INT_MAX);
+    if (A->x == NULL)
+        return as_error(c, AS_ERR_INPUT, "X: no values");
+    if (A->kind == AS_DENSE) {
+        if (A->ld < A->nrow)
+            return as_error(c, AS_ERR_INPUT, "X: leading dimension %lld is below the row count %lld",
+                            (long long)A->ld, (long long)A->nrow);
+    } else {
+        if ((A->kind == AS_CSC32 && (A->p32 == NULL || A->i32 == NULL)) ||
+            (A->kind == AS_CSC64 && (A->p64 == NULL || A->i64 == NULL)))
+            return as_error(c, AS_ERR_INPUT, "X: missing column pointers or row indices");
+        if (as_colptr(A, 0) != 0)
+            return as_error(c, AS_ERR_INPUT, "X: column pointers must start at 0 (p[0] = %lld)",
+                            (long long)as_colptr(A, 0));
+        for (j = 0; j < d; j++)
+            if (as_colptr(A, j + 1) < as_colptr(A, j))
+                return as_error(c, AS_ERR_INPUT,
+                                "X: column pointers decrease at column %lld (%lld > %lld)",
+                                (long long)(j + 1), (long long)as_colptr(A, j),
+                                (long long)as_colptr(A, j + 1));
+    }
+    /* the smallest bad column, whatever the thread count */
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(as_threads(c)) schedule(static) reduction(min:badcol)
+#endif
+    for (j = 0; j < d; j++)
+        if (as_check_col(A, j) && j < badcol) badcol = j;
+    if (badcol != INT64_MAX) {
+        int why = as_check_col(A, badcol);
+        if (why == 1)
+            return as_error(c, AS_ERR_INPUT,
+                            "X: row indices of column %lld are out of range [1, %lld] or not strictly increasing",
+                            (long long)(badcol + 1), (long long)A->nrow);
+        return as_error(c, AS_ERR_INPUT, "X: column %lld holds a NaN or infinite value",
+                        (long long)(badcol + 1));
+    }
+    return AS_OK;
+}
+
+double as_col_norm2(const as_matrix *A, int64_t j)
+{
+    double s = 0;
+    AS_FOR_COL(A, j, row, v, { (void)row; s += v * v; });
+    return s;
+}
+
+int64_t as_select_nnz(const as_matrix *X, int64_t k, const int64_t *index)
+{
+    int64_t t, nz = 0;
+    for (t = 0; t < k; t++) nz += as_col_nnz(X, index[t]);
+    return nz;
+}
+
+void as_select_dense(const as_matrix *X, int64_t k, const int64_t *index,
+                     const double *weight, double *Y)
+{
+    int64_t t, n = X->nrow;
+    memset(Y, 0, sizeof(double) * (size_t)(n * k));
+    for (t = 0; t < k; t++) {
+        double *y = Y + t * n, w = weight[t];
+        AS_FOR_COL(X, index[t], row, v, { y[row] = w * v; });
+    }
+}
+
+/* One body for both index widths of the output. */
+#define AS_SELECT_CSC(ITYPE)                                                   \
+    {                                                                          \
+        int64_t t, nz = 0;                                                     \
+        p[0] = 0;                                                              \
+        for (t = 0; t < k; t++) {                                              \
+            double w = weight[t];                                              \
+            AS_FOR_COL(X, index[t], row, v, {                                  \
+                i[nz] = (ITYPE)row;                                            \
+                x[nz] = w * v;                                                 \
+                nz++;                                                          \
+            });                                                                \
+            p[t + 1] = (ITYPE)nz;                                              \
+        }                                                                      \
+    }
+
+void as_select_csc32(const as_matrix *X, int64_t k, const int64_t *index,
+                     const double *weight, int32_t *p, int32_t *i, double *x)
+AS_SELECT_CSC(int32_t)
+
+void as_select_csc64(const as_matrix *X, int64_t k, const int64_t *index,
+                     const double *weight, int64_t *p, int64_t *i, double *x)
+AS_SELECT_CSC(int64_t)
+
+/* Columns per block between interrupt checks. */
+#define AS_GRAM_BLOCK 4096
+
+/* Dense: copy blocks of (scaled) columns and accumulate with dsyrk. */
+static int as_gram_dense(const as_matrix *X, int64_t k, const int64_t *index,
+                         const double *weight, double *G, as_common *c)
+{
+    int n = (int)X->nrow, ldx = 0, nb;
+    int64_t t0, t, kk = index ? k : X->ncol;
+    double one = 1.0;
+    double *B = NULL;
+    if (index == NULL && weight == NULL && X->ld <= AS_INT_MAX) {
+        /* straight on X: no copy */
+        for (t0 = 0; t0 < kk; t0 += AS_INT_MAX / 2) {
+            int kb = (int)((kk - t0) < AS_INT_MAX / 2 ? (kk - t0) : AS_INT_MAX / 2);
+            ldx = (int)X->ld;
+            dsyrk_("L", "N", &n, &kb, &one, X->x + t0 * X->ld, &ldx, &one, G, &n, 1, 1);
+        }
+        return AS_OK;
+    }
+    B = as_malloc(c, (size_t)n * 256, sizeof(double));
+    if (!B) return c->status;
+    for (t0 = 0; t0 < kk; t0 += 256) {
+        nb = (int)((kk - t0) < 256 ? (kk - t0) : 256);
+        for (t = 0; t < nb; t++) {
+            int64_t j = index ? index[t0 + t] : t0 + t;
+            double w = weight ? weight[t0 + t] : 1.0;
+            const double *xj = X->x + j * X->ld;
+            int64_t i;
+            for (i = 0; i < n; i++) B[i + t * (int64_t)n] = w * xj[i];
+        }
+        dsyrk_("L", "N", &n, &nb, &one, B, &n, &one, G, &n, 1, 1);
+        if ((t0 / 256) % 64 == 63 && as_interrupted(c)) break;
+    }
+    as_free(c, B);
+    return c->status;
+}
+
+/* Sparse: sum of outer products, lower triangle; thread t owns a band of rows
+   of G, so every entry is summed in column order whatever the thread count. */
+static int as_gram_csc(const as_matrix *X, int64_t k, const int64_t *index,
+                       const double *weight, double *G, as_common *c)
+{
+    int64_t n = X->nrow, kk = index ? k : X->ncol, t0;
+    int nt = as_threads(c);
+    for (t0 = 0; t0 < kk; t0 += AS_GRAM_BLOCK) {
+        int64_t t1 = t0 + AS_GRAM_BLOCK < kk ? t0 + AS_GRAM_BLOCK : kk;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+        {
+            int tid = 0, ntid = 1;
+            int64_t lo, hi, t;
+#ifdef _OPENMP
+            tid = omp_get_thread_num();
+            ntid = omp_get_num_threads();
+#endif
+            /* row a costs about a: split the triangle into equal areas */
+            lo = (int64_t)floor(n * sqrt((double)tid / ntid));
+            hi = tid + 1 == ntid ? n : (int64_t)floor(n * sqrt((double)(tid + 1) / ntid));
+            for (t = t0; t < t1; t++) {
+                int64_t j = index ? index[t] : t;
+                double w2 = weight ? weight[t] * weight[t] : 1.0;
+                int64_t q, beg, end;
+                const double *xv = X->x;
+                if (X->kind == AS_CSC32) { beg = X->p32[j]; end = X->p32[j + 1]; }
+                else { beg = X->p64[j]; end = X->p64[j + 1]; }
+                for (q = beg; q < end; q++) {
+                    int64_t a = X->kind == AS_CSC32 ? X->i32[q] : X->i64[q], r;
+                    double va;
+                    if (a < lo) continue;
+                    if (a >= hi) break;
+                    va = w2 * xv[q];
+                    for (r = beg; r <= q; r++) {
+                        int64_t b = X->kind == AS_CSC32 ? X->i32[r] : X->i64[r];
+                        G[a + b * n] += va * xv[r];
+                    }
+                }
+            }
+        }
+        if (as_interrupted(c)) return c->status;
+    }
+    return AS_OK;
+}
+
+int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
+            double *G, as_common *c)
+{
+    int64_t n = X->nrow, a, b;
+    c->status = AS_OK;
+    memset(G, 0, sizeof(double) * (size_t)(n * n));
+    if (X->kind == AS_DENSE) as_gram_dense(X, k, index, weight, G, c);
+    else as_gram_csc(X, k, index, weight, G, c);
+    if (c->status != AS_OK) return c->status;
+    for (b = 0; b < n; b++)
+        for (a = b + 1; a < n; a++) G[b + a * n] = G[a + b * n];
+    return AS_OK;
+}

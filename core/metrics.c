@@ -1,0 +1,114 @@
+/* metrics.c: softmax attention of a Gram matrix and the error metrics of DESIGN section 4. */
+#include "as_internal.h"
+#include <float.h>
+
+/* log sum_j exp(G(i, j)) for each row, with the row maximum subtracted. */
+static void as_row_lse(int64_t n, const double *G, double *lse)
+{
+    int64_t i, j;
+    for (i = 0; i < n; i++) {
+        double mx = -INFINITY, s = 0;
+        for (j = 0; j < n; j++) if (G[j + i * n] > mx) mx = G[j + i * n];   /* G symmetric */
+        for (j = 0; j < n; j++) s += exp(G[j + i * n] - mx);
+        lse[i] = mx + log(s);
+    }
+}
+
+void as_softmax(int64_t n, const double *G, double *Att)
+{
+    int64_t i, j;
+    for (i = 0; i < n; i++) {
+        double mx = -INFINITY, s = 0;
+        for (j = 0; j < n; j++) if (G[j + i * n] > mx) mx = G[j + i * n];
+        for (j = 0; j < n; j++) s += exp(G[j + i * n] - mx);
+        for (j = 0; j < n; j++) Att[i + j * n] = exp(G[j + i * n] - mx) / s;
+    }
+}
+
+/* Smallest eps with (1-eps) G <= H <= (1+eps) G on the range of G. */
+static int as_spectral_eps(int64_t n64, const double *G, const double *H, double *eps,
+                           as_common *c)
+{
+    int n = (int)n64, r = 0, a, b;
+    double *V = NULL, *lam = NULL, *W = NULL, *T = NULL, *C = NULL, *mu = NULL, tol;
+    double one = 1.0, zero = 0.0;
+    *eps = NAN;
+    V = as_malloc(c, (size_t)n * n, sizeof(double));
+    lam = as_malloc(c, (size_t)n, sizeof(double));
+    W = as_malloc(c, (size_t)n * n, sizeof(double));
+    if (!V || !lam || !W) goto done;
+    memcpy(W, G, sizeof(double) * (size_t)n * n);
+    if (as_syev(n, W, lam, V, c) != AS_OK) goto done;
+    tol = (double)n * 16.0 * DBL_EPSILON * fabs(lam[n - 1]);
+    /* W = V_r diag(lam_r)^-1/2 over the eigenvalues above tol (they are last) */
+    for (a = n - 1; a >= 0 && lam[a] > tol; a--) r++;
+    if (r == 0) { *eps = 0; goto done; }
+    for (b = 0; b < r; b++) {
+        double sc = 1.0 / sqrt(lam[n - r + b]);
+        for (a = 0; a < n; a++) W[a + (size_t)b * n] = V[a + (size_t)(n - r + b) * n] * sc;
+    }
+    T = as_malloc(c, (size_t)n * r, sizeof(double));
+    C = as_malloc(c, (size_t)r * r, sizeof(double));
+    mu = as_malloc(c, (size_t)r, sizeof(double));
+    if (!T || !C || !mu) goto done;
+    dgemm_("N", "N", &n, &r, &n, &one, H, &n, W, &n, &zero, T, &n, 1, 1);
+    dgemm_("T", "N", &r, &r, &n, &one, W, &n, T, &n, &zero, C, &r, 1, 1);
+    if (as_syev(r, C, mu, NULL, c) != AS_OK) goto done;
+    *eps = fmax(mu[r - 1] - 1.0, 1.0 - mu[0]);
+done:
+    as_free(c, V);
+    as_free(c, lam);
+    as_free(c, W);
+    as_free(c, T);
+    as_free(c, C);
+    as_free(c, mu);
+    return c->status;
+}
+
+int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
+                    as_metrics *out, as_common *c)
+{
+    int64_t i, j;
+    double *lg = NULL, *lh = NULL, ln_n = log((double)n), maxdiag = 0;
+    c->status = AS_OK;
+    out->inf = out->rel = out->baseline = out->r = 0;
+    out->eps_spectral = out->bound = NAN;
+    lg = as_malloc(c, (size_t)n, sizeof(double));
+    lh = as_malloc(c, (size_t)n, sizeof(double));
+    if (!lg || !lh) goto done;
+    as_row_lse(n, G, lg);
+    as_row_lse(n, H, lh);
+    for (i = 0; i < n; i++) {
+        if (G[i + i * n] > maxdiag) maxdiag = G[i + i * n];
+        for (j = 0; j < n; j++) {
+            double g = G[j + i * n] - lg[i];   /* log Att(X)(i, j) */
+            double h = H[j + i * n] - lh[i];   /* log Att(Y)(i, j) */
+            out->inf = fmax(out->inf, fabs(exp(h) - exp(g)));
+            out->rel = fmax(out->rel, fabs(expm1(h - g)));
+            out->baseline = fmax(out->baseline, fabs(expm1(-ln_n - g)));
+            out->r = fmax(out->r, fabs(G[j + i * n]));
+        }
+    }
+    if (spectral && as_spectral_eps(n, G, H, &out->eps_spectral, c) == AS_OK)
+        out->bound = expm1(2.0 * out->eps_spectral * maxdiag);
+done:
+    as_free(c, lg);
+    as_free(c, lh);
+    return c->status;
+}
+
+int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
+                       const double *weight, int spectral, as_metrics *out, as_common *c)
+{
+    int64_t n = X->nrow;
+    double *G = NULL, *H = NULL;
+    if (as_matrix_check(X, c) != AS_OK) return c->status;
+    G = as_malloc(c, (size_t)(n * n), sizeof(double));
+    H = as_malloc(c, (size_t)(n * n), sizeof(double));
+    if (G && H && as_gram(X, -1, NULL, NULL, G, c) == AS_OK &&
+        as_gram(X, k, index, weight, H, c) == AS_OK)
+        as_compare_gram(n, G, H, spectral, out, c);
+    as_free(c, G);
+    as_free(c, H);
+    return c->status;
+}
