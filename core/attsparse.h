@@ -177,6 +177,10 @@ int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
 int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
                        const double *weight, int spectral, as_metrics *out, as_common *c);
 
+/* The built-in default input: X (n x d, dense, column-major, caller's buffer),
+   seeded, rows scaled so that max |X X'| = r. */
+int as_example(int64_t n, int64_t d, double r, uint64_t seed, double *X, as_common *c);
+
 /* Counter-based generator: depends on (seed, stream, index) only. */
 uint64_t as_rng_u64(uint64_t seed, uint64_t stream, uint64_t index);
 double   as_rng_unif(uint64_t seed, uint64_t stream, uint64_t index);   /* in (0, 1) */
