@@ -1,0 +1,121 @@
+# attsparse.R: the user-facing functions; every numerical step is a .Call into the C core.
+
+RAND_OPTIONS <- c("probabilities", "leverage", "jl", "s1", "s", "s2", "beta", "threads",
+                  "verbose", "spectral")
+DET_OPTIONS <- c("leaf", "memory", "search", "threads", "verbose", "spectral")
+
+elapsed <- function() proc.time()[["elapsed"]]
+
+# Turn the core's result into an "attsparse" object, with the metrics when asked.
+new_attsparse <- function(X, res, method, error, spectral, threads, time, extra) {
+  n <- nrow(X)
+  Y <- res$Y
+  if (inherits(X, "dgCMatrix")) {
+    Y <- new("dgCMatrix", Dim = c(n, length(res$index)), p = Y$p, i = Y$i, x = Y$x,
+             Dimnames = list(rownames(X), colnames(X)[res$index]))
+  } else if (!is.null(dimnames(X))) {
+    dimnames(Y) <- list(rownames(X), colnames(X)[res$index])
+  }
+  metrics <- c(inf = NA_real_, rel = NA_real_, baseline = NA_real_, r = NA_real_,
+               eps_spectral = NA_real_, bound = NA_real_)
+  error_time <- NA_real_
+  if (error) {
+    t0 <- elapsed()
+    metrics <- .Call(C_error, X, res$index, res$weight, spectral, threads)
+    error_time <- elapsed() - t0
+  }
+  out <- c(list(Y = Y, index = res$index, weight = res$weight, m = res$m, k = res$k,
+                error = metrics[["inf"]], rel_error = metrics[["rel"]], r = metrics[["r"]],
+                baseline = metrics[["baseline"]], eps_spectral = metrics[["eps_spectral"]],
+                bound = metrics[["bound"]], rank = res$rank, method = method,
+                dim = dim(X), sparse = inherits(X, "dgCMatrix"),
+                time = time, error_time = error_time),
+           extra)
+  structure(out, class = "attsparse")
+}
+
+attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE, ...) {
+  opts <- collect_options(list(...), RAND_OPTIONS)
+  X <- as_input(X)
+  check_number(m, "m", lower = 1, upper = 2147483647, whole = TRUE, null_ok = TRUE)
+  check_number(eps, "eps")
+  check_number(delta, "delta")
+  check_flag(error, "error")
+  if (is.null(seed)) seed <- seed_from_rng()
+  check_number(seed, "seed", lower = 0, upper = 2^53 - 1, whole = TRUE)
+  spectral <- if (is.null(opts$spectral)) error else as.logical(opts$spectral)
+  threads <- if (is.null(opts$threads)) 0 else opts$threads
+  opts$spectral <- NULL
+  core_opts <- c(list(m = if (is.null(m)) 0 else as.numeric(m), eps = eps, delta = delta,
+                      seed = as.numeric(seed)), opts)
+  t0 <- elapsed()
+  res <- .Call(C_rand, X, core_opts)
+  time <- elapsed() - t0
+  new_attsparse(X, res, "randomized", error, spectral, threads, time,
+                list(seed = as.numeric(seed), eps = eps, delta = delta,
+                     probabilities = if (is.null(opts$probabilities)) "leverage" else opts$probabilities,
+                     s1 = res$s1, s = res$s, s2 = res$s2))
+}
+
+attsparse_det <- function(X, eps = 0.5, error = TRUE, ...) {
+  opts <- collect_options(list(...), DET_OPTIONS)
+  X <- as_input(X)
+  check_number(eps, "eps")
+  check_flag(error, "error")
+  spectral <- if (is.null(opts$spectral)) error else as.logical(opts$spectral)
+  threads <- if (is.null(opts$threads)) 0 else opts$threads
+  opts$spectral <- NULL
+  t0 <- elapsed()
+  res <- .Call(C_det, X, c(list(eps = eps), opts))
+  time <- elapsed() - t0
+  b <- ((1 + sqrt(1 - eps^2)) / eps)^2
+  new_attsparse(X, res, "deterministic", error, spectral, threads, time,
+                list(eps = eps, b = b, eps_bound = res$eps_bound,
+                     max_columns = ceiling(b * res$rank)))
+}
+
+attention_error <- function(X, Y, spectral = FALSE, threads = 0) {
+  X <- as_input(X)
+  if (inherits(Y, "attsparse")) Y <- Y$Y
+  Y <- as_input(Y, "Y")
+  check_flag(spectral, "spectral")
+  check_number(threads, "threads", lower = 0, whole = TRUE)
+  # Y of another kind than X is fine: each Gram is computed from its own storage
+  out <- .Call(C_error_xy, X, Y, spectral, as.numeric(threads))
+  res <- as.list(out[c("inf", "rel", "baseline", "r")])
+  if (spectral) res <- c(res, as.list(out[c("eps_spectral", "bound")]))
+  res
+}
+
+sym_attention <- function(X, threads = 0) {
+  X <- as_input(X)
+  check_number(threads, "threads", lower = 0, whole = TRUE)
+  A <- .Call(C_softmax, X, as.numeric(threads))
+  if (!is.null(rownames(X))) dimnames(A) <- list(rownames(X), rownames(X))
+  A
+}
+
+leverage_scores <- function(X, method = c("approx", "exact"), seed = NULL, ...) {
+  method <- match.arg(method)
+  opts <- collect_options(list(...), c("jl", "s1", "s", "s2", "threads", "verbose"))
+  X <- as_input(X)
+  if (is.null(seed)) seed <- seed_from_rng()
+  check_number(seed, "seed", lower = 0, upper = 2^53 - 1, whole = TRUE)
+  .Call(C_leverage, X, c(list(leverage = method, seed = as.numeric(seed)), opts))
+}
+
+attsparse_example <- function(n = 100, d = 20000, r = 0.05, seed = 1) {
+  check_number(n, "n", lower = 1, whole = TRUE)
+  check_number(d, "d", lower = 1, whole = TRUE)
+  check_number(r, "r", lower = 0)
+  check_number(seed, "seed", lower = 0, upper = 2^53 - 1, whole = TRUE)
+  .Call(C_example, as.numeric(n), as.numeric(d), as.numeric(r), as.numeric(seed))
+}
+
+default_m <- function(rank, eps = 0.5, delta = 0.01, beta = 2) {
+  check_number(rank, "rank", lower = 0, whole = TRUE)
+  check_number(eps, "eps", lower = 0, upper = 1)
+  check_number(delta, "delta", lower = 0, upper = 1)
+  check_number(beta, "beta", lower = 1)
+  .Call(C_default_m, as.numeric(rank), eps, delta, beta)
+}

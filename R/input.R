@@ -1,0 +1,76 @@
+# input.R: argument checking and coercion before the core is called (no numerical work here).
+
+# X as the core takes it: a base double matrix or a dgCMatrix, never copied
+# when it already is one.
+as_input <- function(X, what = "X") {
+  if (inherits(X, "dgCMatrix")) return(X)
+  if (is(X, "sparseMatrix") || is(X, "sparseVector")) {
+    if (is(X, "sparseVector")) stop(sprintf("'%s' must be a matrix, not a sparse vector", what), call. = FALSE)
+    if (is(X, "zMatrix")) stop(sprintf("'%s' must be real, not complex", what), call. = FALSE)
+    return(as(as(as(X, "CsparseMatrix"), "generalMatrix"), "dMatrix"))
+  }
+  if (is(X, "Matrix")) X <- as.matrix(X)
+  if (is.data.frame(X)) {
+    if (!all(vapply(X, function(col) is.numeric(col) || is.logical(col), NA)))
+      stop(sprintf("'%s' is a data frame with non-numeric columns; convert it with data.matrix() first", what),
+           call. = FALSE)
+    X <- as.matrix(X)
+  }
+  if (is.complex(X)) stop(sprintf("'%s' must be real, not complex", what), call. = FALSE)
+  if (!(is.numeric(X) || is.logical(X)))
+    stop(sprintf("'%s' must be a numeric matrix or a sparse Matrix, not %s", what, class(X)[1L]), call. = FALSE)
+  if (!is.matrix(X))
+    stop(sprintf("'%s' must be a matrix (n x d), not a vector; use matrix(x, nrow = 1) for one row", what),
+         call. = FALSE)
+  if (storage.mode(X) != "double") storage.mode(X) <- "double"
+  X
+}
+
+check_number <- function(x, name, lower = -Inf, upper = Inf, whole = FALSE, null_ok = FALSE) {
+  if (is.null(x) && null_ok) return(invisible(x))
+  if (!is.numeric(x) || length(x) != 1L || is.na(x))
+    stop(sprintf("'%s' must be a single number%s", name, if (null_ok) " or NULL" else ""), call. = FALSE)
+  if (whole && (x != round(x) || !is.finite(x)))
+    stop(sprintf("'%s' must be a whole number, got %s", name, format(x)), call. = FALSE)
+  if (x < lower || x > upper)
+    stop(sprintf("'%s' must be in [%s, %s], got %s", name, format(lower), format(upper), format(x)),
+         call. = FALSE)
+  invisible(x)
+}
+
+check_flag <- function(x, name) {
+  if (!is.logical(x) || length(x) != 1L || is.na(x))
+    stop(sprintf("'%s' must be TRUE or FALSE", name), call. = FALSE)
+  invisible(x)
+}
+
+# The options in `...`, checked by name and kind; ranges are checked by the core.
+collect_options <- function(dots, allowed) {
+  if (length(dots) && (is.null(names(dots)) || any(names(dots) == "")))
+    stop("further options must be named, e.g. threads = 2", call. = FALSE)
+  bad <- setdiff(names(dots), allowed)
+  if (length(bad))
+    stop(sprintf("unknown option%s %s; known options: %s", if (length(bad) > 1) "s" else "",
+                 paste0("'", bad, "'", collapse = ", "), paste(allowed, collapse = ", ")), call. = FALSE)
+  strings <- c("probabilities", "leverage", "jl", "search")
+  for (nm in names(dots)) {
+    v <- dots[[nm]]
+    if (nm %in% strings) {
+      if (!is.character(v) || length(v) != 1L || is.na(v))
+        stop(sprintf("'%s' must be a single string", nm), call. = FALSE)
+    } else if (nm %in% c("verbose", "spectral")) {
+      check_flag(v, nm)
+      dots[[nm]] <- as.numeric(v)
+    } else {
+      check_number(v, nm, lower = 0, whole = nm != "beta" && nm != "memory")
+      dots[[nm]] <- as.numeric(v)
+    }
+  }
+  dots
+}
+
+# A seed from R's generator, so that set.seed() reproduces a run.
+seed_from_rng <- function() {
+  as.numeric(floor(runif(1L) * 2147483647))
+}
+

@@ -1,0 +1,3 @@
+library(testthat)
+library(attsparse)
+test_check("attsparse")

@@ -1,0 +1,49 @@
+# helper-attsparse.R: independent reference computations and the real data sets for the tests.
+suppressPackageStartupMessages(library(Matrix))
+
+# Row-softmax of X X' computed in plain R, for comparison with the core.
+att_direct <- function(X) {
+  G <- as.matrix(Matrix::tcrossprod(X))
+  E <- exp(G - apply(G, 1, max))
+  E / rowSums(E)
+}
+
+# Smallest eps with (1-eps) G <= H <= (1+eps) G on the range of G, by eigen().
+spectral_eps <- function(X, Y) {
+  G <- as.matrix(Matrix::tcrossprod(X)); H <- as.matrix(Matrix::tcrossprod(Y))
+  e <- eigen(G, symmetric = TRUE)
+  keep <- e$values > nrow(G) * 16 * .Machine$double.eps * max(e$values)
+  W <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
+  mu <- eigen(crossprod(W, H %*% W), symmetric = TRUE, only.values = TRUE)$values
+  max(max(mu) - 1, 1 - min(mu))
+}
+
+# Exact leverage scores of the columns from R's qr(): squared row norms of Q.
+leverage_direct <- function(X) {
+  q <- qr(t(as.matrix(X)), LAPACK = FALSE, tol = 1e-10)
+  Q <- qr.Q(q)[, seq_len(q$rank), drop = FALSE]
+  rowSums(Q^2)
+}
+
+# Real data with d >> n, scaled so that max_i (X X')_ii = 1; NULL when the
+# Debian package is not installed.
+real_data <- function(name) {
+  X <- switch(name,
+    ALL = if (requireNamespace("ALL", quietly = TRUE) && requireNamespace("Biobase", quietly = TRUE)) {
+      e <- new.env(); utils::data("ALL", package = "ALL", envir = e)
+      X <- t(Biobase::exprs(e$ALL)); sweep(X, 2, colMeans(X))
+    },
+    crude = , acq = if (requireNamespace("tm", quietly = TRUE)) {
+      e <- new.env(); utils::data(list = name, package = "tm", envir = e)
+      dtm <- tm::DocumentTermMatrix(e[[name]])
+      sparseMatrix(i = dtm$i, j = dtm$j, x = as.numeric(dtm$v), dims = dim(dtm))
+    },
+    golub = if (requireNamespace("multtest", quietly = TRUE)) {
+      e <- new.env(); utils::data("golub", package = "multtest", envir = e)
+      t(e$golub)
+    })
+  if (is.null(X)) return(NULL)
+  X / sqrt(max(Matrix::rowSums(X^2)))
+}
+
+skip_if_no_data <- function(X, pkg) if (is.null(X)) skip(paste("data package", pkg, "not installed"))
