@@ -1,0 +1,294 @@
+/* test_core.c: the core's randomized path, views, validation, metrics, hooks and failure paths. */
+#include "as_internal.h"   /* as_syev for the reference */
+#include "check.h"
+#include <string.h>
+
+/* ---- an allocation hook that counts live blocks and can fail the k-th call */
+static long alloc_live = 0, alloc_calls = 0, alloc_fail_at = -1;
+static void *count_malloc(size_t size)
+{
+    void *p;
+    long call;
+#ifdef _OPENMP
+#pragma omp atomic capture
+#endif
+    call = ++alloc_calls;
+    if (call == alloc_fail_at) return NULL;
+    p = malloc(size + 16);
+    if (!p) return NULL;
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+    alloc_live++;
+    return (char *)p + 16;
+}
+static void count_free(void *p)
+{
+#ifdef _OPENMP
+#pragma omp atomic
+#endif
+    alloc_live--;
+    free((char *)p - 16);
+}
+static int stop_after = -1, stop_calls = 0;
+static int count_interrupt(void *ctx) { (void)ctx; return ++stop_calls > stop_after && stop_after >= 0; }
+
+/* dense n x d -> CSC (both widths) */
+typedef struct { int32_t *p32, *i32; int64_t *p64, *i64; double *x; } csc_t;
+static csc_t to_csc(const double *X, int n, int d)
+{
+    csc_t s;
+    int64_t nz = 0, j, i;
+    s.p32 = malloc(sizeof(int32_t) * (d + 1)); s.p64 = malloc(sizeof(int64_t) * (d + 1));
+    s.i32 = malloc(sizeof(int32_t) * n * d); s.i64 = malloc(sizeof(int64_t) * n * d);
+    s.x = malloc(sizeof(double) * n * d);
+    s.p32[0] = 0; s.p64[0] = 0;
+    for (j = 0; j < d; j++) {
+        for (i = 0; i < n; i++) if (X[i + j * n] != 0) { s.i32[nz] = (int32_t)i; s.i64[nz] = i; s.x[nz] = X[i + j * n]; nz++; }
+        s.p32[j + 1] = (int32_t)nz; s.p64[j + 1] = nz;
+    }
+    return s;
+}
+static void csc_free(csc_t *s) { free(s->p32); free(s->i32); free(s->p64); free(s->i64); free(s->x); }
+
+static double *random_matrix(int n, int d, double density, uint64_t seed)
+{
+    double *X = malloc(sizeof(double) * n * d);
+    int64_t t;
+    for (t = 0; t < (int64_t)n * d; t++)
+        X[t] = as_rng_unif(seed, 1, (uint64_t)t) < density ? as_rng_normal(seed, 2, (uint64_t)t) : 0.0;
+    return X;
+}
+
+static void test_rng(void)
+{
+    double s = 0, s2 = 0, umin = 1, umax = 0;
+    int t, N = 200000;
+    CHECK(as_rng_u64(1, 2, 3) == as_rng_u64(1, 2, 3), "counter RNG is a function of its key");
+    CHECK(as_rng_u64(1, 2, 3) != as_rng_u64(1, 2, 4) && as_rng_u64(1, 2, 3) != as_rng_u64(2, 2, 3), "keys differ");
+    for (t = 0; t < N; t++) {
+        double z = as_rng_normal(9, 1, (uint64_t)t), u = as_rng_unif(9, 2, (uint64_t)t);
+        s += z; s2 += z * z;
+        if (u < umin) umin = u;
+        if (u > umax) umax = u;
+    }
+    CHECK(fabs(s / N) < 0.01 && fabs(s2 / N - 1) < 0.02, "normal mean %g var %g", s / N, s2 / N);
+    CHECK(umin > 0 && umax < 1 && umin < 1e-4 && umax > 1 - 1e-4, "uniform in (0,1): [%g, %g]", umin, umax);
+}
+
+static void test_validation(void)
+{
+    as_common c;
+    as_matrix A;
+    int32_t p[4] = {0, 2, 1, 3}, i[3] = {0, 1, 0}, pbad0[4] = {1, 2, 3, 3}, ibad[3] = {0, 5, 0}, iuns[3] = {1, 0, 0};
+    int32_t pok[4] = {0, 2, 2, 3};
+    double x[3] = {1, 2, 3}, xnan[3] = {1, NAN, 3}, dense[6] = {1, 2, 3, INFINITY, 5, 6};
+    as_common_init(&c);
+    as_view_csc32(&A, 2, 3, p, i, x);
+    CHECK(as_matrix_check(&A, &c) == AS_ERR_INPUT && strstr(c.msg, "decrease"), "%s", c.msg);
+    as_view_csc32(&A, 2, 3, pbad0, i, x);
+    CHECK(as_matrix_check(&A, &c) == AS_ERR_INPUT && strstr(c.msg, "start at 0"), "%s", c.msg);
+    as_view_csc32(&A, 2, 3, pok, ibad, x);
+    CHECK(as_matrix_check(&A, &c) == AS_ERR_INPUT && strstr(c.msg, "column 1"), "%s", c.msg);
+    as_view_csc32(&A, 2, 3, pok, iuns, x);
+    CHECK(as_matrix_check(&A, &c) == AS_ERR_INPUT && strstr(c.msg, "strictly increasing"), "%s", c.msg);
+    as_view_csc32(&A, 2, 3, pok, i, xnan);
+    CHECK(as_matrix_check(&A, &c) == AS_ERR_INPUT && strstr(c.msg, "NaN"), "%s", c.msg);
+    as_view_csc32(&A, 2, 3, pok, i, x);
+    CHECK(as_matrix_check(&A, &c) == AS_OK, "valid CSC accepted: %s", c.msg);
+    as_view_dense(&A, 2, 3, dense, 2);
+    CHECK(as_matrix_check(&A, &c) == AS_ERR_INPUT && strstr(c.msg, "column 2"), "%s", c.msg);
+    as_view_dense(&A, 0, 3, dense, 1);
+    CHECK(as_matrix_check(&A, &c) == AS_ERR_INPUT && strstr(c.msg, "empty"), "%s", c.msg);
+    as_view_dense(&A, 3, 2, dense, 2);
+    CHECK(as_matrix_check(&A, &c) == AS_ERR_INPUT && strstr(c.msg, "leading dimension"), "%s", c.msg);
+    {
+        as_rand_options o;
+        as_rand_options_init(&o);
+        o.eps = 1; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'eps'"), "%s", c.msg);
+        o.eps = 0.5; o.delta = 0; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'delta'"), "%s", c.msg);
+        o.delta = 0.1; o.m = -3; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'m'"), "%s", c.msg);
+        o.m = 0; o.seed = 1ULL << 60; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'seed'"), "%s", c.msg);
+        o.seed = 0; o.jl = 7; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'jl'"), "%s", c.msg);
+    }
+}
+
+/* Gram: dense (dsyrk), CSC32 and CSC64 (outer products) and a triple loop agree. */
+static void test_gram_and_views(void)
+{
+    int n = 17, d = 900, a, b, j;
+    double *X = random_matrix(n, d, 0.2, 5), *G0 = calloc(n * n, 8), *G1 = malloc(n * n * 8),
+           *G2 = malloc(n * n * 8), *G3 = malloc(n * n * 8), err = 0;
+    csc_t s = to_csc(X, n, d);
+    as_matrix D, S32, S64;
+    as_common c;
+    as_common_init(&c);
+    as_view_dense(&D, n, d, X, n);
+    as_view_csc32(&S32, n, d, s.p32, s.i32, s.x);
+    as_view_csc64(&S64, n, d, s.p64, s.i64, s.x);
+    for (j = 0; j < d; j++) for (a = 0; a < n; a++) for (b = 0; b < n; b++) G0[a + b * n] += X[a + j * n] * X[b + j * n];
+    as_gram(&D, -1, NULL, NULL, G1, &c);
+    as_gram(&S32, -1, NULL, NULL, G2, &c);
+    as_gram(&S64, -1, NULL, NULL, G3, &c);
+    for (a = 0; a < n * n; a++) err = fmax(err, fmax(fabs(G1[a] - G0[a]), fabs(G2[a] - G0[a])));
+    CHECK(err < 1e-12, "gram dense/CSC vs loop: %g", err);
+    CHECK(memcmp(G2, G3, n * n * 8) == 0, "CSC32 and CSC64 grams identical");
+    {
+        as_rand_options o;
+        as_sample r32, r64, r1;
+        as_rand_options_init(&o);
+        o.seed = 77;
+        CHECK(as_rand(&S32, &o, &r32, &c) == AS_OK, "%s", c.msg);
+        CHECK(as_rand(&S64, &o, &r64, &c) == AS_OK, "%s", c.msg);
+        c.nthreads = 1;
+        CHECK(as_rand(&S32, &o, &r1, &c) == AS_OK, "%s", c.msg);
+        c.nthreads = 0;
+        CHECK(r32.k == r64.k && memcmp(r32.index, r64.index, 8 * r32.k) == 0 &&
+              memcmp(r32.weight, r64.weight, 8 * r32.k) == 0, "CSC32 and CSC64 give the same sample");
+        CHECK(r32.k == r1.k && memcmp(r32.index, r1.index, 8 * r32.k) == 0 &&
+              memcmp(r32.weight, r1.weight, 8 * r32.k) == 0, "1 thread and all threads give the same sample");
+        for (j = 1; j < r32.k; j++) if (r32.index[j] <= r32.index[j - 1]) break;
+        CHECK(j >= r32.k, "indices strictly increasing");
+        {   /* Y's selection in both widths matches X */
+            int64_t nz = as_select_nnz(&S32, r32.k, r32.index), t, bad = 0;
+            int32_t *yp = malloc(4 * (r32.k + 1)), *yi = malloc(4 * nz);
+            double *yx = malloc(8 * nz), *yd = malloc(8 * n * r32.k);
+            as_select_csc32(&S32, r32.k, r32.index, r32.weight, yp, yi, yx);
+            as_select_dense(&D, r32.k, r32.index, r32.weight, yd);
+            for (t = 0; t < r32.k; t++) {
+                int64_t q;
+                for (q = yp[t]; q < yp[t + 1]; q++) bad += yd[yi[q] + t * n] != yx[q];
+                for (a = 0; a < n; a++) bad += yd[a + t * n] != r32.weight[t] * X[a + r32.index[t] * n];
+            }
+            CHECK(bad == 0 && yp[r32.k] == nz, "Y = X(:, index) * weight (dense and CSC)");
+            free(yp); free(yi); free(yx); free(yd);
+        }
+        as_sample_free(&r32, &c); as_sample_free(&r64, &c); as_sample_free(&r1, &c);
+    }
+    csc_free(&s); free(X); free(G0); free(G1); free(G2); free(G3);
+}
+
+/* Exact leverage scores equal x_j' G^+ x_j from an eigendecomposition (rank-deficient X). */
+static void test_leverage(void)
+{
+    int n = 12, d = 400, j, a;
+    double *X0 = random_matrix(8, d, 1.0, 3), *X = malloc(sizeof(double) * n * d), *lev = malloc(8 * d),
+           *app = malloc(8 * d), *G = malloc(8 * n * n), lo = 1e9, hi = 0, err = 0, sum = 0;
+    int64_t rank;
+    as_matrix A;
+    as_common c;
+    as_rand_options o;
+    as_common_init(&c);
+    for (j = 0; j < d; j++) for (a = 0; a < n; a++) X[a + j * n] = X0[(a % 8) + j * 8];   /* rank 8 */
+    as_view_dense(&A, n, d, X, n);
+    as_rand_options_init(&o);
+    o.leverage = AS_LEV_EXACT;
+    CHECK(as_leverage(&A, &o, lev, &rank, &c) == AS_OK && rank == 8, "rank %lld: %s", (long long)rank, c.msg);
+    {   /* reference through the 8 x 8 Gram of the distinct rows: tau_j = z' (Z Z')^-1 z */
+        as_matrix B;
+        double *lam = malloc(8 * 8), *V = malloc(8 * 64), *w = malloc(8 * 8);
+        as_view_dense(&B, 8, d, X0, 8);
+        as_gram(&B, -1, NULL, NULL, G, &c);
+        as_syev(8, G, lam, V, &c);   /* no hand-written inverse */
+        for (j = 0; j < d; j++) {
+            double t = 0;
+            int q, r;
+            for (q = 0; q < 8; q++) { w[q] = 0; for (r = 0; r < 8; r++) w[q] += V[r + q * 8] * X0[r + j * 8]; }
+            for (q = 0; q < 8; q++) t += w[q] * w[q] / lam[q];
+            err = fmax(err, fabs(t - lev[j]));
+            sum += lev[j];
+        }
+        free(lam); free(V); free(w);
+    }
+    CHECK(err < 1e-10, "exact leverage vs eigen: %g", err);
+    CHECK(fabs(sum - 8) < 1e-9, "scores sum to the rank: %g", sum);
+    o.leverage = AS_LEV_APPROX;
+    o.s1 = 100;   /* force the sketch (d > s1) */
+    CHECK(as_leverage(&A, &o, app, &rank, &c) == AS_OK && rank == 8, "approx rank %lld", (long long)rank);
+    for (j = 0; j < d; j++) { lo = fmin(lo, app[j] / lev[j]); hi = fmax(hi, app[j] / lev[j]); }
+    CHECK(lo > 1.0 / 3 && hi < 3, "approx/exact in [%g, %g]", lo, hi);
+    free(X0); free(X); free(lev); free(app); free(G);
+}
+
+static void test_metrics(void)
+{
+    int n = 6, d = 50, t;
+    double *X = random_matrix(n, d, 1.0, 8), *G = malloc(8 * n * n), *Z = calloc(n * n, 8), *Att = malloc(8 * n * n);
+    as_matrix A;
+    as_common c;
+    as_metrics M;
+    double rowsum = 0;
+    as_common_init(&c);
+    as_view_dense(&A, n, d, X, n);
+    as_gram(&A, -1, NULL, NULL, G, &c);
+    as_compare_gram(n, G, G, 1, &M, &c);
+    CHECK(M.inf == 0 && M.rel == 0 && fabs(M.eps_spectral) < 1e-12, "Y = X: errors 0 (eps %g)", M.eps_spectral);
+    as_compare_gram(n, G, Z, 0, &M, &c);
+    CHECK(M.rel == M.baseline && isnan(M.eps_spectral), "Y = 0: rel equals the baseline");
+    as_softmax(n, G, Att);
+    for (t = 0; t < n; t++) rowsum += Att[t * n];   /* first row */
+    CHECK(fabs(rowsum - 1) < 1e-14, "softmax rows sum to 1: %g", rowsum);
+    for (t = 0; t < n * n; t++) G[t] *= 1e6;         /* huge logits: no overflow */
+    as_softmax(n, G, Att);
+    CHECK(isfinite(Att[0]) && Att[0] > 0.99, "large logits stay finite: %g", Att[0]);
+    free(X); free(G); free(Z); free(Att);
+}
+
+/* Every allocation failing in turn ends in AS_ERR_NOMEM (or success) with nothing leaked;
+   an interrupt ends in AS_ERR_INTERRUPT with nothing leaked. */
+static void test_failures(void)
+{
+    int n = 10, d = 3000;
+    double *X = random_matrix(n, d, 0.3, 4);
+    csc_t s = to_csc(X, n, d);
+    as_matrix A;
+    as_common c;
+    as_rand_options o;
+    as_sample S;
+    as_metrics M;
+    long total, k, bad = 0, oks = 0;
+    as_common_init(&c);
+    c.malloc_fn = count_malloc;
+    c.free_fn = count_free;
+    c.nthreads = 1;
+    as_view_csc32(&A, n, d, s.p32, s.i32, s.x);
+    as_rand_options_init(&o);
+    o.s1 = 60;
+    alloc_calls = 0;
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "%s", c.msg);
+    as_attention_error(&A, S.k, S.index, S.weight, 1, &M, &c);
+    as_sample_free(&S, &c);
+    total = alloc_calls;
+    CHECK(alloc_live == 0 && total > 10, "no leak on success (%ld live, %ld calls)", alloc_live, total);
+    for (k = 1; k <= total; k++) {
+        int st;
+        alloc_calls = 0;
+        alloc_fail_at = k;
+        st = as_rand(&A, &o, &S, &c);
+        if (st == AS_OK) {
+            st = as_attention_error(&A, S.k, S.index, S.weight, 1, &M, &c);
+            as_sample_free(&S, &c);
+        }
+        if (st == AS_OK) oks++;
+        else if (st != AS_ERR_NOMEM || S.index != NULL) bad++;
+        if (alloc_live != 0) bad++, alloc_live = 0;
+    }
+    alloc_fail_at = -1;
+    CHECK(bad == 0 && oks == 0, "%ld allocation sites failing in turn: %ld bad, %ld unexpected successes", total, bad, oks);
+    c.interrupt_fn = count_interrupt;
+    stop_after = 0;
+    CHECK(as_rand(&A, &o, &S, &c) == AS_ERR_INTERRUPT && alloc_live == 0 && S.index == NULL,
+          "interrupt: status %d, %ld live", c.status, alloc_live);
+    csc_free(&s); free(X);
+}
+
+int main(void)
+{
+    test_rng();
+    test_validation();
+    test_gram_and_views();
+    test_leverage();
+    test_metrics();
+    test_failures();
+    return check_report("test_core");
+}
