@@ -6,7 +6,6 @@ SHELL := /bin/bash
 BUILD   := build
 RSCRIPT ?= Rscript
 R       ?= R
-export OMP_NUM_THREADS ?=
 DEPS    := tools/install-deps.sh
 
 CORE_SRC := $(wildcard core/*.c)
