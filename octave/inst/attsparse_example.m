@@ -1,0 +1,41 @@
+## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
+## attsparse_example.m: the built-in default input, the same as in the R package.
+
+## -*- texinfo -*-
+## @deftypefn  {} {@var{X} =} attsparse_example ()
+## @deftypefnx {} {@var{X} =} attsparse_example (@var{n}, @var{d}, @var{r}, @var{seed})
+## A seeded dense @var{n}-by-@var{d} test matrix (defaults: @var{n} = 100,
+## @var{d} = 20000, @var{r} = 0.05, @var{seed} = 1).
+##
+## Gaussian entries, one column in about fifty eight times heavier (so the
+## leverage scores are uneven), each row scaled to squared norm @var{r}: then
+## @code{max (abs (X * X')(:)) == r}.  The same arguments give the same matrix
+## in R.  Pass @code{[]} for any argument to keep its default.
+## @seealso{attsparse_rand, attsparse_det}
+## @end deftypefn
+
+function X = attsparse_example (varargin)
+  if (nargin > 4)
+    print_usage ();
+  endif
+  args = {100, 20000, 0.05, 1};
+  given = ! cellfun (@isempty, varargin);
+  args(given) = varargin(given);
+  X = __attsparse__ ("example", args{:});
+endfunction
+
+%!test
+%! X = attsparse_example ();
+%! assert (size (X), [100, 20000]);
+%! assert (max (abs (X * X')(:)), 0.05, 1e-12);
+%! assert (isequal (X, attsparse_example (100, [], [], 1)));
+
+%!test
+%! X = attsparse_example (3, 7, 2, 9);
+%! assert (diag (X * X'), [2; 2; 2], 1e-12);
+%! assert (! isequal (X, attsparse_example (3, 7, 2, 10)));
+
+%!error <'n' must be a whole number> attsparse_example (0)
+%!error <'d' must be a whole number> attsparse_example (2, 2.5)
+%!error <'r' must be positive> attsparse_example (2, 3, -1)
+%!error <'seed' must be a whole number> attsparse_example (2, 3, 1, NaN)

@@ -1,0 +1,155 @@
+## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
+## attsparse_rand.m: the randomized algorithm (leverage-score column sampling) for Octave.
+
+## -*- texinfo -*-
+## @deftypefn  {} {[@var{Y}, @var{err}, @var{info}] =} attsparse_rand (@var{X})
+## @deftypefnx {} {[@var{Y}, @var{err}, @var{info}] =} attsparse_rand (@var{X}, @var{name}, @var{value}, @dots{})
+## Sparsify the symmetric softmax attention of @var{X} by sampling its columns.
+##
+## @var{X} is an @var{n}-by-@var{d} real matrix, full or sparse, usually with
+## @var{d} much larger than @var{n}.  The result @var{Y} (@var{n}-by-@var{k}) is
+## made of rescaled columns of @var{X},
+## @code{@var{Y} == @var{X}(:, @var{info}.index) .* @var{info}.weight'},
+## chosen so that @code{@var{Y}*@var{Y}'} approximates @code{@var{X}*@var{X}'}
+## spectrally and hence the attention @code{D^-1 exp (@var{X}*@var{X}')} of
+## @var{X} (see @code{sym_attention}).  @var{Y} is sparse when @var{X} is.
+##
+## Columns are drawn i.i.d.@: with probabilities proportional to approximate
+## leverage scores (a sparse embedding, a pivoted QR and a Johnson-Lindenstrauss
+## step, in time linear in @code{nnz (@var{X})}); a column drawn @var{c} times
+## becomes one column with weight @code{sqrt (@var{c} / (@var{m} @var{p}))}.
+##
+## @var{err} is the infinity-norm error
+## @code{max (abs (Att(@var{Y}) - Att(@var{X}))(:))}, or NaN with
+## @code{"error", false}.  Read it next to @var{info}.baseline: for small
+## @code{r = max (abs (@var{X}*@var{X}')(:))} even the empty sketch has a small
+## @var{err}.
+##
+## Options, as name/value pairs (names are case-insensitive):
+##
+## @table @asis
+## @item @qcode{"m"}
+## Number of draws.  Default: from the matrix Chernoff bound,
+## @code{ceil (beta * rank * log (2 * rank / delta) / ((1+eps) log (1+eps) - eps))}.
+## @item @qcode{"eps"}
+## Target spectral error in (0, 1), used for the default @var{m} (0.5).
+## @item @qcode{"delta"}
+## Failure probability in (0, 1) (0.01).
+## @item @qcode{"seed"}
+## Whole number in [0, 2^53).  Default: @code{floor (rand () * 2^31)}, so that
+## @code{rand ("state", @dots{})} or @code{rand ("seed", @dots{})} reproduces a
+## run.  The same @var{X}, options and seed give the same result in R.
+## @item @qcode{"error"}
+## Compute @var{err} and the metrics in @var{info} (true).  This costs as much
+## as the exact Gram matrix.
+## @item @qcode{"spectral"}
+## Compute @var{info}.eps_spectral and @var{info}.bound (default: the value of
+## @qcode{"error"}).
+## @item @qcode{"probabilities"}
+## @qcode{"leverage"} (default), @qcode{"uniform"} or @qcode{"norm"}
+## (squared column norms).
+## @item @qcode{"leverage"}
+## @qcode{"approx"} (default) or @qcode{"exact"} leverage scores.  When the
+## embedding would not be smaller than @var{X}', exact scores are used.
+## @item @qcode{"jl"}
+## Johnson-Lindenstrauss matrix: @qcode{"gaussian"} (default) or @qcode{"ams"}.
+## @item @qcode{"s1"}, @qcode{"s"}, @qcode{"s2"}
+## Sketch sizes: embedding rows (@code{4 @var{n} + 16}), nonzeros per embedding
+## column (4), JL columns (@code{ceil (8 log (@var{d} / delta))}).
+## @item @qcode{"beta"}
+## Score approximation factor in [1, 1e6) used in the default @var{m} (2).
+## @item @qcode{"threads"}
+## OpenMP threads; 0 (default) uses all, or @env{OMP_NUM_THREADS}.  Results do
+## not depend on it.
+## @item @qcode{"verbose"}
+## Print progress lines (false).
+## @end table
+##
+## @var{info} is a struct with fields @code{index} (1-based, increasing,
+## distinct; a column vector), @code{weight}, @code{m} (draws), @code{k}
+## (columns of @var{Y}), @code{rank}, @code{eps}, @code{time} (seconds of the
+## algorithm), @code{error}, @code{rel_error}
+## (@code{max (abs (Att(@var{Y}) ./ Att(@var{X}) - 1)(:))}), @code{r},
+## @code{baseline} (@code{rel_error} of the uniform attention 1/@var{n}, the
+## empty sketch), @code{eps_spectral} (smallest eps with
+## @code{(1-eps) X X' <= Y Y' <= (1+eps) X X'}), @code{bound}
+## (@code{exp (2 eps_spectral max (diag (X X'))) - 1}, a bound on
+## @code{rel_error}), @code{error_time}, @code{seed}, and @code{s1}, @code{s},
+## @code{s2} (sketch sizes used; 0 when not used).  Metrics not computed are NaN.
+##
+## Errors have identifiers @qcode{"attsparse:badInput"} (@var{X}),
+## @qcode{"attsparse:badArgument"} (options), @qcode{"attsparse:interrupted"}
+## (Ctrl-C), @qcode{"attsparse:noMemory"}, @qcode{"attsparse:tooBig"}.
+##
+## @example
+## @group
+## X = attsparse_example ();
+## [Y, err, info] = attsparse_rand (X, "eps", 0.5, "seed", 1);
+## [info.rel_error, info.baseline]
+## @end group
+## @end example
+## @seealso{attsparse_det, leverage_scores, attention_error, sym_attention, attsparse_example}
+## @end deftypefn
+
+function [Y, err, info] = attsparse_rand (X, varargin)
+  if (nargin < 1)
+    print_usage ();
+  endif
+  opts = with_seed (varargin);
+  [Y, err, info] = __attsparse__ ("rand", double_input (X), opts{:});
+endfunction
+
+%!shared X, Xs
+%! X = attsparse_example (6, 300, 0.5, 3);
+%! Xs = sparse (X .* (mod (reshape (1:1800, 6, 300), 3) == 0));
+
+%!test
+%! [Y, err, info] = attsparse_rand (X, "seed", 7);
+%! assert (size (Y), [6, info.k]);
+%! assert (Y, X(:, info.index) .* info.weight');
+%! assert (all (diff (info.index) > 0));
+%! assert (info.index, round (info.index));
+%! assert (size (info.index), [info.k, 1]);
+%! assert (err, info.error);
+%! assert (info.seed, 7);
+%! assert (info.rank, 6);
+%! assert (info.rel_error < info.baseline);
+
+%!test
+%! [Y, ~, info] = attsparse_rand (Xs, "seed", 7, "m", 200);
+%! assert (issparse (Y));
+%! assert (isequal (Y, Xs(:, info.index) * diag (info.weight)));
+%! assert (info.m, 200);
+%! assert (info.k <= 200);
+
+%!test
+%! [Y1, ~, i1] = attsparse_rand (X, "seed", 11, "error", false);
+%! [Y2, ~, i2] = attsparse_rand (X, "SEED", 11, "Error", false);
+%! assert (isequal (Y1, Y2) && isequal (i1.index, i2.index) && isequal (i1.weight, i2.weight));
+%! assert (isnan (i1.error) && isnan (i1.rel_error) && isnan (i1.eps_spectral));
+
+%!test
+%! rand ("state", 42);
+%! [~, ~, i1] = attsparse_rand (X, "error", false);
+%! rand ("state", 42);
+%! [~, ~, i2] = attsparse_rand (X, "error", false);
+%! assert (i1.seed, i2.seed);
+%! assert (isequal (i1.index, i2.index) && isequal (i1.weight, i2.weight));
+
+%!test
+%! [~, ~, info] = attsparse_rand (single (X), "seed", 1, "spectral", false);
+%! assert (isnan (info.eps_spectral) && ! isnan (info.rel_error));
+%! [~, ~, info] = attsparse_rand (X, "seed", 1, "error", false, "spectral", true);
+%! assert (isnan (info.rel_error) && ! isnan (info.eps_spectral));
+
+%!error <Invalid call> attsparse_rand ()
+%!error id=attsparse:badInput attsparse_rand ({1})
+%!error <X must be a real matrix> attsparse_rand ("abc")
+%!error <X must be a real matrix> attsparse_rand (complex (X))
+%!error <X: column 2 holds a NaN> attsparse_rand ([1 NaN])
+%!error <X is empty> attsparse_rand (zeros (3, 0))
+%!error <'eps' must be in \(0, 1\)> attsparse_rand (X, "eps", 1)
+%!error <'m' must be a whole number> attsparse_rand (X, "m", 0)
+%!error <'seed' must be a whole number> attsparse_rand (X, "seed", -1)
+%!error <unknown option 'foo'> attsparse_rand (X, "foo", 1)
+%!error <name/value pairs> attsparse_rand (X, "m")

@@ -1,0 +1,59 @@
+# octave/octave.mk: the Octave front-end's targets, included by the top-level Makefile.
+# make octave        the functions and the MEX gateway in build/octave: addpath ("build/octave") is all a user needs
+# make octave-pkg    build/attsparse-octave-<version>.tar.gz for pkg install, install-tested in a throwaway prefix
+# make check-octave  the %!test blocks of octave/inst/*.m and tests/octave/*.m; ends "octave: N passed, M failed"
+# make demo-octave   both algorithms on attsparse_example () (n = 100, d = 20000, r = 0.05)
+
+MKOCTFILE ?= mkoctfile
+OCTAVE_CLI ?= octave-cli
+# octave-cli fails at exit when it cannot write its history file (a missing ~/.local/share/octave)
+OCTAVE_RUN := OCTAVE_HISTFILE=/dev/null $(OCTAVE_CLI) --norc --quiet --no-window-system
+
+OCT_DIR     := $(BUILD)/octave
+OCT_MEX     := $(OCT_DIR)/__attsparse__.mex
+OCT_STAMP   := $(OCT_DIR)/.installed
+OCT_VERSION := $(shell sed -n 's/^Version: *//p' octave/DESCRIPTION)
+OCT_PKG     := $(BUILD)/attsparse-octave-$(OCT_VERSION).tar.gz
+OCT_M       := $(wildcard octave/inst/*.m octave/inst/private/*.m)
+OCT_GATEWAY := $(wildcard octave/src/*.cc octave/src/*.h) octave/src/Makefile
+OCT_PKG_FILES := octave/DESCRIPTION octave/INDEX octave/COPYING $(OCT_M) $(OCT_GATEWAY) $(CORE_SRC) $(CORE_HDR)
+
+.PHONY: octave octave-pkg check-octave demo-octave deps-octave
+
+deps-octave: deps-build
+	@$(DEPS) octave
+
+# the core is built once ($(CORE_LIB), -fPIC -fopenmp) and linked into the gateway
+$(OCT_MEX): $(OCT_GATEWAY) $(CORE_LIB) $(CORE_HDR) | deps-octave
+	@mkdir -p $(OCT_DIR)
+	$(MAKE) -C octave/src --no-print-directory MKOCTFILE=$(MKOCTFILE) \
+	  CORE_DIR=$(CURDIR)/core CORE_LIB=$(CURDIR)/$(CORE_LIB) MEX=$(CURDIR)/$@ LIBS="$(LAPACK_LIBS)"
+
+$(OCT_STAMP): $(OCT_M) $(OCT_MEX)
+	rm -rf $(OCT_DIR)/private $(OCT_DIR)/*.m
+	cp -r octave/inst/. $(OCT_DIR)/
+	@touch $@
+	@echo "Octave functions in $(OCT_DIR): addpath (\"$(OCT_DIR)\")"
+octave: $(OCT_STAMP)
+
+# The tarball builds from its own sources: src/ holds the gateway, its
+# Makefile and a copy of the core. It is only put in place once `pkg install`
+# of it into a throwaway prefix has built it and its installed tests pass.
+$(OCT_PKG): $(OCT_PKG_FILES) | deps-octave
+	@rm -rf $(BUILD)/octave-pkg && mkdir -p $(BUILD)/octave-pkg/attsparse/src/core
+	cp -r octave/DESCRIPTION octave/INDEX octave/COPYING octave/inst $(BUILD)/octave-pkg/attsparse/
+	cp octave/src/Makefile octave/src/*.cc octave/src/*.h $(BUILD)/octave-pkg/attsparse/src/
+	cp $(CORE_SRC) $(CORE_HDR) $(BUILD)/octave-pkg/attsparse/src/core/
+	tar -C $(BUILD)/octave-pkg -czf $(BUILD)/octave-pkg/pkg.tar.gz attsparse
+	cd $(BUILD)/octave-pkg && $(OCTAVE_RUN) --eval 'exit (pkg_install_check ("pkg.tar.gz", "prefix"))' \
+	  --path $(CURDIR)/tests/octave
+	mv $(BUILD)/octave-pkg/pkg.tar.gz $@
+	@echo "Octave package: $@ (pkg install $@)"
+octave-pkg: $(OCT_PKG)
+
+check-octave: octave
+	$(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/octave \
+	  --eval 'exit (run_tests ("octave/inst", "tests/octave"))'
+
+demo-octave: octave
+	$(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) octave/demo.m

@@ -1,0 +1,33 @@
+// octave_hooks.cc: interrupt check, progress output and errors through Octave's C++ API (quit.h, pager.h, error.h).
+
+#include <cstdio>
+
+#include <octave/oct.h>
+#include <octave/pager.h>
+#include <octave/quit.h>
+
+#include "octave_hooks.h"
+
+// Ctrl-C makes Octave's signal watcher increment octave_interrupt_state; the
+// interpreter acts on it only at its next octave_quit (), which cannot happen
+// while the core runs, so the core polls the flag on its main thread between
+// blocks. The flag is left as it is: once the gateway has freed everything
+// and raised, the interpreter handles the interrupt as usual.
+int octave_hook_interrupt (void *)
+{
+  return octave_interrupt_state > 0;
+}
+
+void octave_hook_print (void *, const char *line)
+{
+  octave_stdout << line << '\n';
+  octave_stdout.flush ();
+  std::fflush (stdout);
+}
+
+// mexErrMsgIdAndTxt would do the same, with the MEX file's name
+// ("__attsparse__: ") in front of a message that already names the function.
+void octave_hook_raise (const char *id, const char *msg)
+{
+  error_with_id (id, "%s", msg);
+}

@@ -1,0 +1,14 @@
+/* octave_hooks.h: the gateway's hooks into Octave's own C++ API, apart from mex.h (the two clash). */
+#ifndef ATTSPARSE_OCTAVE_HOOKS_H
+#define ATTSPARSE_OCTAVE_HOOKS_H
+
+/* The core's interrupt_fn: nonzero once the user pressed Ctrl-C. */
+int octave_hook_interrupt (void *ctx);
+
+/* The core's print_fn: one line on Octave's stdout, flushed. */
+void octave_hook_print (void *ctx, const char *line);
+
+/* Raise an Octave error with identifier id and message msg (no format). */
+[[noreturn]] void octave_hook_raise (const char *id, const char *msg);
+
+#endif

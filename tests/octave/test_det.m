@@ -1,0 +1,123 @@
+## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
+## test_det.m: attsparse_det checked against plain Octave computations, and stopped by Ctrl-C.
+
+%!function check_det (X, epsilon, varargin)
+%!  ## the BSS guarantee, Y made of rescaled columns, metrics as computed here
+%!  [Y, err, info] = attsparse_det (X, "eps", epsilon, varargin{:});
+%!  check_sample (X, Y, info);
+%!  e = direct_spectral_eps (X, Y);
+%!  assert (e <= info.eps_bound + 1e-9, "spectral eps %g above the bound %g", e, info.eps_bound);
+%!  assert (info.eps_bound <= epsilon + 1e-12);
+%!  assert (info.eps_spectral, e, 1e-8);
+%!  b = ((1 + sqrt (1 - epsilon^2)) / epsilon)^2;
+%!  assert (info.k <= ceil (b * info.rank));
+%!  assert (info.rank, rank (full (X)));
+%!  Ax = direct_attention (X);
+%!  Ay = direct_attention (Y);
+%!  assert (err, max (abs (Ay(:) - Ax(:))), -1e-12);
+%!  assert (info.rel_error, max (abs (Ay(:) ./ Ax(:) - 1)), -1e-12);
+%!  assert (info.rel_error <= info.bound);
+%!endfunction
+
+## dense, sparse, rank-deficient, d < n, several eps
+%!test
+%! X = attsparse_example (8, 600, 1, 1);
+%! for epsilon = [0.3, 0.5, 0.8]
+%!   check_det (X, epsilon);
+%! endfor
+
+%!test
+%! X = attsparse_example (10, 900, 2, 2);
+%! X(abs (X) < quantile (abs (X(:)), 0.85)) = 0;
+%! check_det (sparse (X), 0.5);
+%! check_det (sparse (X), 0.5, "search", "scan");
+%! check_det (sparse (X), 0.5, "leaf", 7);
+%! check_det (sparse (X), 0.5, "memory", 1);
+
+%!test
+%! B = attsparse_example (4, 500, 1, 3);
+%! check_det ([B; B(1, :) - B(4, :); 3 * B(2, :)], 0.5);    # rank 4 of 6
+%! check_det (attsparse_example (20, 8, 1, 4), 0.5);         # d < n
+%! X = attsparse_example (6, 300, 1, 5);
+%! X(:, 2:3:end) = 0;                                        # zero columns
+%! [~, ~, info] = attsparse_det (X);
+%! assert (all (mod (info.index, 3) != 2));
+
+## deterministic: the same result every time, whatever the thread count
+%!test
+%! X = sparse (attsparse_example (8, 700, 1, 6) .* (mod (1:700, 3) == 0));
+%! [Y1, e1, i1] = attsparse_det (X, "threads", 1);
+%! [Y2, e2, i2] = attsparse_det (X, "threads", 2);
+%! [Y3, e3, i3] = attsparse_det (X);
+%! assert (isequal (Y1, Y2, Y3) && isequal (i1.index, i2.index, i3.index));
+%! assert (isequal (i1.weight, i2.weight, i3.weight) && isequal (e1, e2, e3));
+
+## all-zero X: the empty Y is exact
+%!test
+%! [Y, err, info] = attsparse_det (sparse (5, 40));
+%! assert (issparse (Y) && isequal (size (Y), [5, 0]));
+%! assert ([err, info.k, info.rank], [0, 0, 0]);
+
+## verbose progress, and no output without it
+%!test
+%! X = attsparse_example (5, 300, 1, 7);
+%! out = evalc ('attsparse_det (X, "verbose", true, "error", false);');
+%! assert (! isempty (strfind (out, "det:")));
+%! assert (isempty (evalc ('attsparse_det (X, "error", false);')));
+
+%!test
+%! X = attsparse_example (4, 50, 1, 8);
+%! bad = {
+%!   {{[1 NaN]}, "badInput", "X: column 2 holds a NaN"}
+%!   {{complex(X)}, "badInput", "X must be a real matrix"}
+%!   {{zeros(3, 0)}, "badInput", "X is empty"}
+%!   {{{X}}, "badInput", "X must be a real matrix"}
+%!   {{X, "eps", 1}, "badArgument", "'eps'"}
+%!   {{X, "eps", 0}, "badArgument", "'eps'"}
+%!   {{X, "eps", "0.5"}, "badArgument", "'eps' must be a real numeric scalar"}
+%!   {{X, "leaf", 0}, "badArgument", "'leaf' must be a whole number"}
+%!   {{X, "leaf", 2.5}, "badArgument", "'leaf' must be a whole number"}
+%!   {{X, "memory", -1}, "badArgument", "'memory'"}
+%!   {{X, "memory", Inf}, "badArgument", "'memory' must be finite"}
+%!   {{X, "search", "bfs"}, "badArgument", "'search' must be one of tree|scan"}
+%!   {{X, "seed", 1}, "badArgument", "unknown option 'seed'"}
+%!   {{X, "eps"}, "badArgument", "name/value pairs"}
+%! };
+%! for b = 1:numel (bad)
+%!   [args, id, msg] = bad{b}{:};
+%!   try
+%!     attsparse_det (args{:});
+%!     error ("test:noError", "no error for case %d", b);
+%!   catch err
+%!     assert (strcmp (err.identifier, ["attsparse:" id]), "case %d: %s: %s", b, err.identifier, err.message);
+%!     assert (! isempty (strfind (err.message, msg)), "case %d: message '%s'", b, err.message);
+%!     assert (strncmp (err.message, "attsparse_det: ", 15), "case %d: %s", b, err.message);
+%!   end_try_catch
+%! endfor
+
+## Ctrl-C: a long run in a child octave-cli gets SIGINT 2 s after it starts the
+## algorithm; it must stop within about a second with attsparse:interrupted and
+## the session must go on (the next statements run).
+%!testif ; ! system ("command -v timeout >/dev/null && command -v octave-cli >/dev/null")
+%! dir = fileparts (which ("attsparse_det"));
+%! script = [tempname() ".m"];
+%! fid = fopen (script, "w");
+%! fprintf (fid, "X = attsparse_example (150, 20000, 0.05, 1);\n");
+%! fprintf (fid, "printf ('ready\\n'); fflush (stdout); t = tic ();\n");
+%! fprintf (fid, "try\n attsparse_det (X, 'error', false);\n disp ('finished');\n");
+%! fprintf (fid, "catch err\n printf ('%%s after %%.2f s\\n', err.identifier, toc (t));\nend\n");
+%! fprintf (fid, "[~, ~, info] = attsparse_rand (X(:, 1:500), 'seed', 1);\n");
+%! fprintf (fid, "printf ('alive %%d\\n', info.k > 0);\n");
+%! fclose (fid);
+%! ## the signal goes 2 s after "ready"; the run takes far longer than that
+%! cmd = sprintf (["OCTAVE_HISTFILE=/dev/null octave-cli --norc --quiet --path '%s' '%s' > '%s.out' 2>&1 & pid=$!; ", ...
+%!                 "until grep -q ready '%s.out' 2>/dev/null || ! kill -0 $pid 2>/dev/null; do sleep 0.05; done; ", ...
+%!                 "sleep 2; kill -INT $pid; wait $pid"], dir, script, script, script);
+%! system (cmd);
+%! out = fileread ([script ".out"]);
+%! unlink (script);
+%! unlink ([script ".out"]);
+%! tok = regexp (out, 'attsparse:interrupted after (\S+) s', "tokens", "once");
+%! assert (! isempty (tok), "no interrupt: %s", out);
+%! assert (str2double (tok{1}) < 2 + 1.5, "stopped %s s after the start, signal at 2 s", tok{1});
+%! assert (! isempty (strfind (out, "alive 1")), "session not usable after the interrupt: %s", out);

@@ -1,0 +1,82 @@
+## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
+## test_fixtures.m: the shared R/Octave fixtures (tests/fixtures, written by R) reproduced from Octave.
+
+## The fixture directory is tests/fixtures under the current directory (make
+## runs from the top of the repository) or $ATTSPARSE_FIXTURES.
+
+%!function d = fixture_dir ()
+%!  d = getenv ("ATTSPARSE_FIXTURES");
+%!  if (isempty (d))
+%!    d = fullfile ("tests", "fixtures");
+%!  endif
+%!endfunction
+
+%!function X = read_x (file)
+%!  ## first line "n d nnz issparse", then nnz lines "i j x" (1-based)
+%!  fid = fopen (file, "r");
+%!  assert (fid >= 0, "cannot open %s", file);
+%!  hdr = fscanf (fid, "%f", 4);
+%!  T = fscanf (fid, "%f", [3, Inf]);
+%!  fclose (fid);
+%!  assert (columns (T) == hdr(3), "%s: %d entries, header says %d", file, columns (T), hdr(3));
+%!  X = sparse (T(1, :), T(2, :), T(3, :), hdr(1), hdr(2));
+%!  if (! hdr(4))
+%!    X = full (X);
+%!  endif
+%!endfunction
+
+%!function [index, weight, err, rel] = read_out (file)
+%!  ## lines "index weight", then "error <e> rel_error <r>"
+%!  txt = fileread (file);
+%!  last = regexp (txt, 'error\s+(\S+)\s+rel_error\s+(\S+)\s*$', "tokens", "once");
+%!  assert (numel (last) == 2, "%s: no final error line", file);
+%!  err = str2double (last{1});
+%!  rel = str2double (last{2});
+%!  body = txt(1:regexp (txt, 'error\s+\S+\s+rel_error', "once") - 1);
+%!  T = reshape (sscanf (body, "%f"), 2, []);
+%!  index = T(1, :)';
+%!  weight = T(2, :)';
+%!endfunction
+
+%!function cases = read_cases (file)
+%!  ## "case name algorithm m eps delta seed probabilities", one a line
+%!  cases = {};
+%!  for line = strsplit (fileread (file), "\n")
+%!    f = strsplit (strtrim (line{1}));
+%!    if (numel (f) >= 8 && f{1}(1) != "#")
+%!      cases(end+1, :) = f(1:8);
+%!    endif
+%!  endfor
+%!endfunction
+
+%!function check_case (dir, c)
+%!  [name, xname, alg, m, eps, delta, seed, prob] = c{:};
+%!  X = read_x (fullfile (dir, [xname ".X.txt"]));
+%!  [index, weight, err, rel] = read_out (fullfile (dir, [name ".out"]));
+%!  if (strcmp (alg, "rand"))
+%!    opts = {"eps", str2double(eps), "delta", str2double(delta), ...
+%!            "seed", str2double(seed), "probabilities", prob};
+%!    if (str2double (m) > 0)
+%!      opts(end+1:end+2) = {"m", str2double(m)};
+%!    endif
+%!    [Y, e, info] = attsparse_rand (X, opts{:});
+%!    assert (isequal (info.index, index), "%s: index differs", name);
+%!    assert (isequal (info.weight, weight), "%s: weight differs (max %g)", name, ...
+%!            max (abs (info.weight - weight)));
+%!  else
+%!    [Y, e, info] = attsparse_det (X, "eps", str2double (eps));
+%!    assert (isequal (info.index, index), "%s: index differs", name);
+%!    assert (info.weight, weight, -1e-12);
+%!  endif
+%!  assert (issparse (Y), issparse (X));
+%!  assert (e, err, -1e-12);
+%!  assert (info.rel_error, rel, -1e-12);
+%!endfunction
+
+%!testif ; exist (fullfile (fixture_dir (), "cases.txt"), "file")
+%! dir = fixture_dir ();
+%! cases = read_cases (fullfile (dir, "cases.txt"));
+%! assert (rows (cases) > 0, "no case in %s", fullfile (dir, "cases.txt"));
+%! for k = 1:rows (cases)
+%!   check_case (dir, cases(k, :));
+%! endfor

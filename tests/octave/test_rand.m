@@ -1,0 +1,286 @@
+## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
+## test_rand.m: attsparse_rand, leverage_scores and the metrics checked against plain Octave computations.
+
+%!function X = sparse_example (n, d, r, seed, density)
+%!  ## attsparse_example keeping its largest entries (a fraction density), rows rescaled to r
+%!  X = attsparse_example (n, d, 1, seed);
+%!  X(abs (X) < quantile (abs (X(:)), 1 - density)) = 0;
+%!  X = sparse (X .* sqrt (r ./ sum (X.^2, 2)));
+%!endfunction
+
+## exact leverage scores: the row norms of an orthonormal basis of the range of X'
+%!test
+%! cases = {attsparse_example(6, 40, 1, 1), ...
+%!          sparse_example(8, 300, 1, 2, 0.1), ...
+%!          attsparse_example(3, 50, 1, 3)(:, [1:50, 1:50]) * 2, ...        # repeated columns
+%!          [1 2 3; 2 4 6; 0 1 0; 1 0 1] * attsparse_example(3, 30, 1, 4), ... # rank 3 of 4 rows
+%!          attsparse_example(12, 5, 1, 5)};                                  # d < n
+%! for c = 1:numel (cases)
+%!   X = cases{c};
+%!   [tau, r] = leverage_scores (X, "exact");
+%!   Q = orth (full (X)');
+%!   assert (tau, sum (Q.^2, 2), 1e-10);
+%!   assert (r, columns (Q));
+%!   assert (sum (tau), r, 1e-10);
+%! endfor
+
+## approximate scores within a factor 3 of the exact ones, for every column.
+## Measured over 20 seeds each (d = 3000, embedding of the default 4 n + 16
+## rows): ratio in [0.70, 2.45] for n = 20 dense, [0.68, 2.79] n = 20 sparse,
+## [0.82, 2.13] n = 50; but up to 3.11 for n = 5, so n = 5 is not asserted.
+%!test
+%! for seed = 1:5
+%!   for X = {attsparse_example(30, 3000, 1, seed), sparse_example(20, 3000, 1, seed, 0.2)}
+%!     tau = leverage_scores (X{1}, "exact");
+%!     [sig, r] = leverage_scores (X{1}, "approx", "seed", seed);
+%!     assert (r, rows (X{1}));
+%!     assert (sig(tau == 0), zeros (nnz (tau == 0), 1));   # zero columns
+%!     ratio = sig(tau > 0) ./ tau(tau > 0);
+%!     assert (all (ratio >= 1/3 & ratio <= 3), "ratio in [%g, %g]", min (ratio), max (ratio));
+%!   endfor
+%! endfor
+
+## the approximate scores use the same sketch for the same seed, whatever the thread count
+%!test
+%! X = attsparse_example (10, 2000, 1, 3);
+%! a = leverage_scores (X, "approx", "seed", 5, "threads", 1);
+%! assert (isequal (a, leverage_scores (X, "approx", "seed", 5, "threads", 2)));
+%! assert (! isequal (a, leverage_scores (X, "approx", "seed", 6)));
+%! rand ("state", 3);
+%! b = leverage_scores (X);
+%! rand ("state", 3);
+%! assert (isequal (b, leverage_scores (X)));
+
+## Y is made of rescaled columns of X, for every kind of probabilities and sketch
+%!test
+%! X = attsparse_example (10, 500, 0.5, 6);
+%! Xs = sparse_example (10, 500, 0.5, 6, 0.3);
+%! opts = {{}, {"probabilities", "uniform"}, {"probabilities", "norm"}, ...
+%!         {"leverage", "exact"}, {"jl", "ams", "s2", 5}, {"s1", 200, "s", 8}, {"m", 7}};
+%! for o = 1:numel (opts)
+%!   for A = {X, Xs}
+%!     [Y, err, info] = attsparse_rand (A{1}, "seed", o, opts{o}{:});
+%!     check_sample (A{1}, Y, info);
+%!     assert (err, info.error);
+%!   endfor
+%! endfor
+
+## sketch sizes reported as used
+%!test
+%! X = attsparse_example (10, 2000, 1, 1);
+%! [~, ~, info] = attsparse_rand (X, "seed", 1, "s2", 5, "s1", 100, "s", 3, "error", false);
+%! assert ([info.s1, info.s, info.s2], [100, 3, 5]);
+%! [~, ~, info] = attsparse_rand (X, "seed", 1, "leverage", "exact", "error", false);
+%! assert ([info.s1, info.s, info.s2], [0, 0, 0]);
+
+## err and rel_error equal a direct computation in plain Octave
+%!test
+%! for A = {attsparse_example(20, 3000, 0.05, 7), attsparse_example(15, 800, 3, 8), ...
+%!          sparse_example(12, 1500, 2, 9, 0.1)}
+%!   X = A{1};
+%!   [Y, err, info] = attsparse_rand (X, "seed", 3, "m", 300);
+%!   Ax = direct_attention (X);
+%!   Ay = direct_attention (Y);
+%!   assert (err, max (abs (Ay(:) - Ax(:))), -1e-12);
+%!   assert (info.rel_error, max (abs (Ay(:) ./ Ax(:) - 1)), -1e-12);
+%!   assert (info.baseline, max (abs ((1 / rows (X)) ./ Ax(:) - 1)), -1e-12);
+%!   assert (info.r, max (abs (full (X * X')(:))), -1e-12);
+%!   G = full (X * X');
+%!   e = direct_spectral_eps (X, Y);
+%!   assert (info.eps_spectral, e, 1e-9);
+%!   assert (info.bound, expm1 (2 * e * max (diag (G))), -1e-8);
+%!   assert (info.rel_error <= info.bound);
+%!   assert (err > 0 && info.rel_error < info.baseline);
+%! endfor
+
+## attention_error and sym_attention agree with the same direct computation
+%!test
+%! X = sparse_example (9, 400, 1.5, 10, 0.2);
+%! Y = full (X(:, 1:3:end)) * 1.2;
+%! e = attention_error (X, Y, "spectral", true);
+%! Ax = direct_attention (X);
+%! Ay = direct_attention (Y);
+%! assert (e.inf, max (abs (Ay(:) - Ax(:))), -1e-12);
+%! assert (e.rel, max (abs (Ay(:) ./ Ax(:) - 1)), -1e-12);
+%! assert (e.eps_spectral, direct_spectral_eps (X, Y), 1e-9);
+%! assert (sym_attention (X), Ax, 1e-14);
+
+## spectral guarantee with the default m: eps_spectral <= eps in >= 95% of 40 seeds
+%!test
+%! X = attsparse_example (10, 400, 1, 11);
+%! Xs = sparse_example (10, 400, 1, 11, 0.25);
+%! for A = {X, Xs}
+%!   ok = 0;
+%!   for seed = 1:40
+%!     [Y, ~, info] = attsparse_rand (A{1}, "seed", seed, "eps", 0.5, "error", false);
+%!     ok += direct_spectral_eps (A{1}, Y) <= 0.5;
+%!   endfor
+%!   assert (ok >= 38, "%d of 40 runs within eps", ok);
+%! endfor
+
+## the same seed gives the same result; another seed another one; threads do not matter
+%!test
+%! X = sparse_example (10, 1000, 1, 12, 0.3);
+%! [Y1, e1, i1] = attsparse_rand (X, "seed", 99, "threads", 1);
+%! [Y2, e2, i2] = attsparse_rand (X, "seed", 99, "threads", 2);
+%! assert (isequal (Y1, Y2) && isequal (i1.index, i2.index) && isequal (i1.weight, i2.weight));
+%! assert (e1, e2);
+%! [~, ~, i3] = attsparse_rand (X, "seed", 100);
+%! assert (! isequal (i1.weight, i3.weight) || ! isequal (i1.index, i3.index));
+
+## the default seed comes from Octave's rand: rand ("seed"/"state", ...) reproduces a run
+%!test
+%! X = attsparse_example (8, 600, 1, 13);
+%! rand ("seed", 5);
+%! [Y1, ~, i1] = attsparse_rand (X, "error", false);
+%! rand ("seed", 5);
+%! [Y2, ~, i2] = attsparse_rand (X, "error", false);
+%! assert (i1.seed, i2.seed);
+%! assert (isequal (Y1, Y2));
+%! rand ("state", 5);
+%! [~, ~, i3] = attsparse_rand (X, "error", false);
+%! rand ("state", 5);
+%! [~, ~, i4] = attsparse_rand (X, "error", false);
+%! assert (isequal (i3.index, i4.index) && isequal (i3.weight, i4.weight));
+%! assert (i3.seed, i4.seed);
+%! assert (i3.seed == fix (i3.seed) && i3.seed >= 0 && i3.seed < 2^31);
+
+## zero columns are never drawn; an all-zero X gives an empty Y, exactly
+%!test
+%! X = attsparse_example (6, 200, 1, 14);
+%! X(:, 1:2:end) = 0;
+%! [Y, err, info] = attsparse_rand (sparse (X), "seed", 1);
+%! assert (all (mod (info.index, 2) == 0));
+%! check_sample (sparse (X), Y, info);
+%! [Y, err, info] = attsparse_rand (zeros (4, 9), "seed", 1);
+%! assert (size (Y), [4, 0]);
+%! assert ([err, info.k, info.rank], [0, 0, 0]);
+%! [Y, err, info] = attsparse_rand (sparse (4, 9), "seed", 1);
+%! assert (issparse (Y) && isequal (size (Y), [4, 0]) && err == 0);
+
+## rank-deficient X and d < n
+%!test
+%! B = attsparse_example (3, 800, 1, 15);
+%! X = [B; B(1, :) + B(2, :); 2 * B(3, :)];
+%! [Y, err, info] = attsparse_rand (X, "seed", 2);
+%! assert (info.rank, 3);
+%! check_sample (X, Y, info);
+%! assert (info.eps_spectral, direct_spectral_eps (X, Y), 1e-8);
+%! assert (err, max (abs (direct_attention (Y)(:) - direct_attention (X)(:))), -1e-12);
+%! X = attsparse_example (30, 6, 1, 16);
+%! [Y, err, info] = attsparse_rand (X, "seed", 3);
+%! check_sample (X, Y, info);
+%! assert (info.rank, 6);
+%! assert (info.eps_spectral, direct_spectral_eps (X, Y), 1e-8);
+
+## single, logical and integer input is taken as double
+%!test
+%! X = attsparse_example (5, 100, 1, 17);
+%! [Y1, ~, i1] = attsparse_rand (single (X), "seed", 4);
+%! [Y2, ~, i2] = attsparse_rand (double (single (X)), "seed", 4);
+%! assert (isequal (Y1, Y2) && isequal (i1.index, i2.index));
+%! L = attsparse_example (5, 100, 1, 18) > 0;
+%! [Y, ~, info] = attsparse_rand (L, "seed", 4);
+%! check_sample (double (L), Y, info);
+%! [Y, ~, info] = attsparse_rand (int8 (3 * L), "seed", 4);
+%! check_sample (3 * double (L), Y, info);
+
+## verbose progress goes to Octave's stdout
+%!test
+%! X = attsparse_example (5, 300, 1, 19);
+%! out = evalc ('attsparse_rand (X, "seed", 1, "verbose", true, "error", false);');
+%! assert (! isempty (strfind (out, "leverage:")));
+%! assert (! isempty (strfind (out, "sampling:")));
+%! out = evalc ('attsparse_rand (X, "seed", 1, "error", false);');
+%! assert (isempty (out));
+
+## bad input: an error with an attsparse: identifier naming the argument, never a crash
+%!test
+%! X = attsparse_example (4, 50, 1, 20);
+%! bad = {
+%!   {@attsparse_rand, {[1 NaN; 2 3]}, "badInput", "X: column 2 holds a NaN"}
+%!   {@attsparse_rand, {sparse([1 Inf])}, "badInput", "X: column 2 holds a NaN or infinite"}
+%!   {@attsparse_rand, {[]}, "badInput", "X is empty"}
+%!   {@attsparse_rand, {zeros(0, 4)}, "badInput", "X is empty"}
+%!   {@attsparse_rand, {complex(X)}, "badInput", "X must be a real matrix"}
+%!   {@attsparse_rand, {sparse(complex(X, 1))}, "badInput", "X must be a real matrix"}
+%!   {@attsparse_rand, {"abc"}, "badInput", "X must be a real matrix"}
+%!   {@attsparse_rand, {{X}}, "badInput", "X must be a real matrix"}
+%!   {@attsparse_rand, {struct("a", 1)}, "badInput", "X must be a real matrix"}
+%!   {@attsparse_rand, {ones(2, 2, 2)}, "badInput", "X must be a real matrix"}
+%!   {@attsparse_rand, {@sin}, "badInput", "X must be a real matrix"}
+%!   {@attsparse_rand, {X, "m", 0}, "badArgument", "'m' must be a whole number"}
+%!   {@attsparse_rand, {X, "m", -3}, "badArgument", "'m' must be a whole number"}
+%!   {@attsparse_rand, {X, "m", 2.5}, "badArgument", "'m' must be a whole number"}
+%!   {@attsparse_rand, {X, "m", NaN}, "badArgument", "'m' must be a whole number"}
+%!   {@attsparse_rand, {X, "m", Inf}, "badArgument", "'m' must be a whole number"}
+%!   {@attsparse_rand, {X, "m", 2^31}, "badArgument", "'m' must be a whole number"}
+%!   {@attsparse_rand, {X, "m", [10 20]}, "badArgument", "'m' must be a real numeric scalar"}
+%!   {@attsparse_rand, {X, "m", "10"}, "badArgument", "'m' must be a real numeric scalar"}
+%!   {@attsparse_rand, {X, "m", true}, "badArgument", "'m' must be a real numeric scalar"}
+%!   {@attsparse_rand, {X, "m", 10i}, "badArgument", "'m' must be a real numeric scalar"}
+%!   {@attsparse_rand, {X, "m", {10}}, "badArgument", "'m' must be a real numeric scalar"}
+%!   {@attsparse_rand, {X, "eps", 0}, "badArgument", "'eps' must be in (0, 1)"}
+%!   {@attsparse_rand, {X, "eps", 1}, "badArgument", "'eps' must be in (0, 1)"}
+%!   {@attsparse_rand, {X, "eps", -0.5}, "badArgument", "'eps' must be in (0, 1)"}
+%!   {@attsparse_rand, {X, "eps", NaN}, "badArgument", "'eps' must be finite"}
+%!   {@attsparse_rand, {X, "eps", []}, "badArgument", "'eps' must be a real numeric scalar"}
+%!   {@attsparse_rand, {X, "eps", "0.5"}, "badArgument", "'eps' must be a real numeric scalar"}
+%!   {@attsparse_rand, {X, "delta", 0}, "badArgument", "'delta' must be in (0, 1)"}
+%!   {@attsparse_rand, {X, "delta", 1.5}, "badArgument", "'delta' must be in (0, 1)"}
+%!   {@attsparse_rand, {X, "delta", [0.1, 0.2]}, "badArgument", "'delta' must be a real numeric scalar"}
+%!   {@attsparse_rand, {X, "seed", -1}, "badArgument", "'seed' must be a whole number"}
+%!   {@attsparse_rand, {X, "seed", 0.5}, "badArgument", "'seed' must be a whole number"}
+%!   {@attsparse_rand, {X, "seed", 2^53}, "badArgument", "'seed' must be a whole number"}
+%!   {@attsparse_rand, {X, "seed", NaN}, "badArgument", "'seed' must be a whole number"}
+%!   {@attsparse_rand, {X, "seed", "1"}, "badArgument", "'seed' must be a real numeric scalar"}
+%!   {@attsparse_rand, {X, "beta", 0.5}, "badArgument", "'beta' must be in [1, 1e6)"}
+%!   {@attsparse_rand, {X, "s", 65}, "badArgument", "'s' must be a whole number in [1, 64]"}
+%!   {@attsparse_rand, {X, "s1", 2}, "badArgument", "'s1' must be at least nrow(X)"}
+%!   {@attsparse_rand, {X, "threads", -1}, "badArgument", "'threads' must be a whole number"}
+%!   {@attsparse_rand, {X, "error", 2}, "badArgument", "'error' must be true or false"}
+%!   {@attsparse_rand, {X, "verbose", "yes"}, "badArgument", "'verbose' must be true or false"}
+%!   {@attsparse_rand, {X, "probabilities", "lev"}, "badArgument", "'probabilities' must be one of leverage|uniform|norm"}
+%!   {@attsparse_rand, {X, "leverage", 1}, "badArgument", "'leverage' must be one of approx|exact"}
+%!   {@attsparse_rand, {X, "jl", "rademacher"}, "badArgument", "'jl' must be one of gaussian|ams"}
+%!   {@attsparse_rand, {X, "foo", 1}, "badArgument", "unknown option 'foo'"}
+%!   {@attsparse_rand, {X, "leaf", 1}, "badArgument", "unknown option 'leaf'"}
+%!   {@attsparse_rand, {X, "m"}, "badArgument", "name/value pairs; got 1 option argument"}
+%!   {@attsparse_rand, {X, "m", 5, "eps"}, "badArgument", "name/value pairs; got 3 option arguments"}
+%!   {@attsparse_rand, {X, 5, 5}, "badArgument", "option names must be strings; option argument 1"}
+%!   {@attsparse_rand, {X, {"m"}, 5}, "badArgument", "option names must be strings"}
+%!   {@leverage_scores, {X, "fast"}, "badArgument", "'method' must be one of approx|exact"}
+%!   {@leverage_scores, {X, "exact", "m", 3}, "badArgument", "unknown option 'm'"}
+%!   {@leverage_scores, {[NaN 1]}, "badInput", "X: column 1 holds a NaN"}
+%!   {@attention_error, {X, ones(3, 2)}, "badInput", "Y must have as many rows as X (4); got 3"}
+%!   {@attention_error, {X, "Y"}, "badInput", "Y must be a real matrix"}
+%!   {@attention_error, {{}, X}, "badInput", "X must be a real matrix"}
+%!   {@attention_error, {X, X, "spectral", "x"}, "badArgument", "'spectral' must be true or false"}
+%!   {@sym_attention, {[Inf 1]}, "badInput", "X: column 1 holds a NaN or infinite"}
+%!   {@sym_attention, {X, "threads", 0.5}, "badArgument", "'threads' must be a whole number"}
+%!   {@attsparse_example, {10, 0}, "badArgument", "'d' must be a whole number"}
+%!   {@attsparse_example, {10, 10, Inf}, "badArgument", "'r' must be finite"}
+%! };
+%! for b = 1:numel (bad)
+%!   [f, args, id, msg] = bad{b}{:};
+%!   try
+%!     f (args{:});
+%!     error ("test:noError", "%s: no error for case %d", func2str (f), b);
+%!   catch err
+%!     assert (strcmp (err.identifier, ["attsparse:" id]), "case %d: %s: %s", b, err.identifier, err.message);
+%!     assert (! isempty (strfind (err.message, msg)), "case %d: message '%s'", b, err.message);
+%!     assert (strncmp (err.message, func2str (f), numel (func2str (f))), "case %d: %s", b, err.message);
+%!   end_try_catch
+%! endfor
+
+## errors leave the session usable: the same call works right after a failed one
+%!test
+%! X = attsparse_example (4, 50, 1, 21);
+%! for t = 1:20
+%!   try
+%!     attsparse_rand (X, "eps", 2);
+%!   catch
+%!   end_try_catch
+%! endfor
+%! [Y, ~, info] = attsparse_rand (X, "seed", 1);
+%! assert (isequal (Y, X(:, info.index) .* info.weight'));
