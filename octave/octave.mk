@@ -16,7 +16,8 @@ OCT_VERSION := $(shell sed -n 's/^Version: *//p' octave/DESCRIPTION)
 OCT_PKG     := $(BUILD)/attsparse-octave-$(OCT_VERSION).tar.gz
 OCT_M       := $(wildcard octave/inst/*.m octave/inst/private/*.m)
 OCT_GATEWAY := $(wildcard octave/src/*.cc octave/src/*.h) octave/src/Makefile
-OCT_PKG_FILES := octave/DESCRIPTION octave/INDEX octave/COPYING $(OCT_M) $(OCT_GATEWAY) $(CORE_SRC) $(CORE_HDR)
+OCT_PKG_FILES := octave/DESCRIPTION octave/INDEX octave/COPYING $(OCT_M) $(OCT_GATEWAY) $(CORE_SRC) $(CORE_HDR) \
+                 tests/octave/pkg_install_check.m
 
 .PHONY: octave octave-pkg check-octave demo-octave deps-octave
 

@@ -37,7 +37,8 @@
 ## @item @qcode{"memory"}
 ## Cap on the search tree's memory in MiB (default: automatic).
 ## @item @qcode{"threads"}
-## OpenMP threads; 0 (default) uses all, or @env{OMP_NUM_THREADS}.
+## OpenMP threads; 0 (default): @env{OMP_NUM_THREADS} if set, else all
+## cores.  Results do not depend on it.
 ## @item @qcode{"verbose"}
 ## Print progress lines (false).
 ## @end table

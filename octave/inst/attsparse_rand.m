@@ -59,8 +59,8 @@
 ## @item @qcode{"beta"}
 ## Score approximation factor in [1, 1e6) used in the default @var{m} (2).
 ## @item @qcode{"threads"}
-## OpenMP threads; 0 (default) uses all, or @env{OMP_NUM_THREADS}.  Results do
-## not depend on it.
+## OpenMP threads; 0 (default): @env{OMP_NUM_THREADS} if set, else all
+## cores.  Results do not depend on it.
 ## @item @qcode{"verbose"}
 ## Print progress lines (false).
 ## @end table

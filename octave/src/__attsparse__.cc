@@ -582,12 +582,9 @@ void cmd_leverage (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *
   int64_t rank = 0;
   Options o = start (w, leverage_spec, nrhs, prhs, &X);
   set_rand_options (o, &ro);
-  // a d x 1 result for a valid X; the core checks X before writing
-  int64_t d = X.ncol > 0 ? X.ncol : 0;
-  double *scores = static_cast<double *> (w.alloc ((size_t) d, sizeof (double)));
-  w.check (as_leverage (&X, &ro, scores, &rank, &w.c));
-  plhs[0] = mxCreateDoubleMatrix ((mwSize) d, 1, mxREAL);
-  std::memcpy (mxGetPr (plhs[0]), scores, sizeof (double) * (size_t) d);
+  // the scores go straight into the d x 1 result; the core checks X first
+  plhs[0] = mxCreateDoubleMatrix ((mwSize) X.ncol, 1, mxREAL);
+  w.check (as_leverage (&X, &ro, mxGetPr (plhs[0]), &rank, &w.c));
   if (nlhs > 1)
     plhs[1] = mxCreateDoubleScalar ((double) rank);
 }

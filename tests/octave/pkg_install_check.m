@@ -9,7 +9,7 @@ function nfail = pkg_install_check (tarball, prefix)
   pkg ("prefix", fullfile (prefix, "share"), fullfile (prefix, "lib"));
   pkg ("local_list", fullfile (prefix, "octave_packages"));
   pkg ("global_list", fullfile (prefix, "global_packages"));
-  pkg ("install", "-local", "-nodeps", tarball);
+  pkg ("install", "-local", tarball);
   pkg ("load", "attsparse");
   where = fileparts (which ("attsparse_rand"));
   assert (strncmp (where, prefix, numel (prefix)), "attsparse_rand found in %s", where);
