@@ -46,7 +46,7 @@ $(OCT_PKG): $(OCT_PKG_FILES) | deps-octave
 	cp octave/src/Makefile octave/src/*.cc octave/src/*.h $(BUILD)/octave-pkg/attsparse/src/
 	cp $(CORE_SRC) $(CORE_HDR) $(BUILD)/octave-pkg/attsparse/src/core/
 	tar -C $(BUILD)/octave-pkg -czf $(BUILD)/octave-pkg/pkg.tar.gz attsparse
-	cd $(BUILD)/octave-pkg && $(OCTAVE_RUN) --eval 'exit (pkg_install_check ("pkg.tar.gz", "prefix"))' \
+	cd $(BUILD)/octave-pkg && $(OCTAVE_RUN) --eval 'exit (pkg_install_check ("pkg.tar.gz", "prefix") > 0)' \
 	  --path $(CURDIR)/tests/octave
 	mv $(BUILD)/octave-pkg/pkg.tar.gz $@
 	@echo "Octave package: $@ (pkg install $@)"
@@ -54,7 +54,7 @@ octave-pkg: $(OCT_PKG)
 
 check-octave: octave
 	$(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/octave \
-	  --eval 'exit (run_tests ("octave/inst", "tests/octave"))'
+	  --eval 'exit (run_tests ("octave/inst", "tests/octave") > 0)'
 
 demo-octave: octave
 	$(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) octave/demo.m

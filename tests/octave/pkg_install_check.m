@@ -1,7 +1,7 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
 ## pkg_install_check.m: `pkg install` a package tarball into a throwaway prefix, load it and run its functions' tests.
 
-## Returns the number of failures (for exit ()).  prefix is created under
+## Returns the number of failures.  prefix is created under
 ## the current directory; the user's own package lists are not touched.
 function nfail = pkg_install_check (tarball, prefix)
   prefix = make_absolute_filename (prefix);

@@ -1,7 +1,7 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
 ## run_tests.m: runs the %!test blocks of every inst/*.m and every tests/octave/test_*.m; prints "octave: N passed, M failed".
 
-## Returns the number of failures (for exit ()).  The functions of inst_dir
+## Returns the number of failures.  The functions of inst_dir
 ## are tested by name, i.e. the copies found on the path (build/octave); the
 ## test scripts find their helpers (direct_attention.m, ...) on the path too.
 function nfail = run_tests (inst_dir, test_dir)
