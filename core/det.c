@@ -1,0 +1,648 @@
+/* det.c: the deterministic algorithm: BSS twice-Ramanujan sparsification of the whitened columns, with a tree search. */
+#include "as_internal.h"
+#include <float.h>
+#include <stdlib.h>
+
+/* Defaults and block sizes. */
+#define AS_DET_MEM_MB    512.0   /* cap on the search tree when mem_mb == 0           */
+#define AS_DET_LEAF_MIN  32      /* smallest automatic leaf: below it the walk dominates */
+#define AS_DET_BLOCK     512     /* dense columns per dgemm when scoring a range       */
+#define AS_DET_PAR_MIN   1024    /* fewer columns than this are scored on one thread   */
+#define AS_DET_SCAN_CHUNK 65536  /* columns between interrupt checks in a plain scan   */
+#define AS_DET_BUILD_WORK 2.5e8  /* multiply-adds per thread between interrupt checks  */
+#define AS_DET_PHI_TOL   1e-6    /* relative slack allowed on the barrier potentials   */
+
+#ifdef _OPENMP
+#define AS_SIMD _Pragma("omp simd")
+#else
+#define AS_SIMD
+#endif
+
+void as_det_options_init(as_det_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    o->eps = 0.5;
+}
+
+int as_det_options_check(const as_det_options *o, as_common *c)
+{
+    c->status = AS_OK;
+    if (!(o->eps > 0 && o->eps < 1))
+        return as_error(c, AS_ERR_ARG, "'eps' must be in (0, 1), got %g", o->eps);
+    if (o->leaf < 0)
+        return as_error(c, AS_ERR_ARG, "'leaf' must be a whole number >= 1 (0: automatic), got %lld",
+                        (long long)o->leaf);
+    if (!(o->mem_mb >= 0) || !isfinite(o->mem_mb))
+        return as_error(c, AS_ERR_ARG, "'mem_mb' must be a finite number >= 0 (0: default %g MiB), got %g",
+                        AS_DET_MEM_MB, o->mem_mb);
+    if (o->search != 0 && o->search != 1)
+        return as_error(c, AS_ERR_ARG, "'search' must be 0 (tree) or 1 (plain scan), got %d", o->search);
+    return AS_OK;
+}
+
+/* ------------------------------------------------------------------ packed Grams */
+/* Symmetric n x n matrices are kept as their lower triangle, packed by columns:
+   entry (a, b), a >= b, at as_det_off(n, b) + a - b. */
+static int64_t as_det_off(int64_t n, int64_t b) { return b * n - b * (b - 1) / 2; }
+
+/* P = sum over columns j0..j1-1 of x_j x_j' (dense X), four columns per pass. */
+static void as_det_leaf_dense(const as_matrix *X, int64_t j0, int64_t j1, double *P)
+{
+    int64_t n = X->nrow, ld = X->ld, j = j0, a, b;
+    memset(P, 0, sizeof(double) * (size_t)(n * (n + 1) / 2));
+    for (; j + 4 <= j1; j += 4) {
+        const double *x0 = X->x + j * ld, *x1 = x0 + ld, *x2 = x1 + ld, *x3 = x2 + ld;
+        double *col = P;
+        for (b = 0; b < n; b++) {
+            const double c0 = x0[b], c1 = x1[b], c2 = x2[b], c3 = x3[b];
+            double *pb = col - b;   /* pb[a] is P(a, b) for a >= b */
+            AS_SIMD
+            for (a = b; a < n; a++) pb[a] += x0[a] * c0 + x1[a] * c1 + x2[a] * c2 + x3[a] * c3;
+            col += n - b;
+        }
+    }
+    for (; j < j1; j++) {
+        const double *x0 = X->x + j * ld;
+        double *col = P;
+        for (b = 0; b < n; b++) {
+            const double c0 = x0[b];
+            double *pb = col - b;
+            if (c0 != 0) {
+                AS_SIMD
+                for (a = b; a < n; a++) pb[a] += x0[a] * c0;
+            }
+            col += n - b;
+        }
+    }
+}
+
+/* P = sum over columns j0..j1-1 of x_j x_j' (CSC X): nnz(x_j)^2 / 2 each. */
+static void as_det_leaf_csc(const as_matrix *X, int64_t j0, int64_t j1, double *P)
+{
+    int64_t n = X->nrow, j, q, s;
+    memset(P, 0, sizeof(double) * (size_t)(n * (n + 1) / 2));
+    for (j = j0; j < j1; j++) {
+        int64_t beg, end;
+        if (X->kind == AS_CSC32) { beg = X->p32[j]; end = X->p32[j + 1]; }
+        else { beg = X->p64[j]; end = X->p64[j + 1]; }
+        for (q = beg; q < end; q++) {
+            int64_t a = X->kind == AS_CSC32 ? X->i32[q] : X->i64[q];
+            double va = X->x[q];
+            for (s = beg; s <= q; s++) {
+                int64_t b = X->kind == AS_CSC32 ? X->i32[s] : X->i64[s];
+                P[as_det_off(n, b) + a - b] += va * X->x[s];
+            }
+        }
+    }
+}
+
+/* Multiply-adds of as_det_leaf_* over columns j0..j1-1. */
+static double as_det_leaf_work(const as_matrix *X, int64_t j0, int64_t j1)
+{
+    double w = 0;
+    int64_t j;
+    if (X->kind == AS_DENSE) return (double)(j1 - j0) * (double)X->nrow * (double)(X->nrow + 1) / 2;
+    for (j = j0; j < j1; j++) {
+        double z = (double)as_col_nnz(X, j);
+        w += z * (z + 1) / 2 + 1;
+    }
+    return w;
+}
+
+/* <P, M> for packed P and Mp = M packed with its off-diagonal entries doubled. */
+static double as_det_dot(const double *P, const double *Mp, int64_t len)
+{
+    double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    int64_t e = 0;
+    for (; e + 4 <= len; e += 4) {
+        s0 += P[e] * Mp[e];
+        s1 += P[e + 1] * Mp[e + 1];
+        s2 += P[e + 2] * Mp[e + 2];
+        s3 += P[e + 3] * Mp[e + 3];
+    }
+    for (; e < len; e++) s0 += P[e] * Mp[e];
+    return (s0 + s1) + (s2 + s3);
+}
+
+/* ------------------------------------------------------------------ search tree */
+/* A binary tree over L leaves (blocks of lf consecutive columns), nodes in
+   pre-order: the node of leaves [lo, hi) has its left child [lo, mid) at id + 1
+   and its right child [mid, hi) at id + 2 (mid - lo), mid = lo + (hi - lo) / 2.
+   Each node holds P = sum x_j x_j' over its columns (packed, original coordinates),
+   so that <P, W' M W> = sum_j v_j' M v_j for the whitened v_j = W x_j. */
+typedef struct as_det_tree {
+    int64_t L, lf, nodes, np;
+    double *P;   /* nodes x np */
+} as_det_tree;
+
+static int64_t as_det_leaf_node(int64_t L, int64_t leaf)
+{
+    int64_t id = 0, lo = 0, hi = L;
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (leaf < mid) { id += 1; hi = mid; }
+        else { id += 2 * (mid - lo); lo = mid; }
+    }
+    return id;
+}
+
+/* Internal nodes as the sums of their children, element by element. */
+static void as_det_tree_sum(as_det_tree *T, int64_t id, int64_t lo, int64_t hi, int nt)
+{
+    int64_t mid = lo + (hi - lo) / 2, e, np = T->np;
+    double *P, *Pl, *Pr;
+    if (hi - lo <= 1) return;
+    as_det_tree_sum(T, id + 1, lo, mid, nt);
+    as_det_tree_sum(T, id + 2 * (mid - lo), mid, hi, nt);
+    P = T->P + id * np;
+    Pl = T->P + (id + 1) * np;
+    Pr = T->P + (id + 2 * (mid - lo)) * np;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static) if (np > 4096)
+#endif
+    for (e = 0; e < np; e++) P[e] = Pl[e] + Pr[e];
+    (void)nt;
+}
+
+/* Leaf Grams in parallel (each leaf is one task: the same sums for any thread
+   count), in chunks with an interrupt check between them; then the sums. */
+static int as_det_tree_build(const as_matrix *X, as_det_tree *T, int nt, as_common *c)
+{
+    int64_t d = X->ncol, i0 = 0, i1, i;
+    double budget = AS_DET_BUILD_WORK * nt;
+    while (i0 < T->L) {
+        double work = 0;
+        for (i1 = i0; i1 < T->L && (work < budget || i1 - i0 < nt); i1++) {
+            int64_t j0 = i1 * T->lf, j1 = j0 + T->lf < d ? j0 + T->lf : d;
+            work += as_det_leaf_work(X, j0, j1);
+        }
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+#endif
+        for (i = i0; i < i1; i++) {
+            int64_t j0 = i * T->lf, j1 = j0 + T->lf < d ? j0 + T->lf : d;
+            double *P = T->P + as_det_leaf_node(T->L, i) * T->np;
+            if (X->kind == AS_DENSE) as_det_leaf_dense(X, j0, j1, P);
+            else as_det_leaf_csc(X, j0, j1, P);
+        }
+        if (as_interrupted(c)) return c->status;
+        if ((i0 * 10) / T->L != (i1 * 10) / T->L)
+            as_progress(c, "det: search tree %lld of %lld leaves", (long long)i1, (long long)T->L);
+        i0 = i1;
+    }
+    as_det_tree_sum(T, 0, 0, T->L, nt);
+    return AS_OK;
+}
+
+/* Walk from the root into the child with the larger <P_child, M> (the children
+   sum to the parent, so that child's value is at least half its parent's). */
+static int64_t as_det_tree_walk(const as_det_tree *T, const double *Mp)
+{
+    int64_t id = 0, lo = 0, hi = T->L;
+    while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2, left = id + 1, right = id + 2 * (mid - lo);
+        double vl = as_det_dot(T->P + left * T->np, Mp, T->np);
+        double vr = as_det_dot(T->P + right * T->np, Mp, T->np);
+        if (vr > vl) { id = right; lo = mid; }
+        else { id = left; hi = mid; }
+    }
+    return lo;
+}
+
+/* ------------------------------------------------------------------ BSS state */
+typedef struct as_det_cand {
+    int64_t j;         /* -1: none */
+    double gap, U, L;  /* L_j - U_j, U_j, L_j */
+} as_det_cand;
+
+typedef struct as_det_run {
+    const as_matrix *X;
+    int64_t n, d, r;
+    int nt;
+    double *W;        /* r x n: W G W' = I on the range of G                  */
+    double *A;        /* r x r, lower triangle: sum_j s_j v_j v_j'            */
+    double *Aw, *E;   /* r x r: copy of A for LAPACK, its eigenvectors        */
+    double *alpha;    /* r: eigenvalues of A, ascending                       */
+    double *bu, *bl;  /* r: BU, BL in the eigenbasis of A (diagonal there)    */
+    double *Z;        /* r x n: E' W, so that E' v_j = Z x_j                  */
+    double *D, *Mo;   /* r x n: diag(bl - bu) Z; n x n: Z' D = W' (BL - BU) W */
+    double *Mp;       /* n (n + 1) / 2: Mo packed, off-diagonal doubled       */
+    double *ybuf;     /* dense: r x AS_DET_BLOCK; CSC: nt x r                 */
+    double *v;        /* r */
+} as_det_run;
+
+/* a is better than b: larger gap, then smaller column (a total order, so the
+   best of a range does not depend on how it was split between threads). */
+static int as_det_better(const as_det_cand *a, const as_det_cand *b)
+{
+    if (a->j < 0) return 0;
+    if (b->j < 0) return 1;
+    return a->gap > b->gap || (a->gap == b->gap && a->j < b->j);
+}
+
+/* Score column j from y = E' v_j: U_j = y' diag(bu) y, L_j = y' diag(bl) y.
+   Only U_j > 0 (not an all-zero column) and L_j > U_j qualify. */
+static void as_det_consider(const as_det_run *R, const double *y, int64_t j, as_det_cand *best)
+{
+    double su = 0, sl = 0;
+    int64_t i;
+    as_det_cand cand;
+    for (i = 0; i < R->r; i++) {
+        double y2 = y[i] * y[i];
+        su += R->bu[i] * y2;
+        sl += R->bl[i] * y2;
+    }
+    if (!(su > 0) || !(sl - su > 0) || !isfinite(sl)) return;
+    cand.j = j;
+    cand.gap = sl - su;
+    cand.U = su;
+    cand.L = sl;
+    if (as_det_better(&cand, best)) *best = cand;
+}
+
+/* y += val * m (length r). */
+static void as_det_axpy(int64_t r, double val, const double *m, double *y)
+{
+    int64_t i;
+    AS_SIMD
+    for (i = 0; i < r; i++) y[i] += val * m[i];
+}
+
+/* y = M x_j for M (r x n, column-major). */
+static void as_det_apply(const as_matrix *X, int64_t j, const double *M, int64_t r, double *y)
+{
+    memset(y, 0, sizeof(double) * (size_t)r);
+    AS_FOR_COL(X, j, row, val, { as_det_axpy(r, val, M + row * r, y); });
+}
+
+/* The best candidate among columns j0..j1-1 (merged into *best). */
+static void as_det_score(const as_det_run *R, int64_t j0, int64_t j1, as_det_cand *best)
+{
+    const as_matrix *X = R->X;
+    int64_t r = R->r;
+    if (X->kind == AS_DENSE && X->ld <= AS_INT_MAX) {
+        int ri = (int)r, ni = (int)R->n, ldx = (int)X->ld, nb;
+        double one = 1.0, zero = 0.0;
+        int64_t j, t;
+        for (j = j0; j < j1; j += AS_DET_BLOCK) {
+            nb = (int)(j1 - j < AS_DET_BLOCK ? j1 - j : AS_DET_BLOCK);
+            dgemm_("N", "N", &ri, &nb, &ni, &one, R->Z, &ri, X->x + j * X->ld, &ldx, &zero,
+                   R->ybuf, &ri, 1, 1);
+            for (t = 0; t < nb; t++) as_det_consider(R, R->ybuf + t * r, j + t, best);
+        }
+        return;
+    }
+    if (j1 - j0 < AS_DET_PAR_MIN || R->nt == 1) {
+        int64_t j;
+        for (j = j0; j < j1; j++) {
+            as_det_apply(X, j, R->Z, r, R->ybuf);
+            as_det_consider(R, R->ybuf, j, best);
+        }
+        return;
+    }
+#ifdef _OPENMP
+#pragma omp parallel num_threads(R->nt)
+#endif
+    {
+        int tid = 0;
+        int64_t j;
+        as_det_cand mine;
+        double *y;
+#ifdef _OPENMP
+        tid = omp_get_thread_num();
+#endif
+        y = R->ybuf + (int64_t)tid * r;
+        mine.j = -1;
+        mine.gap = mine.U = mine.L = 0;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (j = j0; j < j1; j++) {
+            as_det_apply(X, j, R->Z, r, y);
+            as_det_consider(R, y, j, &mine);
+        }
+#ifdef _OPENMP
+#pragma omp critical(as_det_merge)
+#endif
+        if (as_det_better(&mine, best)) *best = mine;
+    }
+}
+
+/* A plain scan of all columns, with interrupt checks between chunks. */
+static int as_det_scan_all(const as_det_run *R, as_det_cand *best, as_common *c)
+{
+    int64_t j0;
+    for (j0 = 0; j0 < R->d; j0 += AS_DET_SCAN_CHUNK) {
+        int64_t j1 = j0 + AS_DET_SCAN_CHUNK < R->d ? j0 + AS_DET_SCAN_CHUNK : R->d;
+        as_det_score(R, j0, j1, best);
+        if (j1 < R->d && as_interrupted(c)) return c->status;
+    }
+    return AS_OK;
+}
+
+/* Whitening of G (n x n, destroyed): W (r x n) with
+   W G W' = I_r over the eigenvalues above the tolerance of as_compare_gram. */
+static int as_det_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c)
+{
+    double *lam = as_malloc(c, (size_t)n, sizeof(double));
+    double *V = as_malloc(c, (size_t)(n * n), sizeof(double));
+    int64_t r = 0, a, i;
+    double tol;
+    *W = NULL;
+    *rank = 0;
+    if (!lam || !V || as_syev((int)n, G, lam, V, c) != AS_OK) goto done;
+    tol = (double)n * 16.0 * DBL_EPSILON * fabs(lam[n - 1]);
+    for (a = n - 1; a >= 0 && lam[a] > tol; a--) r++;
+    *rank = r;
+    if (r == 0) goto done;
+    *W = as_malloc(c, (size_t)(r * n), sizeof(double));
+    if (!*W) goto done;
+    for (i = 0; i < r; i++) {
+        double sc = 1.0 / sqrt(lam[n - r + i]);
+        const double *vi = V + (n - r + i) * n;
+        for (a = 0; a < n; a++) (*W)[i + a * r] = sc * vi[a];
+    }
+done:
+    as_free(c, lam);
+    as_free(c, V);
+    return c->status;
+}
+
+/* One pick of the run: column j received t in iteration q. */
+typedef struct as_det_pick {
+    int64_t j, q;
+    double t;
+} as_det_pick;
+
+static int as_det_pick_cmp(const void *pa, const void *pb)
+{
+    const as_det_pick *a = pa, *b = pb;
+    if (a->j != b->j) return a->j < b->j ? -1 : 1;
+    return a->q < b->q ? -1 : (a->q > b->q);
+}
+
+static int as_det_breakdown(as_common *c, int64_t q, const char *what)
+{
+    return as_error(c, AS_ERR_INPUT,
+                    "deterministic algorithm: numerical breakdown at iteration %lld (%s); "
+                    "X is too ill-conditioned for its numerical rank: scale or drop near-dependent rows",
+                    (long long)(q + 1), what);
+}
+
+int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_common *c)
+{
+    int64_t n, d, r = 0, Q, q, i, a, b2, k, np, lf = 0, L = 1, fallbacks = 0;
+    int nt, use_tree;
+    double b, sb, dU, dL, eU, eL, u0, l0, u, l, gamma, cap, node_mb;
+    double *G = NULL;
+    as_det_tree T;
+    as_det_run R;
+    as_det_pick *picks = NULL;
+
+    as_sample_init(out);
+    if (as_matrix_check(X, c) != AS_OK || as_det_options_check(o, c) != AS_OK)
+        return c->status;
+    n = X->nrow;
+    d = X->ncol;
+    nt = as_threads(c);
+    np = n * (n + 1) / 2;
+    memset(&T, 0, sizeof(T));
+    memset(&R, 0, sizeof(R));
+    out->eps_target = o->eps;
+
+    /* barrier parameters (DESIGN section 3); b > 1 for eps in (0, 1) */
+    b = (1.0 + sqrt(1.0 - o->eps * o->eps)) / o->eps;
+    b *= b;
+    sb = sqrt(b);
+    dL = 1.0;
+    dU = (sb + 1.0) / (sb - 1.0);
+    eL = 1.0 / sb;
+    eU = (sb - 1.0) / (b + sb);
+    if (b * (double)n > (double)AS_M_MAX)
+        return as_error(c, AS_ERR_TOOBIG, "'eps' = %g needs up to %.3g iterations (b = %.4g per row of X): use a larger 'eps'",
+                        o->eps, b * (double)n, b);
+
+    /* the search tree: as many leaves as the memory cap allows, leaves of at
+       least AS_DET_LEAF_MIN columns unless 'leaf' says otherwise */
+    cap = (o->mem_mb > 0 ? o->mem_mb : AS_DET_MEM_MB) * 1048576.0;
+    node_mb = (double)np * sizeof(double) / 1048576.0;
+    if (o->leaf > 0) {
+        lf = o->leaf < d ? o->leaf : d;
+        L = (d + lf - 1) / lf;
+        if (L > 1 && o->search == 0 && (2.0 * L - 1) * node_mb * 1048576.0 > cap)
+            return as_error(c, AS_ERR_ARG, "'leaf' = %lld makes a search tree of %.0f MiB, above 'mem_mb' = %g: use a larger 'leaf' or 'mem_mb'",
+                            (long long)o->leaf, (2.0 * L - 1) * node_mb,
+                            o->mem_mb > 0 ? o->mem_mb : AS_DET_MEM_MB);
+    } else {
+        double lmax = floor((cap / (node_mb * 1048576.0) + 1.0) / 2.0);
+        if (lmax >= 2) {
+            lf = (int64_t)ceil((double)d / lmax);
+            if (lf < AS_DET_LEAF_MIN) lf = AS_DET_LEAF_MIN;
+            if (lf > d) lf = d;
+            L = (d + lf - 1) / lf;
+        }
+    }
+    use_tree = o->search == 0 && L >= 2;
+
+    G = as_malloc(c, (size_t)(n * n), sizeof(double));
+    if (!G) goto done;
+    if (use_tree) {
+        T.L = L;
+        T.lf = lf;
+        T.nodes = 2 * L - 1;
+        T.np = np;
+        as_progress(c, "det: search tree of %lld leaves x %lld columns (%.0f MiB)",
+                    (long long)L, (long long)lf, (double)T.nodes * node_mb);
+        T.P = as_malloc(c, (size_t)T.nodes, (size_t)np * sizeof(double));
+        if (!T.P || as_det_tree_build(X, &T, nt, c) != AS_OK) goto done;
+        /* the root is G = X X' */
+        for (b2 = 0; b2 < n; b2++)
+            for (a = b2; a < n; a++)
+                G[a + b2 * n] = G[b2 + a * n] = T.P[as_det_off(n, b2) + a - b2];
+    } else {
+        if (o->search == 0)
+            as_progress(c, "det: no search tree (d = %lld, leaf %lld, cap %.0f MiB): plain scan",
+                        (long long)d, (long long)lf, cap / 1048576.0);
+        if (as_gram(X, -1, NULL, NULL, G, c) != AS_OK) goto done;
+    }
+    for (a = 0; a < n * n; a++)
+        if (!isfinite(G[a])) {
+            as_error(c, AS_ERR_INPUT, "X X' overflows (X has entries near %g): scale X down",
+                     sqrt(DBL_MAX));
+            goto done;
+        }
+    if (as_det_whiten(n, G, &R.W, &r, c) != AS_OK) goto done;
+    as_free(c, G);
+    G = NULL;
+    out->rank = r;
+    if (r == 0) {   /* X == 0: the empty Y is exact */
+        out->eps_bound = 0;
+        goto done;
+    }
+
+    Q = (int64_t)ceil(b * (double)r);
+    u0 = (double)r / eU;
+    l0 = -(double)r / eL;
+    R.X = X;
+    R.n = n;
+    R.d = d;
+    R.r = r;
+    R.nt = nt;
+    R.A = as_calloc(c, (size_t)(r * r), sizeof(double));
+    R.Aw = as_malloc(c, (size_t)(r * r), sizeof(double));
+    R.E = as_malloc(c, (size_t)(r * r), sizeof(double));
+    R.alpha = as_malloc(c, (size_t)r, sizeof(double));
+    R.bu = as_malloc(c, (size_t)r, sizeof(double));
+    R.bl = as_malloc(c, (size_t)r, sizeof(double));
+    R.Z = as_malloc(c, (size_t)(r * n), sizeof(double));
+    R.ybuf = as_malloc(c, (size_t)(r * (nt > AS_DET_BLOCK ? nt : AS_DET_BLOCK)), sizeof(double));
+    R.v = as_malloc(c, (size_t)r, sizeof(double));
+    picks = as_malloc(c, (size_t)Q, sizeof(as_det_pick));
+    if (!R.A || !R.Aw || !R.E || !R.alpha || !R.bu || !R.bl || !R.Z || !R.ybuf || !R.v || !picks)
+        goto done;
+    if (use_tree) {
+        R.D = as_malloc(c, (size_t)(r * n), sizeof(double));
+        R.Mo = as_malloc(c, (size_t)(n * n), sizeof(double));
+        R.Mp = as_malloc(c, (size_t)np, sizeof(double));
+        if (!R.D || !R.Mo || !R.Mp) goto done;
+    }
+    as_progress(c, "det: start of %lld iterations, rank %lld, eps %g, b = %.4g, %s", (long long)Q,
+                (long long)r, o->eps, b, use_tree ? "tree search" : "plain scan");
+
+    for (q = 0; q < Q; q++) {
+        double phiU = 0, phiL = 0, dphiU = 0, dphiL = 0, t, one = 1.0, zero = 0.0;
+        double up, lp;
+        int ri = (int)r, ni = (int)n;
+        as_det_cand best;
+        /* barriers from the counter of this iteration: u = u_q, l = l_q */
+        u = u0 + (double)q * dU;
+        l = l0 + (double)q * dL;
+        up = u + dU;
+        lp = l + dL;
+        if (as_interrupted(c)) goto done;
+        memcpy(R.Aw, R.A, sizeof(double) * (size_t)(r * r));
+        if (as_syev(ri, R.Aw, R.alpha, R.E, c) != AS_OK) goto done;
+        /* l' < lambda_min(A) and lambda_max(A) < u: strictly, before inverting */
+        if (!(R.alpha[r - 1] < u) || !(R.alpha[0] > lp)) {
+            as_det_breakdown(c, q, "an eigenvalue of A reached a barrier");
+            goto done;
+        }
+        for (i = 0; i < r; i++) {
+            double gu = u - R.alpha[i], gl = R.alpha[i] - l;
+            phiU += 1.0 / gu;
+            phiL += 1.0 / gl;
+            /* PhiU(u) - PhiU(u') and PhiL(l') - PhiL(l) without cancellation */
+            dphiU += dU / (gu * (gu + dU));
+            dphiL += dL / (gl * (gl - dL));
+        }
+        if (!(phiU <= eU * (1 + AS_DET_PHI_TOL)) || !(phiL <= eL * (1 + AS_DET_PHI_TOL)) ||
+            !(dphiU > 0) || !(dphiL > 0) || !isfinite(dphiU) || !isfinite(dphiL)) {
+            as_det_breakdown(c, q, "a barrier potential grew");
+            goto done;
+        }
+        for (i = 0; i < r; i++) {
+            double iu = 1.0 / (up - R.alpha[i]), il = 1.0 / (R.alpha[i] - lp);
+            R.bu[i] = iu * iu / dphiU + iu;
+            R.bl[i] = il * il / dphiL - il;
+        }
+        /* Z = E' W: column j of X maps to E' v_j = Z x_j */
+        dgemm_("T", "N", &ri, &ni, &ri, &one, R.E, &ri, R.W, &ri, &zero, R.Z, &ri, 1, 1);
+
+        best.j = -1;
+        best.gap = best.U = best.L = 0;
+        if (use_tree) {
+            int64_t leaf, j0, j1, e = 0;
+            /* Mo = W' (BL - BU) W = Z' diag(bl - bu) Z */
+            for (a = 0; a < n; a++)
+                for (i = 0; i < r; i++)
+                    R.D[i + a * r] = (R.bl[i] - R.bu[i]) * R.Z[i + a * r];
+            dgemm_("T", "N", &ni, &ni, &ri, &one, R.Z, &ri, R.D, &ri, &zero, R.Mo, &ni, 1, 1);
+            for (b2 = 0; b2 < n; b2++) {
+                R.Mp[e++] = R.Mo[b2 + b2 * n];
+                for (a = b2 + 1; a < n; a++) R.Mp[e++] = R.Mo[a + b2 * n] + R.Mo[b2 + a * n];
+            }
+            leaf = as_det_tree_walk(&T, R.Mp);
+            j0 = leaf * lf;
+            j1 = j0 + lf < d ? j0 + lf : d;
+            as_det_score(&R, j0, j1, &best);
+            if (best.j < 0) {
+                /* rounding left the chosen leaf without a candidate: look everywhere */
+                fallbacks++;
+                if (as_det_scan_all(&R, &best, c) != AS_OK) goto done;
+            }
+        } else if (as_det_scan_all(&R, &best, c) != AS_OK) {
+            goto done;
+        }
+        if (best.j < 0) {
+            as_det_breakdown(c, q, "no column has U_j < L_j");
+            goto done;
+        }
+        /* 1/t in the middle of [U_j, L_j]: both potentials can only go down */
+        t = 2.0 / (best.U + best.L);
+        as_det_apply(X, best.j, R.W, r, R.v);
+        for (b2 = 0; b2 < r; b2++) {
+            double tv = t * R.v[b2];
+            for (a = b2; a < r; a++) R.A[a + b2 * r] += tv * R.v[a];
+        }
+        picks[q].j = best.j;
+        picks[q].q = q;
+        picks[q].t = t;
+        if (((q + 1) * 10) / Q != (q * 10) / Q)
+            as_progress(c, "det: iteration %lld of %lld, (u-l)/(u+l) = %.4g",
+                        (long long)(q + 1), (long long)Q, (up - lp) / (up + lp));
+    }
+
+    /* the final A must lie strictly between the final barriers */
+    u = u0 + (double)Q * dU;
+    l = l0 + (double)Q * dL;
+    memcpy(R.Aw, R.A, sizeof(double) * (size_t)(r * r));
+    if (as_syev((int)r, R.Aw, R.alpha, NULL, c) != AS_OK) goto done;
+    if (!(R.alpha[r - 1] < u) || !(R.alpha[0] > l)) {
+        as_det_breakdown(c, Q - 1, "the final A is not between the barriers");
+        goto done;
+    }
+    gamma = 2.0 / (u + l);
+    out->m = Q;
+    out->eps_bound = (u - l) / (u + l);
+
+    /* merge repeated picks; the sums run in iteration order */
+    qsort(picks, (size_t)Q, sizeof(as_det_pick), as_det_pick_cmp);
+    for (k = 0, q = 0; q < Q; q++) k += q == 0 || picks[q].j != picks[q - 1].j;
+    out->index = as_malloc(c, (size_t)k, sizeof(int64_t));
+    out->weight = as_malloc(c, (size_t)k, sizeof(double));
+    if (!out->index || !out->weight) goto done;
+    for (k = -1, q = 0; q < Q; q++) {
+        if (q == 0 || picks[q].j != picks[q - 1].j) {
+            k++;
+            out->index[k] = picks[q].j;
+            out->weight[k] = 0;
+        }
+        out->weight[k] += picks[q].t;
+    }
+    out->k = k + 1;
+    for (i = 0; i < out->k; i++) out->weight[i] = sqrt(gamma * out->weight[i]);
+    as_progress(c, "det: %lld iterations, %lld distinct columns, eps bound %.4g, on the whitened Gram %.4g%s",
+                (long long)Q, (long long)out->k, out->eps_bound,
+                fmax(gamma * R.alpha[r - 1] - 1.0, 1.0 - gamma * R.alpha[0]),
+                fallbacks ? " (some leaves rescanned)" : "");
+
+done:
+    as_free(c, G);
+    as_free(c, T.P);
+    as_free(c, R.W);
+    as_free(c, R.A);
+    as_free(c, R.Aw);
+    as_free(c, R.E);
+    as_free(c, R.alpha);
+    as_free(c, R.bu);
+    as_free(c, R.bl);
+    as_free(c, R.Z);
+    as_free(c, R.D);
+    as_free(c, R.Mo);
+    as_free(c, R.Mp);
+    as_free(c, R.ybuf);
+    as_free(c, R.v);
+    as_free(c, picks);
+    if (c->status != AS_OK) as_sample_free(out, c);
+    return c->status;
+}

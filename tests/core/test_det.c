@@ -1,0 +1,526 @@
+/* test_det.c: the deterministic algorithm: spectral guarantee, column budget, search modes, determinism, errors. */
+#include "attsparse.h"
+#include "check.h"
+#include <float.h>
+#include <stdint.h>
+#include <string.h>
+
+/* ------------------------------------------------------------------ hooks */
+static long live_blocks = 0;      /* allocations not yet freed          */
+static long alloc_budget = -1;    /* >= 0: fail once this many are made */
+
+static void *count_malloc(size_t size)
+{
+    void *p;
+    if (alloc_budget == 0) return NULL;
+    if (alloc_budget > 0) alloc_budget--;
+    p = malloc(size);
+    if (p) live_blocks++;
+    return p;
+}
+
+static void count_free(void *p)
+{
+    if (p) live_blocks--;
+    free(p);
+}
+
+static int stop_after(void *ctx)
+{
+    long *left = ctx;
+    return --*left < 0;
+}
+
+static int progress_lines = 0, progress_prefixed = 0;
+static void collect_line(void *ctx, const char *line)
+{
+    (void)ctx;
+    progress_lines++;
+    progress_prefixed += strncmp(line, "det: ", 5) == 0;
+}
+
+/* ------------------------------------------------------------------ inputs */
+/* Dense n x d Gaussian, with column scales spread over two decades. */
+static double *make_dense(int64_t n, int64_t d, uint64_t seed)
+{
+    double *X = malloc(sizeof(double) * (size_t)(n * d));
+    int64_t i, j;
+    for (j = 0; j < d; j++) {
+        double sc = pow(10.0, 2.0 * as_rng_unif(seed, 7, (uint64_t)j) - 1.0);
+        for (i = 0; i < n; i++) X[i + j * n] = sc * as_rng_normal(seed, 8, (uint64_t)(j * n + i));
+    }
+    return X;
+}
+
+/* A sparse matrix in both index widths (and dense), entries kept with probability dens. */
+typedef struct sp {
+    int64_t n, d, nnz;
+    int32_t *p32, *i32;
+    int64_t *p64, *i64;
+    double *x, *dense;
+} sp;
+
+static void make_sparse(sp *S, int64_t n, int64_t d, double dens, uint64_t seed)
+{
+    int64_t i, j, nz = 0;
+    S->n = n;
+    S->d = d;
+    S->dense = calloc((size_t)(n * d), sizeof(double));
+    for (j = 0; j < d; j++)
+        for (i = 0; i < n; i++)
+            if (as_rng_unif(seed, 9, (uint64_t)(j * n + i)) < dens) {
+                S->dense[i + j * n] = as_rng_normal(seed, 10, (uint64_t)(j * n + i));
+                nz++;
+            }
+    S->nnz = nz;
+    S->p32 = malloc(sizeof(int32_t) * (size_t)(d + 1));
+    S->p64 = malloc(sizeof(int64_t) * (size_t)(d + 1));
+    S->i32 = malloc(sizeof(int32_t) * (size_t)(nz + 1));
+    S->i64 = malloc(sizeof(int64_t) * (size_t)(nz + 1));
+    S->x = malloc(sizeof(double) * (size_t)(nz + 1));
+    nz = 0;
+    for (j = 0; j < d; j++) {
+        S->p32[j] = (int32_t)nz;
+        S->p64[j] = nz;
+        for (i = 0; i < n; i++)
+            if (S->dense[i + j * n] != 0) {
+                S->i32[nz] = (int32_t)i;
+                S->i64[nz] = i;
+                S->x[nz] = S->dense[i + j * n];
+                nz++;
+            }
+    }
+    S->p32[d] = (int32_t)nz;
+    S->p64[d] = nz;
+}
+
+static void free_sparse(sp *S)
+{
+    free(S->p32); free(S->i32); free(S->p64); free(S->i64); free(S->x); free(S->dense);
+}
+
+static double b_of(double eps)
+{
+    double s = (1.0 + sqrt(1.0 - eps * eps)) / eps;
+    return s * s;
+}
+
+/* ------------------------------------------------------------------ checks */
+/* Column j of X is not all zero (X made by this file: stored zeros only in CSC32). */
+static int col_nonzero(const as_matrix *X, int64_t j)
+{
+    int64_t q;
+    if (X->kind == AS_DENSE) {
+        for (q = 0; q < X->nrow; q++) if (X->x[q + j * X->ld] != 0) return 1;
+        return 0;
+    }
+    if (X->kind == AS_CSC32) {
+        for (q = X->p32[j]; q < X->p32[j + 1]; q++) if (X->x[q] != 0) return 1;
+        return 0;
+    }
+    for (q = X->p64[j]; q < X->p64[j + 1]; q++) if (X->x[q] != 0) return 1;
+    return 0;
+}
+
+/* Run as_det and check every property of the result against X computed
+   independently: G = X X', H = Y Y', spectral eps <= eps_bound <= eps. */
+static int det_valid(const char *what, const as_matrix *X, double eps, int search, int64_t leaf,
+                     int64_t rank_expected, as_sample *S, as_common *c)
+{
+    as_det_options o;
+    as_metrics met;
+    int64_t n = X->nrow, t, Qmax;
+    double *G, *H;
+    int ok = 1, st;
+    as_det_options_init(&o);
+    o.eps = eps;
+    o.search = search;
+    o.leaf = leaf;
+    st = as_det(X, &o, S, c);
+    CHECK(st == AS_OK, "%s eps %g search %d: status %d (%s)", what, eps, search, st, c->msg);
+    if (st != AS_OK) return 0;
+    Qmax = (int64_t)ceil(b_of(eps) * (double)S->rank);
+    if (rank_expected >= 0)
+        CHECK(S->rank == rank_expected, "%s: rank %lld, expected %lld", what, (long long)S->rank,
+              (long long)rank_expected);
+    CHECK(S->m == Qmax, "%s: m = %lld iterations, expected ceil(b r) = %lld", what,
+          (long long)S->m, (long long)Qmax);
+    CHECK(S->k >= 1 && S->k <= Qmax, "%s: k = %lld, above ceil(b r) = %lld", what,
+          (long long)S->k, (long long)Qmax);
+    CHECK(S->eps_target == eps, "%s: eps_target %g", what, S->eps_target);
+    CHECK(S->eps_bound <= eps * (1 + 1e-12), "%s: eps_bound %.17g above eps %g", what, S->eps_bound, eps);
+    for (t = 0; t < S->k; t++) {
+        int good = S->index[t] >= 0 && S->index[t] < X->ncol && (t == 0 || S->index[t] > S->index[t - 1]) &&
+                   isfinite(S->weight[t]) && S->weight[t] > 0 && col_nonzero(X, S->index[t]);
+        if (!good) {
+            ok = 0;
+            CHECK(good, "%s: entry %lld: index %lld weight %g (increasing, in range, nonzero column)",
+                  what, (long long)t, (long long)S->index[t], S->weight[t]);
+            break;
+        }
+    }
+    G = malloc(sizeof(double) * (size_t)(n * n));
+    H = malloc(sizeof(double) * (size_t)(n * n));
+    CHECK(as_gram(X, -1, NULL, NULL, G, c) == AS_OK, "%s: gram", what);
+    CHECK(as_gram(X, S->k, S->index, S->weight, H, c) == AS_OK, "%s: gram of Y", what);
+    CHECK(as_compare_gram(n, G, H, 1, &met, c) == AS_OK, "%s: compare", what);
+    CHECK(met.eps_spectral <= eps, "%s eps %g search %d: spectral eps %.6g above the request",
+          what, eps, search, met.eps_spectral);
+    CHECK(met.eps_spectral <= S->eps_bound + 1e-9, "%s: spectral eps %.6g above the bound %.6g",
+          what, met.eps_spectral, S->eps_bound);
+    ok = ok && met.eps_spectral <= eps;
+    free(G);
+    free(H);
+    return ok;
+}
+
+/* det_valid for eps in {0.3, 0.5, 0.8}, with the tree search and the plain scan. */
+static void valid_all(const char *what, const as_matrix *X, int64_t leaf, int64_t rank_expected,
+                      as_common *c)
+{
+    double eps[3] = {0.3, 0.5, 0.8};
+    as_sample S;
+    int e, s;
+    for (e = 0; e < 3; e++)
+        for (s = 0; s < 2; s++) {
+            det_valid(what, X, eps[e], s, leaf, rank_expected, &S, c);
+            as_sample_free(&S, c);
+        }
+}
+
+static int same_sample(const as_sample *a, const as_sample *b)
+{
+    return a->k == b->k && a->m == b->m && a->rank == b->rank &&
+           memcmp(a->index, b->index, sizeof(int64_t) * (size_t)a->k) == 0 &&
+           memcmp(a->weight, b->weight, sizeof(double) * (size_t)a->k) == 0 &&
+           a->eps_bound == b->eps_bound;
+}
+
+/* ------------------------------------------------------------------ tests */
+static void test_options(as_common *c)
+{
+    as_det_options o;
+    as_sample S;
+    as_matrix X;
+    double x[6] = {1, 2, 3, 4, 5, 6}, bad[6] = {1, 2, NAN, 4, 5, 6};
+    double eps_bad[5] = {0, 1, 1.5, -0.2, NAN};
+    int e, st;
+    as_det_options_init(&o);
+    CHECK(o.eps == 0.5 && o.leaf == 0 && o.mem_mb == 0 && o.search == 0, "defaults");
+    CHECK(as_det_options_check(&o, c) == AS_OK, "defaults pass: %s", c->msg);
+    for (e = 0; e < 5; e++) {
+        as_det_options_init(&o);
+        o.eps = eps_bad[e];
+        st = as_det_options_check(&o, c);
+        CHECK(st == AS_ERR_ARG && strstr(c->msg, "'eps'") != NULL, "eps %g: %d %s", eps_bad[e], st, c->msg);
+    }
+    CHECK(strstr(c->msg, "(0, 1)") != NULL, "message says the range: %s", c->msg);
+    as_det_options_init(&o);
+    o.leaf = -1;
+    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'leaf'"), "leaf: %s", c->msg);
+    as_det_options_init(&o);
+    o.mem_mb = -1;
+    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'mem_mb'"), "mem_mb: %s", c->msg);
+    o.mem_mb = INFINITY;
+    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'mem_mb'"), "mem_mb inf: %s", c->msg);
+    o.mem_mb = NAN;
+    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'mem_mb'"), "mem_mb nan: %s", c->msg);
+    as_det_options_init(&o);
+    o.search = 2;
+    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'search'"), "search: %s", c->msg);
+
+    /* as_det checks options and X, and leaves an empty result */
+    as_view_dense(&X, 2, 3, x, 2);
+    o.search = 2;
+    st = as_det(&X, &o, &S, c);
+    CHECK(st == AS_ERR_ARG && c->status == AS_ERR_ARG && S.k == 0 && S.index == NULL, "as_det bad options: %d", st);
+    as_det_options_init(&o);
+    as_view_dense(&X, 2, 3, bad, 2);
+    st = as_det(&X, &o, &S, c);
+    CHECK(st == AS_ERR_INPUT && strstr(c->msg, "column 2") != NULL, "NaN input: %d %s", st, c->msg);
+    as_view_dense(&X, 2, 3, x, 1);
+    CHECK(as_det(&X, &o, &S, c) == AS_ERR_INPUT, "bad leading dimension: %s", c->msg);
+}
+
+static void test_leaf_cap(as_common *c)
+{
+    int64_t n = 40, d = 4000;
+    double *x = make_dense(n, d, 5);
+    as_matrix X;
+    as_det_options o;
+    as_sample S;
+    int st;
+    as_view_dense(&X, n, d, x, n);
+    as_det_options_init(&o);
+    o.leaf = 1;
+    o.mem_mb = 1;   /* 7999 nodes of 820 numbers: 50 MiB */
+    st = as_det(&X, &o, &S, c);
+    CHECK(st == AS_ERR_ARG && strstr(c->msg, "'leaf'") && strstr(c->msg, "'mem_mb'"), "leaf over cap: %d %s", st, c->msg);
+    /* a tiny cap without 'leaf': no tree fits, the plain scan runs */
+    o.leaf = 0;
+    o.mem_mb = 0.001;
+    o.eps = 0.8;
+    st = as_det(&X, &o, &S, c);
+    CHECK(st == AS_OK && S.k > 0, "tiny cap falls back to a scan: %d %s", st, c->msg);
+    as_sample_free(&S, c);
+    free(x);
+}
+
+static void test_zero(as_common *c)
+{
+    double x[12] = {0};
+    as_matrix X;
+    as_det_options o;
+    as_sample S;
+    int s;
+    for (s = 0; s < 2; s++) {
+        as_view_dense(&X, 3, 4, x, 3);
+        as_det_options_init(&o);
+        o.search = s;
+        CHECK(as_det(&X, &o, &S, c) == AS_OK, "X == 0: %s", c->msg);
+        CHECK(S.k == 0 && S.rank == 0 && S.m == 0 && S.eps_bound == 0, "X == 0: k %lld rank %lld",
+              (long long)S.k, (long long)S.rank);
+        as_sample_free(&S, c);
+    }
+}
+
+static void test_dense(as_common *c)
+{
+    int64_t n = 20, d = 600;
+    double *x = make_dense(n, d, 1);
+    as_matrix X;
+    as_sample S;
+    as_view_dense(&X, n, d, x, n);
+    valid_all("dense", &X, 0, n, c);
+    /* a deep tree: 75 leaves of 8 columns, and one leaf per column */
+    det_valid("dense leaf 8", &X, 0.5, 0, 8, n, &S, c);
+    as_sample_free(&S, c);
+    det_valid("dense leaf 1", &X, 0.5, 0, 1, n, &S, c);
+    as_sample_free(&S, c);
+    free(x);
+}
+
+static void test_sparse(as_common *c)
+{
+    double eps[3] = {0.3, 0.5, 0.8};
+    sp M;
+    as_matrix X32, X64, XD;
+    as_sample S32, S64, SD;
+    int e, s;
+    make_sparse(&M, 24, 800, 0.12, 2);
+    as_view_csc32(&X32, M.n, M.d, M.p32, M.i32, M.x);
+    as_view_csc64(&X64, M.n, M.d, M.p64, M.i64, M.x);
+    as_view_dense(&XD, M.n, M.d, M.dense, M.n);
+    for (e = 0; e < 3; e++)
+        for (s = 0; s < 2; s++) {
+            det_valid("csc32", &X32, eps[e], s, 16, M.n, &S32, c);
+            det_valid("csc64", &X64, eps[e], s, 16, M.n, &S64, c);
+            det_valid("dense copy of sparse", &XD, eps[e], s, 16, M.n, &SD, c);
+            CHECK(same_sample(&S32, &S64), "csc32 and csc64 agree (eps %g, search %d)", eps[e], s);
+            as_sample_free(&S32, c);
+            as_sample_free(&S64, c);
+            as_sample_free(&SD, c);
+        }
+    free_sparse(&M);
+}
+
+/* Rows 10..15 repeat rows 0..5 (rank 10), and every 7th column is zero. */
+static void test_rank_deficient(as_common *c)
+{
+    int64_t n = 16, d = 500, i, j;
+    double *x = make_dense(n, d, 3);
+    sp M;
+    as_matrix X, XS;
+    as_sample S;
+    for (j = 0; j < d; j++)
+        for (i = 10; i < n; i++) x[i + j * n] = x[i - 10 + j * n];
+    for (j = 0; j < d; j += 7)
+        for (i = 0; i < n; i++) x[i + j * n] = 0;
+    as_view_dense(&X, n, d, x, n);
+    valid_all("duplicate rows, zero columns", &X, 0, 10, c);
+    /* sparse with empty columns and an empty row: rank 29 */
+    make_sparse(&M, 30, 400, 0.1, 4);
+    for (j = 0; j < M.d; j++)
+        for (i = M.p32[j]; i < M.p32[j + 1]; i++)
+            if (M.i32[i] == 29) M.x[i] = 0;   /* stored zeros: a structurally present, empty row */
+    as_view_csc32(&XS, M.n, M.d, M.p32, M.i32, M.x);
+    det_valid("sparse, empty row", &XS, 0.5, 0, 8, 29, &S, c);
+    as_sample_free(&S, c);
+    free_sparse(&M);
+    free(x);
+}
+
+static void test_wide_rows(as_common *c)
+{
+    int64_t n = 30, d = 12;
+    double *x = make_dense(n, d, 6);
+    as_matrix X;
+    as_sample S;
+    as_view_dense(&X, n, d, x, n);
+    valid_all("d < n", &X, 0, d, c);
+    /* one column: Y = w x with w^2 in (1 - eps, 1 + eps) */
+    as_view_dense(&X, n, 1, x, n);
+    if (det_valid("d == 1", &X, 0.5, 0, 0, 1, &S, c))
+        CHECK(S.k == 1 && fabs(S.weight[0] * S.weight[0] - 1) <= 0.5, "d == 1: weight %g", S.weight[0]);
+    as_sample_free(&S, c);
+    free(x);
+}
+
+static void test_determinism(as_common *c)
+{
+    int64_t n = 16, d = 3000;
+    double *x = make_dense(n, d, 11);
+    sp M;
+    as_matrix XD, XS;
+    as_det_options o;
+    as_sample a, b;
+    int s, kind;
+    make_sparse(&M, 16, 3000, 0.2, 12);
+    as_view_dense(&XD, n, d, x, n);
+    as_view_csc32(&XS, M.n, M.d, M.p32, M.i32, M.x);
+    for (kind = 0; kind < 2; kind++)
+        for (s = 0; s < 2; s++) {
+            const as_matrix *X = kind ? &XS : &XD;
+            as_det_options_init(&o);
+            o.search = s;
+            o.leaf = 20;
+            c->nthreads = 1;
+            CHECK(as_det(X, &o, &a, c) == AS_OK, "1 thread: %s", c->msg);
+            c->nthreads = 2;
+            CHECK(as_det(X, &o, &b, c) == AS_OK, "2 threads: %s", c->msg);
+            CHECK(same_sample(&a, &b), "%s search %d: 1 and 2 threads give the same index and weight",
+                  kind ? "csc" : "dense", s);
+            as_sample_free(&b, c);
+            CHECK(as_det(X, &o, &b, c) == AS_OK, "again: %s", c->msg);
+            CHECK(same_sample(&a, &b), "%s search %d: two runs give the same result", kind ? "csc" : "dense", s);
+            as_sample_free(&a, c);
+            as_sample_free(&b, c);
+        }
+    c->nthreads = 0;
+    free_sparse(&M);
+    free(x);
+}
+
+/* Interrupts and failed allocations at every stage: the right status, nothing leaked. */
+static void test_interrupt_and_nomem(void)
+{
+    int64_t n = 12, d = 2000;
+    double *x = make_dense(n, d, 13);
+    sp M;
+    as_matrix XD, XS;
+    as_det_options o;
+    as_sample S;
+    as_common c;
+    long calls[6] = {0, 1, 2, 3, 10, 100}, budget;
+    int t, kind, s, st, interrupted = 0, nomem = 0, completed = 0;
+    make_sparse(&M, 12, 9000, 0.2, 14);
+    as_view_dense(&XD, n, d, x, n);
+    as_view_csc64(&XS, M.n, M.d, M.p64, M.i64, M.x);
+    for (kind = 0; kind < 2; kind++)
+        for (s = 0; s < 2; s++)
+            for (t = 0; t < 6; t++) {
+                long left = calls[t];
+                as_common_init(&c);
+                c.malloc_fn = count_malloc;
+                c.free_fn = count_free;
+                c.interrupt_fn = stop_after;
+                c.ctx = &left;
+                live_blocks = 0;
+                as_det_options_init(&o);
+                o.search = s;
+                o.leaf = 10;   /* many leaves: several build chunks are not needed, one check is */
+                st = as_det(kind ? &XS : &XD, &o, &S, &c);
+                CHECK(st == AS_ERR_INTERRUPT && c.status == AS_ERR_INTERRUPT, "stop after %ld checks: status %d", calls[t], st);
+                CHECK(S.k == 0 && S.index == NULL && S.weight == NULL, "interrupted: empty result");
+                CHECK(live_blocks == 0, "interrupted after %ld checks: %ld blocks leaked", calls[t], live_blocks);
+                interrupted += st == AS_ERR_INTERRUPT;
+            }
+    CHECK(interrupted == 24, "every interrupt seen (%d)", interrupted);
+    /* fail the b-th allocation (setup, tree, whitening, the first iterations' LAPACK work) */
+    for (kind = 0; kind < 2; kind++)
+        for (s = 0; s < 2; s++)
+            for (budget = 0; budget <= 40; budget++) {
+                as_common_init(&c);
+                c.malloc_fn = count_malloc;
+                c.free_fn = count_free;
+                live_blocks = 0;
+                alloc_budget = budget < 40 ? budget : -1;
+                as_det_options_init(&o);
+                o.search = s;
+                o.eps = 0.8;
+                st = as_det(kind ? &XS : &XD, &o, &S, &c);
+                alloc_budget = -1;
+                if (budget == 40) {
+                    CHECK(st == AS_OK && live_blocks == 2, "a completed run holds index and weight only (%ld)", live_blocks);
+                    as_sample_free(&S, &c);
+                    completed += st == AS_OK;
+                    continue;
+                }
+                nomem += st == AS_ERR_NOMEM;
+                CHECK(st == AS_ERR_NOMEM, "allocation %ld failing: status %d (%s)", budget, st, c.msg);
+                CHECK(live_blocks == 0, "allocation %ld failing: %ld blocks leaked", budget, live_blocks);
+            }
+    CHECK(completed == 4 && nomem == 160, "allocation failures exercised (%d), runs completed (%d)", nomem, completed);
+    free_sparse(&M);
+    free(x);
+}
+
+static void test_progress(void)
+{
+    int64_t n = 10, d = 300;
+    double *x = make_dense(n, d, 15);
+    as_matrix X;
+    as_det_options o;
+    as_sample S;
+    as_common c;
+    as_common_init(&c);
+    c.print_fn = collect_line;
+    c.verbose = 1;
+    as_view_dense(&X, n, d, x, n);
+    as_det_options_init(&o);
+    o.leaf = 10;
+    CHECK(as_det(&X, &o, &S, &c) == AS_OK, "verbose run: %s", c.msg);
+    CHECK(progress_lines >= 10 && progress_prefixed == progress_lines, "progress lines: %d (%d prefixed)",
+          progress_lines, progress_prefixed);
+    as_sample_free(&S, &c);
+    progress_lines = 0;
+    c.verbose = 0;
+    CHECK(as_det(&X, &o, &S, &c) == AS_OK && progress_lines == 0, "silent when not verbose");
+    as_sample_free(&S, &c);
+    free(x);
+}
+
+/* The tree search and the plain scan on the built-in example. */
+static void test_example(as_common *c)
+{
+    int64_t n = 32, d = 5000;
+    double *x = malloc(sizeof(double) * (size_t)(n * d));
+    as_matrix X;
+    as_sample S;
+    int s;
+    CHECK(as_example(n, d, 1.0, 42, x, c) == AS_OK, "example");
+    as_view_dense(&X, n, d, x, n);
+    for (s = 0; s < 2; s++) {
+        det_valid("example", &X, 0.5, s, 0, n, &S, c);
+        as_sample_free(&S, c);
+    }
+    free(x);
+}
+
+int main(void)
+{
+    as_common c;
+    as_common_init(&c);
+    test_options(&c);
+    test_leaf_cap(&c);
+    test_zero(&c);
+    test_dense(&c);
+    test_sparse(&c);
+    test_rank_deficient(&c);
+    test_wide_rows(&c);
+    test_determinism(&c);
+    test_interrupt_and_nomem();
+    test_progress();
+    test_example(&c);
+    return check_report("test_det");
+}
