@@ -9,7 +9,7 @@
 #define AS_DET_BLOCK     512     /* dense columns per dgemm when scoring a range       */
 #define AS_DET_PAR_MIN   1024    /* fewer columns than this are scored on one thread   */
 #define AS_DET_SCAN_CHUNK 65536  /* columns between interrupt checks in a plain scan   */
-#define AS_DET_BUILD_WORK 2.5e8  /* multiply-adds per thread between interrupt checks  */
+#define AS_DET_BUILD_WORK 2e7    /* multiply-adds per thread between interrupt checks  */
 #define AS_DET_PHI_TOL   1e-6    /* relative slack allowed on the barrier potentials   */
 
 #ifdef _OPENMP

@@ -50,7 +50,7 @@ test_that("bad options raise errors naming the option", {
   expect_error(attsparse_rand(X, jl = 3), "'jl' must be a single string")
   expect_error(attsparse_rand(X, s1 = 5), "'s1' must be at least nrow")
   expect_error(attsparse_rand(X, beta = 0.5), "'beta'")
-  expect_error(attsparse_rand(X, eps = 0.001, delta = 1e-10), "pass a smaller 'm'")
+  expect_error(attsparse_rand(X, eps = 1e-4, delta = 1e-10), "pass a smaller 'm'")
   expect_error(attsparse_det(X, eps = 1), "'eps'")
   expect_error(attention_error(X, matrix(0, 3, 3)), "'Y' must have as many rows")
   expect_error(leverage_scores(X, "bogus"), "'arg' should be one of")

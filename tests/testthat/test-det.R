@@ -1,0 +1,89 @@
+det_ok <- function(X, eps, label, ...) {
+  res <- attsparse_det(X, eps = eps, ...)
+  b <- ((1 + sqrt(1 - eps^2)) / eps)^2
+  expect_lte(spectral_eps(X, res$Y), eps, label = sprintf("%s eps %.1f: spectral eps", label, eps))
+  expect_lte(length(res$index), ceiling(b * res$rank), label = sprintf("%s eps %.1f: k", label, eps))
+  expect_true(all(diff(res$index) > 0))
+  ref <- X[, res$index, drop = FALSE] %*% Diagonal(x = res$weight)
+  expect_identical(max(abs(as.matrix(res$Y) - as.matrix(ref))), 0)
+  expect_equal(res$eps_spectral, spectral_eps(X, res$Y), tolerance = 1e-8)
+  res
+}
+
+test_that("deterministic: spectral eps <= eps and k <= ceiling(b n) for eps 0.3, 0.5, 0.8", {
+  set.seed(40)
+  inputs <- list(dense = attsparse_example(20, 5000, r = 1, seed = 4),
+                 sparse = rsparsematrix(16, 8000, density = 0.01),
+                 rank_deficient = matrix(rnorm(8 * 3000), 8)[c(1:8, 1:4), ],
+                 zero_columns = cbind(matrix(rnorm(10 * 500), 10), matrix(0, 10, 500)),
+                 d_below_n = matrix(rnorm(30 * 12), 30))
+  for (nm in names(inputs)) for (eps in c(0.3, 0.5, 0.8)) {
+    res <- det_ok(inputs[[nm]], eps, nm)
+    if (nm == "zero_columns") expect_true(all(res$index <= 500))
+    if (nm == "rank_deficient") expect_equal(res$rank, 8)
+  }
+})
+
+test_that("deterministic on real data: ALL (eps 0.5, 0.8) and crude (0.3, 0.5, 0.8)", {
+  A <- real_data("ALL")
+  skip_if_no_data(A, "r-bioc-all")
+  for (eps in c(0.5, 0.8)) {
+    res <- det_ok(A, eps, "ALL")
+    expect_lt(res$rel_error, res$baseline)
+  }
+  C <- real_data("crude")
+  skip_if_no_data(C, "r-cran-tm")
+  for (eps in c(0.3, 0.5, 0.8)) det_ok(C, eps, "crude")
+})
+
+test_that("deterministic means deterministic: repeated runs, threads, tree vs scan", {
+  X <- attsparse_example(15, 6000, seed = 8)
+  a <- attsparse_det(X, error = FALSE)
+  b <- attsparse_det(X, error = FALSE, threads = 1)
+  expect_identical(a$index, b$index)
+  expect_equal(a$weight, b$weight, tolerance = 1e-12)
+  s <- det_ok(X, 0.5, "scan", search = "scan")
+  t <- det_ok(X, 0.5, "small leaves", leaf = 16)
+  expect_s3_class(s, "attsparse")
+  S <- rsparsematrix(12, 5000, density = 0.02)
+  expect_s4_class(attsparse_det(S)$Y, "dgCMatrix")
+})
+
+test_that("deterministic: bad options are named", {
+  X <- attsparse_example(5, 100)
+  expect_error(attsparse_det(X, eps = 0), "'eps'")
+  expect_error(attsparse_det(X, eps = c(0.1, 0.2)), "'eps'")
+  expect_error(attsparse_det(X, search = "bfs"), "'search'")
+  expect_error(attsparse_det(X, leaf = -1), "'leaf'")
+  expect_error(attsparse_det(X, memory = "a"), "'memory'")
+  expect_error(attsparse_det(X, m = 10), "unknown option 'm'")
+})
+
+test_that("Ctrl-C stops a long deterministic run within about a second and the session goes on", {
+  skip_on_os("windows")
+  rscript <- file.path(R.home("bin"), "Rscript")
+  script <- tempfile(fileext = ".R")
+  out <- tempfile()
+  writeLines(c(
+    sprintf(".libPaths(c(%s))", paste(deparse(.libPaths()), collapse = "")),
+    "library(attsparse)",
+    "X <- attsparse_example(200, 40000, seed = 1)",
+    "cat('ready\\n'); flush(stdout())",
+    "t0 <- proc.time()[[3]]",
+    "r <- tryCatch(attsparse_det(X, eps = 0.1, error = FALSE), error = function(e) conditionMessage(e))",
+    "cat(sprintf('stopped after %.2f s: %s\\n', proc.time()[[3]] - t0, r))",
+    "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), script)
+  seen <- function(pattern) file.exists(out) && any(grepl(pattern, readLines(out, warn = FALSE)))
+  pid_file <- tempfile()
+  system(sprintf("%s --vanilla %s > %s 2>&1 & echo $! > %s", rscript, script, out, pid_file))
+  pid <- as.integer(readLines(pid_file))
+  for (i in 1:300) { if (seen("ready")) break; Sys.sleep(0.1) }
+  Sys.sleep(3)
+  t0 <- Sys.time()
+  tools::pskill(pid, tools::SIGINT)
+  for (i in 1:100) { if (seen("usable")) break; Sys.sleep(0.1) }
+  lines <- readLines(out, warn = FALSE)
+  expect_true(any(grepl("stopped after .*interrupted", lines)), label = paste(lines, collapse = " | "))
+  expect_true(any(grepl("usable TRUE", lines)))
+  expect_lt(as.numeric(difftime(Sys.time(), t0, units = "secs")), 3)
+})
