@@ -146,22 +146,21 @@ static int64_t as_det_leaf_node(int64_t L, int64_t leaf)
     return id;
 }
 
-/* Internal nodes as the sums of their children, element by element. */
-static void as_det_tree_sum(as_det_tree *T, int64_t id, int64_t lo, int64_t hi, int nt)
+/* Internal nodes as the sums of their children, element by element. Serial:
+   (L - 1) n^2 / 2 additions are few next to the leaves' Grams, and one small
+   parallel region per node stalls whenever another process holds a core. */
+static void as_det_tree_sum(as_det_tree *T, int64_t id, int64_t lo, int64_t hi)
 {
     int64_t mid = lo + (hi - lo) / 2, e, np = T->np;
     double *P, *Pl, *Pr;
     if (hi - lo <= 1) return;
-    as_det_tree_sum(T, id + 1, lo, mid, nt);
-    as_det_tree_sum(T, id + 2 * (mid - lo), mid, hi, nt);
+    as_det_tree_sum(T, id + 1, lo, mid);
+    as_det_tree_sum(T, id + 2 * (mid - lo), mid, hi);
     P = T->P + id * np;
     Pl = T->P + (id + 1) * np;
     Pr = T->P + (id + 2 * (mid - lo)) * np;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static) if (np > 4096)
-#endif
+    AS_SIMD
     for (e = 0; e < np; e++) P[e] = Pl[e] + Pr[e];
-    (void)nt;
 }
 
 /* Leaf Grams in parallel (each leaf is one task: the same sums for any thread
@@ -190,7 +189,7 @@ static int as_det_tree_build(const as_matrix *X, as_det_tree *T, int nt, as_comm
             as_progress(c, "det: search tree %lld of %lld leaves", (long long)i1, (long long)T->L);
         i0 = i1;
     }
-    as_det_tree_sum(T, 0, 0, T->L, nt);
+    as_det_tree_sum(T, 0, 0, T->L);
     return AS_OK;
 }
 
