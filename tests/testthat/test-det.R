@@ -70,7 +70,7 @@ test_that("Ctrl-C stops a long deterministic run within about a second and the s
     "X <- attsparse_example(200, 40000, seed = 1)",
     "cat('ready\\n'); flush(stdout())",
     "t0 <- proc.time()[[3]]",
-    "r <- tryCatch(attsparse_det(X, eps = 0.1, error = FALSE), error = function(e) conditionMessage(e))",
+    "r <- tryCatch(attsparse_det(X, eps = 0.1, error = FALSE, threads = 1), error = function(e) conditionMessage(e))",
     "cat(sprintf('stopped after %.2f s: %s\\n', proc.time()[[3]] - t0, r))",
     "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), script)
   seen <- function(pattern) file.exists(out) && any(grepl(pattern, readLines(out, warn = FALSE)))
