@@ -52,7 +52,7 @@ $(R_STAMP): $(R_SRC) | deps-r
 r: $(R_STAMP)
 
 check-r: r
-	R_LIBS=$(RLIB) $(RSCRIPT) -e 'testthat::test_dir("tests/testthat", package = "attsparse", load_package = "installed", reporter = testthat::SummaryReporter$$new(), stop_on_failure = TRUE)'
+	R_LIBS=$(RLIB) $(RSCRIPT) tests/run-testthat.R
 
 demo-r: r
 	R_LIBS=$(RLIB) $(RSCRIPT) inst/demo/demo.R
