@@ -1,6 +1,7 @@
 # demo.R: run both algorithms on the built-in default input (and on ALL when installed),
 # print the metrics table. Run: Rscript inst/demo/demo.R  (or make demo)
 suppressPackageStartupMessages({ library(attsparse); library(Matrix) })
+options(width = 200)
 
 row_of <- function(label, res) {
   data.frame(input = label, method = res$method, m = res$m, k = length(res$index),
