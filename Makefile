@@ -60,6 +60,10 @@ demo-r: r
 # ---------------------------------------------------------------- Octave
 -include octave/octave.mk
 
+# ---------------------------------------------------------------- benchmarks
+-include bench/det.mk
+bench: bench-det
+
 check: check-core check-r check-octave
 demo: demo-r demo-octave
 
