@@ -66,8 +66,6 @@ static inline int64_t as_col_nnz(const as_matrix *A, int64_t j)
 /* Squared norm of column j. */
 double as_col_norm2(const as_matrix *A, int64_t j);
 
-/* x_j' N for N (n x q, column-major, leading dimension n): out[0..q-1]. */
-void as_col_times(const as_matrix *A, int64_t j, const double *N, int64_t q, double *out);
 
 /* Sizes handed to LAPACK must fit its 32-bit integers. */
 #define AS_INT_MAX 2147483647LL
