@@ -66,6 +66,8 @@ void as_view_csc64(as_matrix *A, int64_t nrow, int64_t ncol, const int64_t *p,
 /* Check sizes, column pointers, row indices and that every value is finite.
    Every entry point calls it; front-ends may call it first to fail early. */
 int as_matrix_check(const as_matrix *A, as_common *c);
+/* The same, naming the input `name` in messages (e.g. "Y" for a second matrix). */
+int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c);
 
 int64_t as_nnz(const as_matrix *A);          /* stored entries (n*d if dense) */
 

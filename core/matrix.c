@@ -62,34 +62,39 @@ static int as_check_col(const as_matrix *A, int64_t j)
 
 int as_matrix_check(const as_matrix *A, as_common *c)
 {
+    return as_matrix_check_named(A, "X", c);
+}
+
+int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c)
+{
     int64_t j, d = A->ncol, badcol = INT64_MAX;
     c->status = AS_OK;
     if (A->kind != AS_DENSE && A->kind != AS_CSC32 && A->kind != AS_CSC64)
-        return as_error(c, AS_ERR_INPUT, "X: unknown storage kind %d", A->kind);
+        return as_error(c, AS_ERR_INPUT, "%s: unknown storage kind %d", name, A->kind);
     if (A->nrow < 1 || A->ncol < 1)
-        return as_error(c, AS_ERR_INPUT, "X is empty (%lld x %lld): it needs at least one row and one column",
-                        (long long)A->nrow, (long long)A->ncol);
+        return as_error(c, AS_ERR_INPUT, "%s is empty (%lld x %lld): it needs at least one row and one column",
+                        name, (long long)A->nrow, (long long)A->ncol);
     if (A->nrow > AS_INT_MAX)
-        return as_error(c, AS_ERR_TOOBIG, "X has %lld rows; at most %lld are supported",
-                        (long long)A->nrow, (long long)AS_INT_MAX);
+        return as_error(c, AS_ERR_TOOBIG, "%s has %lld rows; at most %lld are supported",
+                        name, (long long)A->nrow, (long long)AS_INT_MAX);
     if (A->x == NULL)
-        return as_error(c, AS_ERR_INPUT, "X: no values");
+        return as_error(c, AS_ERR_INPUT, "%s: no values", name);
     if (A->kind == AS_DENSE) {
         if (A->ld < A->nrow)
-            return as_error(c, AS_ERR_INPUT, "X: leading dimension %lld is below the row count %lld",
-                            (long long)A->ld, (long long)A->nrow);
+            return as_error(c, AS_ERR_INPUT, "%s: leading dimension %lld is below the row count %lld",
+                            name, (long long)A->ld, (long long)A->nrow);
     } else {
         if ((A->kind == AS_CSC32 && (A->p32 == NULL || A->i32 == NULL)) ||
             (A->kind == AS_CSC64 && (A->p64 == NULL || A->i64 == NULL)))
-            return as_error(c, AS_ERR_INPUT, "X: missing column pointers or row indices");
+            return as_error(c, AS_ERR_INPUT, "%s: missing column pointers or row indices", name);
         if (as_colptr(A, 0) != 0)
-            return as_error(c, AS_ERR_INPUT, "X: column pointers must start at 0 (p[0] = %lld)",
-                            (long long)as_colptr(A, 0));
+            return as_error(c, AS_ERR_INPUT, "%s: column pointers must start at 0 (p[0] = %lld)",
+                            name, (long long)as_colptr(A, 0));
         for (j = 0; j < d; j++)
             if (as_colptr(A, j + 1) < as_colptr(A, j))
                 return as_error(c, AS_ERR_INPUT,
-                                "X: column pointers decrease at column %lld (%lld > %lld)",
-                                (long long)(j + 1), (long long)as_colptr(A, j),
+                                "%s: column pointers decrease at column %lld (%lld > %lld)",
+                                name, (long long)(j + 1), (long long)as_colptr(A, j),
                                 (long long)as_colptr(A, j + 1));
     }
     /* the smallest bad column, whatever the thread count */
@@ -102,10 +107,10 @@ int as_matrix_check(const as_matrix *A, as_common *c)
         int why = as_check_col(A, badcol);
         if (why == 1)
             return as_error(c, AS_ERR_INPUT,
-                            "X: row indices of column %lld are out of range [1, %lld] or not strictly increasing",
-                            (long long)(badcol + 1), (long long)A->nrow);
-        return as_error(c, AS_ERR_INPUT, "X: column %lld holds a NaN or infinite value",
-                        (long long)(badcol + 1));
+                            "%s: row indices of column %lld are out of range [1, %lld] or not strictly increasing",
+                            name, (long long)(badcol + 1), (long long)A->nrow);
+        return as_error(c, AS_ERR_INPUT, "%s: column %lld holds a NaN or infinite value",
+                        name, (long long)(badcol + 1));
     }
     return AS_OK;
 }

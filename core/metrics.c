@@ -2,26 +2,30 @@
 #include "as_internal.h"
 #include <float.h>
 
-/* log sum_j exp(G(i, j)) for each row, with the row maximum subtracted. */
+/* log sum_j exp(G(i, j)) for row i, with the row maximum subtracted (G symmetric:
+   row i is column i). */
+static double as_lse_row(int64_t n, const double *G, int64_t i)
+{
+    const double *g = G + i * n;
+    double mx = -INFINITY, s = 0;
+    int64_t j;
+    for (j = 0; j < n; j++) if (g[j] > mx) mx = g[j];
+    for (j = 0; j < n; j++) s += exp(g[j] - mx);
+    return mx + log(s);
+}
+
 static void as_row_lse(int64_t n, const double *G, double *lse)
 {
-    int64_t i, j;
-    for (i = 0; i < n; i++) {
-        double mx = -INFINITY, s = 0;
-        for (j = 0; j < n; j++) if (G[j + i * n] > mx) mx = G[j + i * n];   /* G symmetric */
-        for (j = 0; j < n; j++) s += exp(G[j + i * n] - mx);
-        lse[i] = mx + log(s);
-    }
+    int64_t i;
+    for (i = 0; i < n; i++) lse[i] = as_lse_row(n, G, i);
 }
 
 void as_softmax(int64_t n, const double *G, double *Att)
 {
     int64_t i, j;
     for (i = 0; i < n; i++) {
-        double mx = -INFINITY, s = 0;
-        for (j = 0; j < n; j++) if (G[j + i * n] > mx) mx = G[j + i * n];
-        for (j = 0; j < n; j++) s += exp(G[j + i * n] - mx);
-        for (j = 0; j < n; j++) Att[i + j * n] = exp(G[j + i * n] - mx) / s;
+        double li = as_lse_row(n, G, i);
+        for (j = 0; j < n; j++) Att[i + j * n] = exp(G[j + i * n] - li);
     }
 }
 

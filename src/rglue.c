@@ -56,12 +56,18 @@ static int64_t r_opt_i64(SEXP opts, const char *name, int64_t dflt)
     return (int64_t)v;
 }
 
-static void r_common(as_common *c, SEXP opts)
+/* The context for a call: R's interrupt and print hooks, a thread count. */
+static void r_common_threads(as_common *c, int threads)
 {
     as_common_init(c);
     c->interrupt_fn = r_interrupt;
     c->print_fn = r_print;
-    c->nthreads = (int)r_opt_num(opts, "threads", 0);
+    c->nthreads = threads;
+}
+
+static void r_common(as_common *c, SEXP opts)
+{
+    r_common_threads(c, (int)r_opt_num(opts, "threads", 0));
     c->verbose = (int)r_opt_num(opts, "verbose", 0);
 }
 
@@ -266,9 +272,7 @@ SEXP as_r_error(SEXP X, SEXP index, SEXP weight, SEXP spectral, SEXP threads)
     R_xlen_t t, k = XLENGTH(index);
     int64_t *idx;
     r_view(X, &A, "X");
-    as_common_init(&c);
-    c.interrupt_fn = r_interrupt;
-    c.nthreads = Rf_asInteger(threads);
+    r_common_threads(&c, Rf_asInteger(threads));
     if (TYPEOF(index) != INTSXP || TYPEOF(weight) != REALSXP || XLENGTH(weight) != k)
         Rf_errorcall(R_NilValue, "'index' and 'weight' must be integer and double vectors of one length");
     idx = (int64_t *)R_alloc((size_t)(k ? k : 1), sizeof(int64_t));
@@ -292,9 +296,7 @@ SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP spectral, SEXP threads)
     int64_t n;
     r_view(X, &A, "X");
     r_view(Y, &B, "Y");
-    as_common_init(&c);
-    c.interrupt_fn = r_interrupt;
-    c.nthreads = Rf_asInteger(threads);
+    r_common_threads(&c, Rf_asInteger(threads));
     r_check(&A, &c);
     n = A.nrow;
     if (B.nrow != n)
@@ -304,10 +306,7 @@ SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP spectral, SEXP threads)
     H = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)n));
     if (B.ncol == 0) memset(REAL(H), 0, sizeof(double) * (size_t)(n * n));
     else {
-        if (as_matrix_check(&B, &c) != AS_OK) {
-            if (c.msg[0] == 'X') c.msg[0] = 'Y';   /* the core names its input X */
-            r_raise(&c);
-        }
+        if (as_matrix_check_named(&B, "Y", &c) != AS_OK) r_raise(&c);
         if (as_gram(&B, -1, NULL, NULL, REAL(H), &c) != AS_OK) r_raise(&c);
     }
     if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK ||
@@ -323,9 +322,7 @@ SEXP as_r_softmax(SEXP X, SEXP threads)
     as_common c;
     SEXP G, Att;
     r_view(X, &A, "X");
-    as_common_init(&c);
-    c.interrupt_fn = r_interrupt;
-    c.nthreads = Rf_asInteger(threads);
+    r_common_threads(&c, Rf_asInteger(threads));
     r_check(&A, &c);
     G = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
     Att = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));

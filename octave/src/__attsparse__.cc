@@ -603,14 +603,9 @@ void cmd_error (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   if (Y.nrow != X.nrow)
     w.fail ("badInput", "Y must have as many rows as X (%lld); got %lld",
             (long long) X.nrow, (long long) Y.nrow);
-  // Y with no column is the empty sketch (uniform attention), not an error;
-  // the core names any input "X" in its messages, so rename it
-  if (Y.ncol > 0 && as_matrix_check (&Y, &w.c) != AS_OK)
-    {
-      if (w.c.msg[0] == 'X')
-        w.c.msg[0] = 'Y';
-      w.check (w.c.status);
-    }
+  // Y with no column is the empty sketch (uniform attention), not an error
+  if (Y.ncol > 0)
+    w.check (as_matrix_check_named (&Y, "Y", &w.c));
   size_t nn = (size_t) X.nrow * (size_t) X.nrow;
   double *G = static_cast<double *> (w.alloc (nn, sizeof (double)));
   double *H = static_cast<double *> (w.alloc (nn, sizeof (double)));

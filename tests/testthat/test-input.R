@@ -53,6 +53,7 @@ test_that("bad options raise errors naming the option", {
   expect_error(attsparse_rand(X, eps = 1e-4, delta = 1e-10), "pass a smaller 'm'")
   expect_error(attsparse_det(X, eps = 1), "'eps'")
   expect_error(attention_error(X, matrix(0, 3, 3)), "'Y' must have as many rows")
+  expect_error(attention_error(X, replace(X, 3, NaN)), "^Y: column 1 holds a NaN")
   expect_error(leverage_scores(X, "bogus"), "'arg' should be one of")
 })
 
