@@ -61,10 +61,17 @@ demo-r: r
 -include octave/octave.mk
 
 # ---------------------------------------------------------------- benchmarks
--include bench/det.mk
-bench: bench-det
+# each fragment adds its targets to BENCH_TARGETS
+BENCH_TARGETS :=
+-include bench/*.mk
+bench: $(BENCH_TARGETS)
 
-check: check-core check-r check-octave
+# ---------------------------------------------------------------- reliability
+# sanitizer, valgrind and fuzz-corpus replay targets add themselves to EXTRA_CHECKS
+EXTRA_CHECKS :=
+-include tests/reliability/*.mk
+
+check: check-core check-r check-octave $(EXTRA_CHECKS)
 demo: demo-r demo-octave
 
 clean:

@@ -5,6 +5,7 @@ DET_BENCH := $(BUILD)/bench/det_bench
 DET_BENCH_ARGS ?=
 
 .PHONY: bench-det
+BENCH_TARGETS += bench-det
 $(DET_BENCH): bench/det_bench.c core/attsparse.h $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -Icore $< $(CORE_LIB) $(LAPACK_LIBS) -o $@
