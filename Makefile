@@ -44,10 +44,11 @@ check-core: $(CORE_TESTS)
 	@fail=0; for t in $(CORE_TESTS); do echo "== $$t"; $$t || fail=1; done; exit $$fail
 
 # ---------------------------------------------------------------- R
+# R CMD INSTALL compiles in the source tree (src/, core/): one install at a time
 $(R_STAMP): $(R_SRC) | deps-r
 	@mkdir -p $(RLIB)
-	$(R) CMD INSTALL --no-multiarch --library=$(RLIB) . >$(BUILD)/r-install.log 2>&1 \
-	  || { cat $(BUILD)/r-install.log; exit 1; }
+	flock $(BUILD)/.r-install.lock $(R) CMD INSTALL --no-multiarch --library=$(RLIB) . >$(RLIB).log 2>&1 \
+	  || { cat $(RLIB).log; exit 1; }
 	@echo "R package attsparse installed into $(RLIB)"
 r: $(R_STAMP)
 
