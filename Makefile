@@ -19,7 +19,7 @@ RLIB := $(BUILD)/Rlib
 R_STAMP := $(RLIB)/attsparse/DESCRIPTION
 R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all core r check check-core check-r demo demo-r bench deps-build deps-r clean
+.PHONY: all core r r-tarball check check-core check-r check-vignette demo demo-r bench deps-build deps-r clean
 all: r octave
 
 deps-build:
@@ -55,8 +55,25 @@ r: $(R_STAMP)
 check-r: r
 	R_LIBS=$(RLIB) $(RSCRIPT) tests/run-testthat.R
 
+# R CMD build: the source tarball, its vignette built (knitr, rmarkdown, pandoc)
+R_VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
+R_TARBALL := $(BUILD)/attsparse_$(R_VERSION).tar.gz
+$(R_TARBALL): $(R_SRC) $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) | deps-r
+	@$(DEPS) docs
+	@mkdir -p $(BUILD)/rbuild
+	cd $(BUILD)/rbuild && flock $(CURDIR)/$(BUILD)/.r-install.lock $(R) CMD build $(CURDIR) >build.log 2>&1 \
+	  || { cat build.log; exit 1; }
+	mv $(BUILD)/rbuild/attsparse_$(R_VERSION).tar.gz $@
+	@echo "R source package: $@"
+r-tarball: $(R_TARBALL)
+# the tarball carries the built vignette
+check-vignette: $(R_TARBALL)
+	@tar -tzf $< | grep -q 'attsparse/inst/doc/reproducing-the-bounds.html' \
+	  && echo "vignette: reproducing-the-bounds.html built into $<" \
+	  || { echo "vignette missing from $<"; exit 1; }
+
 demo-r: r
-	R_LIBS=$(RLIB) $(RSCRIPT) inst/demo/demo.R
+	R_LIBS=$(RLIB) $(RSCRIPT) inst/demo/demo.R $(BUILD)/demo/r
 
 # ---------------------------------------------------------------- Octave
 -include octave/octave.mk
@@ -72,7 +89,7 @@ bench: $(BENCH_TARGETS)
 EXTRA_CHECKS :=
 -include tests/reliability/*.mk
 
-check: check-core check-r check-octave $(EXTRA_CHECKS)
+check: check-core check-r check-vignette check-octave $(EXTRA_CHECKS)
 demo: demo-r demo-octave
 
 clean:

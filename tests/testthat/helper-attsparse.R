@@ -27,23 +27,6 @@ leverage_direct <- function(X) {
 
 # Real data with d >> n, scaled so that max_i (X X')_ii = 1; NULL when the
 # Debian package is not installed.
-real_data <- function(name) {
-  X <- switch(name,
-    ALL = if (requireNamespace("ALL", quietly = TRUE) && requireNamespace("Biobase", quietly = TRUE)) {
-      e <- new.env(); utils::data("ALL", package = "ALL", envir = e)
-      X <- t(Biobase::exprs(e$ALL)); sweep(X, 2, colMeans(X))
-    },
-    crude = , acq = if (requireNamespace("tm", quietly = TRUE)) {
-      e <- new.env(); utils::data(list = name, package = "tm", envir = e)
-      dtm <- tm::DocumentTermMatrix(e[[name]])
-      sparseMatrix(i = dtm$i, j = dtm$j, x = as.numeric(dtm$v), dims = dim(dtm))
-    },
-    golub = if (requireNamespace("multtest", quietly = TRUE)) {
-      e <- new.env(); utils::data("golub", package = "multtest", envir = e)
-      t(e$golub)
-    })
-  if (is.null(X)) return(NULL)
-  X / sqrt(max(Matrix::rowSums(X^2)))
-}
+real_data <- function(name) attsparse:::demo_data(name)
 
 skip_if_no_data <- function(X, pkg) if (is.null(X)) skip(paste("data package", pkg, "not installed"))
