@@ -2,7 +2,9 @@
 # make octave        the functions and the MEX gateway in build/octave: addpath ("build/octave") is all a user needs
 # make octave-pkg    build/attsparse-octave-<version>.tar.gz for pkg install, install-tested in a throwaway prefix
 # make check-octave  the %!test blocks of octave/inst/*.m and tests/octave/*.m; ends "octave: N passed, M failed"
-# make demo-octave   both algorithms on attsparse_example () (n = 100, d = 20000, r = 0.05)
+# make demo-octave   attsparse_demo: both algorithms on attsparse_example () (n = 100, d = 20000, r = 0.05)
+#                    and on ALL and acq when their R data packages are installed; plots in build/demo/octave
+# make demo-data     build/demo/data/{ALL,acq}.X.txt for Octave, written by the R package (inst/demo/export-data.R)
 
 MKOCTFILE ?= mkoctfile
 OCTAVE_CLI ?= octave-cli
@@ -19,7 +21,7 @@ OCT_GATEWAY := $(wildcard octave/src/*.cc octave/src/*.h) octave/src/Makefile
 OCT_PKG_FILES := octave/DESCRIPTION octave/INDEX octave/COPYING $(OCT_M) $(OCT_GATEWAY) $(CORE_SRC) $(CORE_HDR) \
                  tests/octave/pkg_install_check.m
 
-.PHONY: octave octave-pkg check-octave demo-octave deps-octave
+.PHONY: octave octave-pkg check-octave demo-octave demo-data deps-octave
 
 deps-octave: deps-build
 	@$(DEPS) octave
@@ -56,5 +58,8 @@ check-octave: octave
 	$(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/octave \
 	  --eval 'exit (run_tests ("octave/inst", "tests/octave") > 0)'
 
-demo-octave: octave
+demo-data: $(R_STAMP)
+	R_LIBS=$(RLIB) $(RSCRIPT) inst/demo/export-data.R $(BUILD)/demo/data
+
+demo-octave: octave demo-data
 	$(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) octave/demo.m

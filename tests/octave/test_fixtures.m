@@ -12,17 +12,14 @@
 %!endfunction
 
 %!function X = read_x (file)
-%!  ## first line "n d nnz issparse", then nnz lines "i j x" (1-based)
-%!  fid = fopen (file, "r");
-%!  assert (fid >= 0, "cannot open %s", file);
-%!  hdr = fscanf (fid, "%f", 4);
-%!  T = fscanf (fid, "%f", [3, Inf]);
-%!  fclose (fid);
-%!  assert (columns (T) == hdr(3), "%s: %d entries, header says %d", file, columns (T), hdr(3));
-%!  X = sparse (T(1, :), T(2, :), T(3, :), hdr(1), hdr(2));
-%!  if (! hdr(4))
-%!    X = full (X);
-%!  endif
+%!  ## the reader attsparse_demo uses (octave/inst/private/read_x_txt.m)
+%!  priv = fullfile (fileparts (which ("attsparse_demo")), "private");
+%!  addpath (priv);
+%!  unwind_protect
+%!    X = read_x_txt (file);
+%!  unwind_protect_cleanup
+%!    rmpath (priv);
+%!  end_unwind_protect
 %!endfunction
 
 %!function [index, weight, err, rel] = read_out (file)
