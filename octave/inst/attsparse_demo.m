@@ -83,19 +83,26 @@
 ##
 ## @table @asis
 ## @item @qcode{"quick"}
-## Fewer seeds and points (false); a few seconds instead of about two
-## minutes.
+## Fewer seeds and points (false): about fifteen seconds instead of about
+## two minutes.
 ## @item @qcode{"inputs"}
 ## A struct whose fields are further inputs, each a real matrix (full or
 ## sparse) or the name of a file in the shared text format (first line
 ## @code{n d nnz issparse}, then lines @code{i j x}).  The field names name
-## the tables.
+## the tables.  They are used as given (@code{make demo-octave} passes ALL
+## and acq with rows scaled so that @code{max (diag (X*X')) == 1}).
+## @item @qcode{"plots"}
+## Write the plots (true).
+## @item @qcode{"verbose"}
+## Print the tables (true).
 ## @end table
 ##
 ## @var{tab} is a struct array, one element per table row, with fields
 ## @code{input}, @code{method}, @code{m}, @code{k}, @code{inf}, @code{rel},
 ## @code{baseline} (the column uniform), @code{eps_spectral} (spec_eps),
-## @code{bound}, @code{time} (time_s), as in R; fractions, not percent.  @var{png} is a cell array of the four file names.
+## @code{bound}, @code{time} (time_s), as in R; fractions, not percent.
+## @var{png} is a cell array of the four file names (empty with
+## @code{"plots", false}).
 ##
 ## @example
 ## @group
@@ -113,33 +120,41 @@ function [tab, png] = attsparse_demo (outdir, varargin)
   if (! ischar (outdir) || ! isrow (outdir))
     error ("attsparse:badArgument", "attsparse_demo: OUTDIR must be a directory name");
   endif
-  [quick, inputs] = demo_options (varargin);
-  tk = plot_toolkit ();
-  warning ("off", "Octave:gnuplot-graphics", "local");
-  [ok, msg] = mkdir (outdir);
-  if (! ok)
-    error ("attsparse:badArgument", "attsparse_demo: cannot create %s: %s", outdir, msg);
+  opt = demo_options (varargin);
+  if (opt.plots)
+    tk = plot_toolkit ();
+    warning ("off", "Octave:gnuplot-graphics", "local");
+    [ok, msg] = mkdir (outdir);
+    if (! ok)
+      error ("attsparse:badArgument", "attsparse_demo: cannot create %s: %s", outdir, msg);
+    endif
   endif
 
   X = attsparse_example ();
-  tab = input_table ("example", X);
-  for k = 1:rows (inputs)
-    tab = [tab; input_table(inputs{k, :})];
+  tab = input_table ("example", X, opt.verbose);
+  for k = 1:rows (opt.inputs)
+    tab = [tab; input_table(opt.inputs{k, :}, opt.verbose)];
   endfor
-  printf ("\n");
-  printf ("%s\n", legend_lines (){:});
+  if (opt.verbose)
+    printf ("\n");
+    printf ("%s\n", legend_lines (){:});
+  endif
 
-  png = fullfile (outdir, {"error_vs_m.png", "error_vs_r.png", "time_vs_nnz.png", "k_vs_n.png"});
-  plot_error_vs_m (png{1}, tk, X, tab(1), quick);
-  plot_error_vs_r (png{2}, tk, quick);
-  plot_time_vs_nnz (png{3}, tk, quick);
-  plot_k_vs_n (png{4}, tk, quick);
-  printf ("plots: %s\n", strjoin (png, " "));
+  png = {};
+  if (opt.plots)
+    png = fullfile (outdir, {"error_vs_m.png", "error_vs_r.png", "time_vs_nnz.png", "k_vs_n.png"});
+    plot_error_vs_m (png{1}, tk, X, tab(1), opt.quick);
+    plot_error_vs_r (png{2}, tk, opt.quick);
+    plot_time_vs_nnz (png{3}, tk, opt.quick);
+    plot_k_vs_n (png{4}, tk, opt.quick);
+    if (opt.verbose)
+      printf ("plots: %s\n", strjoin (png, " "));
+    endif
+  endif
 endfunction
 
-function [quick, inputs] = demo_options (args)
-  quick = false;
-  inputs = cell (0, 2);
+function opt = demo_options (args)
+  opt = struct ("quick", false, "plots", true, "verbose", true, "inputs", {cell(0, 2)});
   if (mod (numel (args), 2) != 0)
     error ("attsparse:badArgument", "attsparse_demo: options must be name/value pairs");
   endif
@@ -150,11 +165,11 @@ function [quick, inputs] = demo_options (args)
       error ("attsparse:badArgument", "attsparse_demo: option names must be strings");
     endif
     switch (lower (name))
-      case "quick"
-        if (! isscalar (value) || ! (islogical (value) || isnumeric (value)))
-          error ("attsparse:badArgument", "attsparse_demo: 'quick' must be true or false");
+      case {"quick", "plots", "verbose"}
+        if (! isscalar (value) || ! (islogical (value) || isnumeric (value)) || isnan (value))
+          error ("attsparse:badArgument", "attsparse_demo: '%s' must be true or false", lower (name));
         endif
-        quick = logical (value);
+        opt.(lower (name)) = logical (value);
       case "inputs"
         if (! isstruct (value) || ! isscalar (value))
           error ("attsparse:badArgument", "attsparse_demo: 'inputs' must be a scalar struct of matrices");
@@ -169,6 +184,7 @@ function [quick, inputs] = demo_options (args)
                    "attsparse_demo: inputs.%s must be a real matrix or a file name", inputs{j, 1});
           endif
         endfor
+        opt.inputs = inputs;
       otherwise
         error ("attsparse:badArgument", "attsparse_demo: unknown option '%s'", name);
     endswitch
@@ -176,16 +192,11 @@ function [quick, inputs] = demo_options (args)
 endfunction
 
 ## Both algorithms on one input: prints its header and table, returns the rows.
-function out = input_table (name, X)
+function out = input_table (name, X, verbose)
   [~, ~, lev] = attsparse_rand (X, "seed", 1);
   [~, ~, uni] = attsparse_rand (X, "m", lev.m, "seed", 1, "probabilities", "uniform");
   [~, ~, nrm] = attsparse_rand (X, "m", lev.m, "seed", 1, "probabilities", "norm");
   [~, ~, det] = attsparse_det (X, "eps", 0.5);
-  kind = {"dense", "sparse"}{1 + issparse(X)};
-  printf ("\n%s: %d x %d %s, nnz %.0f, r = max|XX'| = %.3g\n", name, rows (X), columns (X), ...
-          kind, nnz (X), lev.r);
-  printf ("%-14s %7s %6s %10s %9s %9s %9s %9s %8s\n", ...
-          "method", "m", "k", "inf", "rel", "uniform", "spec_eps", "bound", "time_s");
   methods = {"rand-leverage", "rand-uniform", "rand-norm", "det"};
   infos = {lev, uni, nrm, det};
   for k = 4:-1:1
@@ -194,6 +205,14 @@ function out = input_table (name, X)
                          "inf", i.error, "rel", i.rel_error, "baseline", i.baseline, ...
                          "eps_spectral", i.eps_spectral, "bound", i.bound, "time", i.time);
   endfor
+  if (! verbose)
+    return;
+  endif
+  kind = {"dense", "sparse"}{1 + issparse(X)};
+  printf ("\n%s: %d x %d %s, nnz %.0f, r = max|XX'| = %.3g\n", name, rows (X), columns (X), ...
+          kind, nnz (X), lev.r);
+  printf ("%-14s %7s %6s %10s %9s %9s %9s %9s %8s\n", ...
+          "method", "m", "k", "inf", "rel", "uniform", "spec_eps", "bound", "time_s");
   for k = 1:4
     r = out(k);
     printf ("%-14s %7d %6d %10.3g %8.3g%% %8.3g%% %9.3g %8.3g%% %8.3f\n", r.method, r.m, r.k, ...
@@ -470,6 +489,7 @@ endfunction
 
 %!error <OUTDIR must be a directory name> attsparse_demo (1)
 %!error <'quick' must be true or false> attsparse_demo (tempname (), "quick", "yes")
+%!error <'plots' must be true or false> attsparse_demo (tempname (), "Plots", [1 0])
 %!error <unknown option 'foo'> attsparse_demo (tempname (), "foo", 1)
 %!error <name/value pairs> attsparse_demo (tempname (), "quick")
 %!error <'inputs' must be a scalar struct> attsparse_demo (tempname (), "inputs", {1})
