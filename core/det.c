@@ -380,6 +380,18 @@ static int as_det_pick_cmp(const void *pa, const void *pb)
     return a->q < b->q ? -1 : (a->q > b->q);
 }
 
+/* Some stored entry of X is nonzero. */
+static int as_det_nonzero(const as_matrix *X)
+{
+    int64_t j;
+    for (j = 0; j < X->ncol; j++) {
+        int nz = 0;
+        AS_FOR_COL(X, j, row, v, { (void)row; nz |= v != 0; });
+        if (nz) return 1;
+    }
+    return 0;
+}
+
 static int as_det_breakdown(as_common *c, int64_t q, const char *what)
 {
     return as_error(c, AS_ERR_INPUT,
@@ -392,7 +404,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
 {
     int64_t n, d, r = 0, Q, q, i, a, b2, k, np, lf = 0, L = 1, fallbacks = 0;
     int nt, use_tree;
-    double b, sb, dU, dL, eU, eL, u0, l0, u, l, gamma, cap, node_mb;
+    double b, sb, dU, dL, eU, eL, u0, l0, u, l, gamma, cap, node_mb, gmax;
     double *G = NULL;
     as_det_tree T;
     as_det_run R;
@@ -464,12 +476,13 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
                         (long long)d, (long long)lf, cap / 1048576.0);
         if (as_gram(X, -1, NULL, NULL, G, c) != AS_OK) goto done;
     }
-    for (a = 0; a < n * n; a++)
-        if (!isfinite(G[a])) {
-            as_error(c, AS_ERR_INPUT, "X X' overflows (X has entries near %g): scale X down",
-                     sqrt(DBL_MAX));
-            goto done;
-        }
+    if (as_gram_finite(n, G, "X", c) != AS_OK) goto done;
+    for (gmax = 0, a = 0; a < n; a++) gmax = fmax(gmax, G[a + a * n]);
+    if (gmax < 1024 * DBL_MIN && as_det_nonzero(X)) {
+        /* the squares of X's entries are subnormal or 0: its rank would be lost */
+        as_error(c, AS_ERR_INPUT, "X X' underflows (largest squared row norm %g): scale X up", gmax);
+        goto done;
+    }
     if (as_det_whiten(n, G, &R.W, &r, c) != AS_OK) goto done;
     as_free(c, G);
     G = NULL;

@@ -1,5 +1,6 @@
 /* matrix.c: views of X, their validation, column selection (Y) and Gram matrices. */
 #include "as_internal.h"
+#include <float.h>
 
 void as_view_dense(as_matrix *A, int64_t nrow, int64_t ncol, const double *x, int64_t ld)
 {
@@ -120,6 +121,17 @@ double as_col_norm2(const as_matrix *A, int64_t j)
     double s = 0;
     AS_FOR_COL(A, j, row, v, { (void)row; s += v * v; });
     return s;
+}
+
+int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c)
+{
+    int64_t a;
+    for (a = 0; a < n * n; a++)
+        if (!isfinite(G[a]))
+            return as_error(c, AS_ERR_INPUT,
+                            "%s %s' overflows (%s has entries near %g or a large row norm): scale %s down",
+                            name, name, name, sqrt(DBL_MAX / (double)n), name);
+    return AS_OK;
 }
 
 int64_t as_select_nnz(const as_matrix *X, int64_t k, const int64_t *index)

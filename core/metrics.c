@@ -109,8 +109,8 @@ int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
     if (as_matrix_check(X, c) != AS_OK) return c->status;
     G = as_malloc(c, (size_t)(n * n), sizeof(double));
     H = as_malloc(c, (size_t)(n * n), sizeof(double));
-    if (G && H && as_gram(X, -1, NULL, NULL, G, c) == AS_OK &&
-        as_gram(X, k, index, weight, H, c) == AS_OK)
+    if (G && H && as_gram(X, -1, NULL, NULL, G, c) == AS_OK && as_gram_finite(n, G, "X", c) == AS_OK &&
+        as_gram(X, k, index, weight, H, c) == AS_OK && as_gram_finite(n, H, "Y", c) == AS_OK)
         as_compare_gram(n, G, H, spectral, out, c);
     as_free(c, G);
     as_free(c, H);

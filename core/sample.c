@@ -56,6 +56,24 @@ double as_default_m(int64_t rank, double eps, double delta, double beta)
     return ceil(beta * (double)rank * log(2.0 * (double)rank / delta) / h);
 }
 
+/* Squared column norms that overflowed (entries near 1e154 and above) or
+   underflowed (near 1e-154 and below) are recomputed on X / max|X|: the
+   probabilities are scale-invariant, and inputs of ordinary scale keep their bits. */
+static void as_norm_probabilities_rescue(const as_matrix *X, double *prob)
+{
+    int64_t j, d = X->ncol;
+    double total = 0, amax = 0;
+    for (j = 0; j < d; j++) total += prob[j];
+    if (isfinite(total) && total > 1e-250) return;
+    for (j = 0; j < d; j++) AS_FOR_COL(X, j, row, v, { (void)row; amax = fmax(amax, fabs(v)); });
+    if (amax == 0) return;
+    for (j = 0; j < d; j++) {
+        double s = 0;
+        AS_FOR_COL(X, j, row, v, { (void)row; s += (v / amax) * (v / amax); });
+        prob[j] = s;
+    }
+}
+
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j, k, m, t;
@@ -79,6 +97,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
         out->rank = n < d ? n : d;
         for (j = 0; j < d; j++)
             prob[j] = o->probabilities == AS_PROB_UNIFORM ? 1.0 : as_col_norm2(X, j);
+        if (o->probabilities == AS_PROB_NORM) as_norm_probabilities_rescue(X, prob);
     }
     /* cumulative sums in column order: the same for any thread count */
     for (j = 0; j < d; j++) {

@@ -3,36 +3,6 @@
 #include "check.h"
 #include <string.h>
 
-/* ---- an allocation hook that counts live blocks and can fail the k-th call */
-static long alloc_live = 0, alloc_calls = 0, alloc_fail_at = -1;
-static void *count_malloc(size_t size)
-{
-    void *p;
-    long call;
-#ifdef _OPENMP
-#pragma omp atomic capture
-#endif
-    call = ++alloc_calls;
-    if (call == alloc_fail_at) return NULL;
-    p = malloc(size + 16);
-    if (!p) return NULL;
-#ifdef _OPENMP
-#pragma omp atomic
-#endif
-    alloc_live++;
-    return (char *)p + 16;
-}
-static void count_free(void *p)
-{
-#ifdef _OPENMP
-#pragma omp atomic
-#endif
-    alloc_live--;
-    free((char *)p - 16);
-}
-static int stop_after = -1, stop_calls = 0;
-static int count_interrupt(void *ctx) { (void)ctx; return ++stop_calls > stop_after && stop_after >= 0; }
-
 /* dense n x d -> CSC (both widths) */
 typedef struct { int32_t *p32, *i32; int64_t *p64, *i64; double *x; } csc_t;
 static csc_t to_csc(const double *X, int n, int d)
@@ -234,51 +204,32 @@ static void test_metrics(void)
     free(X); free(G); free(Z); free(Att);
 }
 
-/* Every allocation failing in turn ends in AS_ERR_NOMEM (or success) with nothing leaked;
-   an interrupt ends in AS_ERR_INTERRUPT with nothing leaked. */
+/* as_rand then its metrics, as the front-ends run them, for check_every_failure. */
+static int run_rand_and_error(void *arg, as_common *c)
+{
+    const as_matrix *A = arg;
+    as_rand_options o;
+    as_sample S;
+    as_metrics M;
+    int st;
+    as_rand_options_init(&o);
+    o.s1 = 60;
+    st = as_rand(A, &o, &S, c);
+    if (st == AS_OK) st = as_attention_error(A, S.k, S.index, S.weight, 1, &M, c);
+    as_sample_free(&S, c);
+    return st;
+}
+
+/* Every allocation failing in turn ends in AS_ERR_NOMEM, every interrupt poll in
+   AS_ERR_INTERRUPT, with nothing leaked (more entry points: test_nomem.c). */
 static void test_failures(void)
 {
     int n = 10, d = 3000;
     double *X = random_matrix(n, d, 0.3, 4);
     csc_t s = to_csc(X, n, d);
     as_matrix A;
-    as_common c;
-    as_rand_options o;
-    as_sample S;
-    as_metrics M;
-    long total, k, bad = 0, oks = 0;
-    as_common_init(&c);
-    c.malloc_fn = count_malloc;
-    c.free_fn = count_free;
-    c.nthreads = 1;
     as_view_csc32(&A, n, d, s.p32, s.i32, s.x);
-    as_rand_options_init(&o);
-    o.s1 = 60;
-    alloc_calls = 0;
-    CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "%s", c.msg);
-    as_attention_error(&A, S.k, S.index, S.weight, 1, &M, &c);
-    as_sample_free(&S, &c);
-    total = alloc_calls;
-    CHECK(alloc_live == 0 && total > 10, "no leak on success (%ld live, %ld calls)", alloc_live, total);
-    for (k = 1; k <= total; k++) {
-        int st;
-        alloc_calls = 0;
-        alloc_fail_at = k;
-        st = as_rand(&A, &o, &S, &c);
-        if (st == AS_OK) {
-            st = as_attention_error(&A, S.k, S.index, S.weight, 1, &M, &c);
-            as_sample_free(&S, &c);
-        }
-        if (st == AS_OK) oks++;
-        else if (st != AS_ERR_NOMEM || S.index != NULL) bad++;
-        if (alloc_live != 0) bad++, alloc_live = 0;
-    }
-    alloc_fail_at = -1;
-    CHECK(bad == 0 && oks == 0, "%ld allocation sites failing in turn: %ld bad, %ld unexpected successes", total, bad, oks);
-    c.interrupt_fn = count_interrupt;
-    stop_after = 0;
-    CHECK(as_rand(&A, &o, &S, &c) == AS_ERR_INTERRUPT && alloc_live == 0 && S.index == NULL,
-          "interrupt: status %d, %ld live", c.status, alloc_live);
+    CHECK(check_every_failure("rand + error, CSC32", run_rand_and_error, &A) > 10, "allocations exercised");
     csc_free(&s); free(X);
 }
 

@@ -1,0 +1,149 @@
+/* test_nomem.c: every allocation site and every interrupt poll of each entry point, failing in turn: a clean status, nothing leaked. */
+#include "attsparse.h"
+#include "check.h"
+#include <string.h>
+
+/* n x d, a fraction dens of the entries nonzero; rows beyond `rank` repeat the first ones. */
+static double *make_x(int64_t n, int64_t d, double dens, int64_t rank, double scale, uint64_t seed)
+{
+    double *X = malloc(sizeof(double) * (size_t)(n * d));
+    int64_t i, j;
+    for (j = 0; j < d; j++)
+        for (i = 0; i < n; i++) {
+            uint64_t at = (uint64_t)(j * n + (i % rank));
+            X[i + j * n] = as_rng_unif(seed, 1, at) < dens ? scale * as_rng_normal(seed, 2, at) : 0.0;
+        }
+    return X;
+}
+
+/* ---- the runs: one entry point with one set of options, outputs freed */
+typedef struct rand_case { const as_matrix *X; as_rand_options o; int with_error; } rand_case;
+
+static int run_rand(void *arg, as_common *c)
+{
+    rand_case *rc = arg;
+    as_sample S;
+    as_metrics M;
+    int st = as_rand(rc->X, &rc->o, &S, c);
+    if (st == AS_OK && rc->with_error)
+        st = as_attention_error(rc->X, S.k, S.index, S.weight, 1, &M, c);
+    as_sample_free(&S, c);
+    return st;
+}
+
+static int run_leverage(void *arg, as_common *c)
+{
+    rand_case *rc = arg;
+    int64_t rank;
+    double *scores = malloc(sizeof(double) * (size_t)rc->X->ncol);
+    int st = as_leverage(rc->X, &rc->o, scores, &rank, c);
+    free(scores);
+    return st;
+}
+
+typedef struct det_case { const as_matrix *X; as_det_options o; } det_case;
+
+static int run_det(void *arg, as_common *c)
+{
+    det_case *dc = arg;
+    as_sample S;
+    int st = as_det(dc->X, &dc->o, &S, c);
+    as_sample_free(&S, c);
+    return st;
+}
+
+typedef struct gram_case { int64_t n; const double *G, *H; } gram_case;
+
+static int run_compare(void *arg, as_common *c)
+{
+    gram_case *gc = arg;
+    as_metrics M;
+    return as_compare_gram(gc->n, gc->G, gc->H, 1, &M, c);
+}
+
+static void test_rand_paths(void)
+{
+    double *X = make_x(6, 300, 0.4, 6, 1.0, 21), *Xr = make_x(8, 120, 1.0, 3, 1.0, 22),
+           *Xt = make_x(5, 200, 0.5, 5, 1e-170, 23);
+    check_views A, R, T;
+    rand_case rc;
+    long sites = 0;
+    check_views_make(&A, 6, 300, X);
+    check_views_make(&R, 8, 120, Xr);
+    check_views_make(&T, 5, 200, Xt);
+
+    as_rand_options_init(&rc.o);   /* approximate scores (d > s1), Gaussian JL, then the metrics */
+    rc.o.s1 = 40; rc.o.s2 = 3; rc.o.seed = 5; rc.with_error = 1;
+    rc.X = &A.S64;
+    sites += check_every_failure("rand approx CSC64 + error", run_rand, &rc);
+    rc.o.jl = AS_JL_AMS;
+    rc.X = &A.D;
+    sites += check_every_failure("rand approx AMS dense + error", run_rand, &rc);
+    as_rand_options_init(&rc.o);   /* exact scores of a rank-3 X */
+    rc.o.leverage = AS_LEV_EXACT; rc.o.seed = 6;
+    rc.X = &R.S32;
+    sites += check_every_failure("rand exact rank-deficient CSC32 + error", run_rand, &rc);
+    sites += check_every_failure("leverage exact CSC32", run_leverage, &rc);
+    as_rand_options_init(&rc.o);   /* norm probabilities rescued from underflow (entries 1e-170) */
+    rc.o.probabilities = AS_PROB_NORM; rc.o.m = 50; rc.with_error = 0;
+    rc.X = &T.S32;
+    sites += check_every_failure("rand norm tiny CSC32", run_rand, &rc);
+    rc.o.probabilities = AS_PROB_UNIFORM;
+    rc.X = &A.D;
+    sites += check_every_failure("rand uniform dense", run_rand, &rc);
+    printf("randomized paths: %ld allocation sites failed in turn\n", sites);
+    check_views_free(&A); check_views_free(&R); check_views_free(&T);
+    free(X); free(Xr); free(Xt);
+}
+
+static void test_det_paths(void)
+{
+    double *X = make_x(5, 400, 0.5, 5, 1.0, 31), *Xr = make_x(6, 300, 1.0, 4, 1.0, 32);
+    check_views A, R;
+    det_case dc;
+    long sites = 0;
+    int s;
+    check_views_make(&A, 5, 400, X);
+    check_views_make(&R, 6, 300, Xr);
+    for (s = 0; s < 2; s++) {   /* tree search over 8 leaves, then the plain scan */
+        as_det_options_init(&dc.o);
+        dc.o.eps = 0.8; dc.o.search = s; dc.o.leaf = 50;
+        dc.X = &A.D;
+        sites += check_every_failure(s ? "det scan dense" : "det tree dense", run_det, &dc);
+        dc.X = &A.S32;
+        sites += check_every_failure(s ? "det scan CSC32" : "det tree CSC32", run_det, &dc);
+        dc.X = &R.S64;
+        sites += check_every_failure(s ? "det scan rank-deficient CSC64" : "det tree rank-deficient CSC64",
+                                     run_det, &dc);
+    }
+    printf("deterministic paths: %ld allocation sites failed in turn\n", sites);
+    check_views_free(&A); check_views_free(&R);
+    free(X); free(Xr);
+}
+
+static void test_metric_paths(void)
+{
+    int64_t n = 7, a;
+    double *X = make_x(n, 60, 1.0, n, 1.0, 41), *G = malloc(sizeof(double) * (size_t)(n * n)),
+           *H = malloc(sizeof(double) * (size_t)(n * n));
+    as_matrix A;
+    as_common c;
+    gram_case gc;
+    as_common_init(&c);
+    as_view_dense(&A, n, 60, X, n);
+    as_gram(&A, -1, NULL, NULL, G, &c);
+    for (a = 0; a < n * n; a++) H[a] = 1.1 * G[a];
+    gc.n = n; gc.G = G; gc.H = H;
+    check_every_failure("compare_gram spectral", run_compare, &gc);
+    free(X); free(G); free(H);
+}
+
+int main(void)
+{
+    test_rand_paths();
+    test_det_paths();
+    test_metric_paths();
+    printf("test_nomem: %ld allocations and %ld interrupt polls failed in turn\n", check_sites_total,
+           check_polls_total);
+    return check_report("test_nomem");
+}
