@@ -1,7 +1,7 @@
 # Makefile: build the C core and both front-ends, run every test, the demo and the benchmarks.
 # make            both front-ends (R package into build/Rlib, Octave functions into build/octave)
 # make check      every test: core C tests, R testthat, Octave tests
-# make demo       both front-ends on the built-in default input
+# make demo       both front-ends on the built-in default input (and ALL, acq when installed): tables, plots in build/demo
 SHELL := /bin/bash
 BUILD   := build
 RSCRIPT ?= Rscript
@@ -73,7 +73,8 @@ check-vignette: $(R_TARBALL)
 	  || { echo "vignette missing from $<"; exit 1; }
 
 demo-r: r
-	R_LIBS=$(RLIB) $(RSCRIPT) inst/demo/demo.R $(BUILD)/demo/r
+	@mkdir -p $(BUILD)/demo
+	set -o pipefail; R_LIBS=$(RLIB) $(RSCRIPT) inst/demo/demo.R $(BUILD)/demo/r | tee $(BUILD)/demo/r.txt
 
 # ---------------------------------------------------------------- Octave
 -include octave/octave.mk
@@ -90,7 +91,13 @@ EXTRA_CHECKS :=
 -include tests/reliability/*.mk
 
 check: check-core check-r check-vignette check-octave $(EXTRA_CHECKS)
+# both front-ends, then the tables they printed compared (all but the time column)
+DEMO_TABLE := awk '/^(rand-|det )/ { $$NF = ""; print; next } / x [0-9]+ (dense|sparse), nnz / { print }'
 demo: demo-r demo-octave
+	@if diff <($(DEMO_TABLE) $(BUILD)/demo/r.txt) <($(DEMO_TABLE) $(BUILD)/demo/octave.txt) >/dev/null; then \
+	  echo "make demo: R and Octave printed the same tables ($$($(DEMO_TABLE) $(BUILD)/demo/r.txt | grep -c .) lines, time_s aside); plots in $(BUILD)/demo/r and $(BUILD)/demo/octave"; \
+	else echo "make demo: R and Octave tables differ:"; \
+	  diff <($(DEMO_TABLE) $(BUILD)/demo/r.txt) <($(DEMO_TABLE) $(BUILD)/demo/octave.txt); exit 1; fi
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so core/*.o

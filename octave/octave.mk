@@ -62,4 +62,5 @@ demo-data: $(R_STAMP)
 	R_LIBS=$(RLIB) $(RSCRIPT) inst/demo/export-data.R $(BUILD)/demo/data
 
 demo-octave: octave demo-data
-	$(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) octave/demo.m
+	@mkdir -p $(BUILD)/demo
+	set -o pipefail; $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) octave/demo.m | tee $(BUILD)/demo/octave.txt
