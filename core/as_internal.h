@@ -89,6 +89,11 @@ void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
             const int *k, const double *alpha, const double *a, const int *lda,
             const double *b, const int *ldb, const double *beta, double *c,
             const int *ldc, as_fclen, as_fclen);
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
+void dpocon_(const char *uplo, const int *n, const double *a, const int *lda,
+             const double *anorm, double *rcond, double *work, int *iwork, int *info, as_fclen);
+double dlansy_(const char *norm, const char *uplo, const int *n, const double *a,
+               const int *lda, double *work, as_fclen, as_fclen);
 void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n,
              double *a, const int *lda, const double *vl, const double *vu,
              const int *il, const int *iu, const double *abstol, int *m, double *w,
@@ -106,6 +111,10 @@ int64_t as_default_s2(int64_t d, double delta);
 /* as_leverage without the checks; fills used->rank, s1, s, s2 (0: not used). */
 int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
                     as_sample *used, as_common *c);
+
+/* Nonzero (default): the sparse score pass uses 256-bit vectors on CPUs with
+   AVX2 (same roundings as the baseline code); 0: baseline code only. */
+extern int as_scores_avx2;
 
 /* Random streams (distinct constants keep the draws of each step independent). */
 enum { AS_STREAM_OSNAP = 1, AS_STREAM_JL = 2, AS_STREAM_SAMPLE = 3, AS_STREAM_AMS = 4 };

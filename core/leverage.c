@@ -12,48 +12,66 @@ int64_t as_default_s2(int64_t d, double delta)
     return (int64_t)ceil(8.0 * log((double)d / delta));
 }
 
+/* Sketch rows per band of the embedding pass: a band of M' (n x AS_EMBED_BAND)
+   stays in cache while the columns hashed into it are added. */
+#define AS_EMBED_BAND 32
+
 /* M' = S1 X' (n x s1): column j of X goes, times +-1/sqrt(s), to one row of
-   each of the s blocks of S1. Thread t owns a band of rows of M, so each
-   entry is summed in column order whatever the thread count. */
+   each of the s blocks of S1. The (column, block) pairs of a chunk of columns
+   are bucketed by band of sketch rows (a counting sort that keeps column
+   order), and each band is filled by one thread: every entry of M' is summed
+   in column order whatever the thread count, and a band's writes stay in
+   cache instead of landing anywhere in the n x s1 array. */
 static int as_embed(const as_matrix *X, int64_t s1, int64_t s, uint64_t seed,
                     double *MT, as_common *c)
 {
-    int64_t n = X->nrow, d = X->ncol, j0;
+    int64_t n = X->nrow, d = X->ncol, j0, nband = (s1 + AS_EMBED_BAND - 1) / AS_EMBED_BAND;
+    int64_t chunk = AS_CHUNK / 4, *start = NULL, *pair = NULL;
     double scale = 1.0 / sqrt((double)s);
     int nt = as_threads(c);
-    for (j0 = 0; j0 < d; j0 += AS_CHUNK) {
-        int64_t j1 = j0 + AS_CHUNK < d ? j0 + AS_CHUNK : d;
+    start = as_malloc(c, (size_t)nband + 1, sizeof(int64_t));
+    pair = as_malloc(c, (size_t)(chunk * s), sizeof(int64_t));
+    if (!start || !pair) goto done;
+    for (j0 = 0; j0 < d && c->status == AS_OK; j0 += chunk) {
+        int64_t j1 = j0 + chunk < d ? j0 + chunk : d, j, b, g;
+        /* bucket the pairs: pair = (j - j0) * 2 s1 + 2 h + sign bit */
+        memset(start, 0, sizeof(int64_t) * (size_t)(nband + 1));
+        for (j = j0; j < j1; j++)
+            for (b = 0; b < s; b++) {
+                int64_t blo = s1 * b / s, bhi = s1 * (b + 1) / s;
+                uint64_t z = as_rng_u64(seed, AS_STREAM_OSNAP, (uint64_t)(j * s + b));
+                int64_t h = blo + (int64_t)((z >> 1) % (uint64_t)(bhi - blo));
+                start[h / AS_EMBED_BAND + 1]++;
+            }
+        for (g = 0; g < nband; g++) start[g + 1] += start[g];
+        for (j = j0; j < j1; j++)
+            for (b = 0; b < s; b++) {
+                int64_t blo = s1 * b / s, bhi = s1 * (b + 1) / s;
+                uint64_t z = as_rng_u64(seed, AS_STREAM_OSNAP, (uint64_t)(j * s + b));
+                int64_t h = blo + (int64_t)((z >> 1) % (uint64_t)(bhi - blo));
+                pair[start[h / AS_EMBED_BAND]++] = (j - j0) * 2 * s1 + 2 * h + (int64_t)(z & 1);
+            }
+        /* start[g] is now the end of band g: shift back to the starts */
+        for (g = nband; g > 0; g--) start[g] = start[g - 1];
+        start[0] = 0;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
 #endif
-        {
-            int tid = 0, ntid = 1;
-            int64_t lo, hi, j, b;
-#ifdef _OPENMP
-            tid = omp_get_thread_num();
-            ntid = omp_get_num_threads();
-#endif
-            lo = s1 * tid / ntid;
-            hi = s1 * (tid + 1) / ntid;
-            for (j = j0; j < j1; j++) {
-                for (b = 0; b < s; b++) {
-                    int64_t blo = s1 * b / s, bhi = s1 * (b + 1) / s, h;
-                    uint64_t z = as_rng_u64(seed, AS_STREAM_OSNAP, (uint64_t)(j * s + b));
-                    double sg;
-                    if (bhi <= lo || blo >= hi) continue;
-                    h = blo + (int64_t)((z >> 1) % (uint64_t)(bhi - blo));
-                    if (h < lo || h >= hi) continue;
-                    sg = (z & 1) ? scale : -scale;
-                    {
-                        double *col = MT + h * n;
-                        AS_FOR_COL(X, j, row, v, { col[row] += sg * v; });
-                    }
-                }
+        for (g = 0; g < nband; g++) {
+            int64_t e;
+            for (e = start[g]; e < start[g + 1]; e++) {
+                int64_t code = pair[e], jj = j0 + code / (2 * s1), h = (code % (2 * s1)) / 2;
+                double sg = (code & 1) ? scale : -scale;
+                double *col = MT + h * n;
+                AS_FOR_COL(X, jj, row, v, { col[row] += sg * v; });
             }
         }
-        if (as_interrupted(c)) return c->status;
+        as_interrupted(c);
     }
-    return AS_OK;
+done:
+    as_free(c, start);
+    as_free(c, pair);
+    return c->status;
 }
 
 /* The prime of the 4-wise independent family below. */
@@ -69,12 +87,113 @@ static double as_ams_sign(const uint64_t coef[4], uint64_t a)
     return (acc & 1) ? 1.0 : -1.0;
 }
 
+/* Width of the JL tiles of the sparse score pass: the accumulators of a tile
+   stay in registers, and a tile of N' (n x AS_SCORE_TILE) stays in cache. The
+   row stride of N' is padded to a multiple of it with zero columns (adding
+   their 0 * 0 leaves a score's bits unchanged). */
+#define AS_SCORE_TILE 16
+/* Nonzero: the sparse score pass may use its AVX2 tile when the CPU has AVX2
+   (tests set 0 to check that both tiles give the same bits). */
+int as_scores_avx2 = 1;
+
+/* Columns per task of the sparse score pass. */
+#define AS_SCORE_TASK 128
+
+/* scores[j] += sum_a (x_j' N(:, a))^2 over the AS_SCORE_TILE columns a of one
+   tile; NT holds the tile's rows with stride q. Each sum runs over the entries
+   of column j in row order and the squares are added in a's order, so the
+   tiles add up to exactly the untiled sum. DECL, STEP and STORE hold the 16
+   sums: in registers (vector extensions of GCC and clang: elementwise IEEE
+   multiplies and adds, the roundings of the scalar loop) or in an array. */
+#define AS_SCORES_TILE_FN(NAME, ATTR, DECL, STEP, STORE)                       \
+    ATTR static void NAME(const as_matrix *X, int64_t ja, int64_t jb,          \
+                          const double *restrict NT, int64_t q,                \
+                          double *restrict scores)                             \
+    {                                                                          \
+        const double *restrict xv = X->x;                                      \
+        int64_t j;                                                             \
+        for (j = ja; j < jb; j++) {                                            \
+            double acc[AS_SCORE_TILE], s = scores[j];                          \
+            int64_t k, ke;                                                     \
+            int a;                                                             \
+            DECL;                                                              \
+            if (X->kind == AS_CSC32) {                                         \
+                const int32_t *restrict ri = X->i32;                           \
+                for (k = X->p32[j], ke = X->p32[j + 1]; k < ke; k++) {         \
+                    AS_PREFETCH(NT + (int64_t)ri[k + 8 < ke ? k + 8 : k] * q); \
+                    STEP(NT + (int64_t)ri[k] * q, xv[k]);                      \
+                }                                                              \
+            } else {                                                           \
+                const int64_t *restrict ri = X->i64;                           \
+                for (k = X->p64[j], ke = X->p64[j + 1]; k < ke; k++) {         \
+                    AS_PREFETCH(NT + ri[k + 8 < ke ? k + 8 : k] * q);          \
+                    STEP(NT + ri[k] * q, xv[k]);                               \
+                }                                                              \
+            }                                                                  \
+            STORE(acc);                                                        \
+            for (a = 0; a < AS_SCORE_TILE; a++) s += acc[a] * acc[a];          \
+            scores[j] = s;                                                     \
+        }                                                                      \
+    }
+
+#if defined(__GNUC__)
+/* the next nonzero's row of the tile: two 64-byte lines */
+#define AS_PREFETCH(P) (__builtin_prefetch(P), __builtin_prefetch((P) + 8))
+/* 128-bit vectors: 8 SSE2 registers (baseline x86-64; pairs elsewhere) */
+typedef double as_v2d __attribute__((vector_size(16), aligned(8)));
+#define AS_V2_DECL as_v2d a0 = {0, 0}, a1 = a0, a2 = a0, a3 = a0, a4 = a0, a5 = a0, a6 = a0, a7 = a0
+#define AS_V2_STEP(NR, V)                                                      \
+    do {                                                                       \
+        const as_v2d *nv_ = (const as_v2d *)(NR);                             \
+        as_v2d vv_ = {V, V};                                                   \
+        a0 += vv_ * nv_[0]; a1 += vv_ * nv_[1];                                \
+        a2 += vv_ * nv_[2]; a3 += vv_ * nv_[3];                                \
+        a4 += vv_ * nv_[4]; a5 += vv_ * nv_[5];                                \
+        a6 += vv_ * nv_[6]; a7 += vv_ * nv_[7];                                \
+    } while (0)
+#define AS_V2_STORE(ACC)                                                       \
+    do { memcpy(ACC, &a0, 16); memcpy(ACC + 2, &a1, 16);                       \
+         memcpy(ACC + 4, &a2, 16); memcpy(ACC + 6, &a3, 16);                   \
+         memcpy(ACC + 8, &a4, 16); memcpy(ACC + 10, &a5, 16);                  \
+         memcpy(ACC + 12, &a6, 16); memcpy(ACC + 14, &a7, 16); } while (0)
+AS_SCORES_TILE_FN(as_scores_tile, , AS_V2_DECL, AS_V2_STEP, AS_V2_STORE)
+#else
+#define AS_PREFETCH(P) ((void)0)
+#define AS_ARR_DECL double acc_[AS_SCORE_TILE] = {0}
+#define AS_ARR_STEP(NR, V)                                                     \
+    do { int a_; for (a_ = 0; a_ < AS_SCORE_TILE; a_++) acc_[a_] += (V) * (NR)[a_]; } while (0)
+#define AS_ARR_STORE(ACC) memcpy(ACC, acc_, sizeof acc_)
+AS_SCORES_TILE_FN(as_scores_tile, , AS_ARR_DECL, AS_ARR_STEP, AS_ARR_STORE)
+#endif
+
+#if defined(__GNUC__) && defined(__x86_64__)
+#define AS_HAVE_AVX2_TILE 1
+/* 256-bit vectors in 4 registers, for CPUs with AVX2 (checked at run time,
+   so the build stays baseline x86-64): multiplies and adds, no FMA, so the
+   same roundings and bits as as_scores_tile. */
+typedef double as_v4d __attribute__((vector_size(32), aligned(8)));
+#define AS_V4_DECL as_v4d a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0
+#define AS_V4_STEP(NR, V)                                                      \
+    do {                                                                       \
+        const as_v4d *nv_ = (const as_v4d *)(NR);                             \
+        as_v4d vv_ = {V, V, V, V};                                             \
+        a0 += vv_ * nv_[0]; a1 += vv_ * nv_[1];                                \
+        a2 += vv_ * nv_[2]; a3 += vv_ * nv_[3];                                \
+    } while (0)
+#define AS_V4_STORE(ACC)                                                       \
+    do { memcpy(ACC, &a0, 32); memcpy(ACC + 4, &a1, 32);                       \
+         memcpy(ACC + 8, &a2, 32); memcpy(ACC + 12, &a3, 32); } while (0)
+AS_SCORES_TILE_FN(as_scores_tile_avx2, __attribute__((target("avx2"))), AS_V4_DECL, AS_V4_STEP,
+                  AS_V4_STORE)
+#endif
+
 /* scores[j] = || x_j' N ||^2 with NT = N' (q x n). */
 static int as_scores(const as_matrix *X, const double *NT, int64_t q, double *scores,
                      as_common *c)
 {
     int64_t d = X->ncol, n = X->nrow, j0;
-    int nt = as_threads(c);
+    int nt = as_threads(c), avx2 = 0;
+    (void)avx2;
     if (X->kind == AS_DENSE) {
         /* blocks of columns through dgemm: T = N' X(:, block) */
         int qi = (int)q, ni = (int)n, nb, ldx = (int)X->ld;
@@ -97,46 +216,69 @@ static int as_scores(const as_matrix *X, const double *NT, int64_t q, double *sc
         as_free(c, T);
         return c->status;
     }
+    /* Sparse: a task is a block of columns, walked once per tile of N'
+       (q is a multiple of AS_SCORE_TILE here) */
+#ifdef AS_HAVE_AVX2_TILE
+    avx2 = as_scores_avx2 != 0 && __builtin_cpu_supports("avx2");
+#endif
+    memset(scores, 0, sizeof(double) * (size_t)d);
     for (j0 = 0; j0 < d; j0 += AS_CHUNK) {
-        int64_t j1 = j0 + AS_CHUNK < d ? j0 + AS_CHUNK : d, j;
-        int fail = 0;
+        int64_t j1 = j0 + AS_CHUNK < d ? j0 + AS_CHUNK : d, ja;
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt) reduction(|:fail)
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
 #endif
-        {
-            double *acc = c->malloc_fn(sizeof(double) * (size_t)q);
-            if (acc == NULL) fail = 1;
-            else {
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 256)
+        for (ja = j0; ja < j1; ja += AS_SCORE_TASK) {
+            int64_t jb = ja + AS_SCORE_TASK < j1 ? ja + AS_SCORE_TASK : j1, a0;
+            for (a0 = 0; a0 < q; a0 += AS_SCORE_TILE)
+#ifdef AS_HAVE_AVX2_TILE
+                if (avx2) as_scores_tile_avx2(X, ja, jb, NT + a0, q, scores);
+                else
 #endif
-                for (j = j0; j < j1; j++) {
-                    double s = 0;
-                    int64_t a;
-                    memset(acc, 0, sizeof(double) * (size_t)q);
-                    AS_FOR_COL(X, j, row, v, {
-                        const double *nr = NT + row * q;
-                        for (a = 0; a < q; a++) acc[a] += v * nr[a];
-                    });
-                    for (a = 0; a < q; a++) s += acc[a] * acc[a];
-                    scores[j] = s;
-                }
-                c->free_fn(acc);
-            }
+                as_scores_tile(X, ja, jb, NT + a0, q, scores);
         }
-        if (fail) return as_error(c, AS_ERR_NOMEM, "out of memory in the score pass");
         if (as_interrupted(c)) return c->status;
     }
     return AS_OK;
 }
 
+/* Smallest reciprocal condition number of the sketch's Gram M'M accepted
+   for its Cholesky factor; below it the pivoted QR of M is used. The scores
+   then carry relative errors near eps / rcond <= 2e-6, far inside the
+   factor 3 that the sampling needs. */
+#define AS_CHOL_RCOND 1e-10
+
+/* U (n x n, upper) with U'U = M'M = MT MT' from one dsyrk on MT (n x s1)
+   and a Cholesky: half the multiply-adds of a QR of M, all of them in
+   level-3 BLAS, and no transposed copy of M. Returns 1 when the Gram is
+   positive definite with rcond > AS_CHOL_RCOND, 0 when the caller must fall
+   back to the rank-revealing QR (c->status says whether memory ran out). */
+static int as_sketch_cholesky(const double *MT, int64_t n, int64_t s1, double *U, as_common *c)
+{
+    int ni = (int)n, ki = (int)s1, info = 0, ok = 0;
+    double one = 1.0, zero = 0.0, anorm, rcond = 0;
+    double *work = as_malloc(c, 3 * (size_t)n, sizeof(double));
+    int *iwork = as_malloc(c, (size_t)n, sizeof(int));
+    if (work && iwork) {
+        dsyrk_("U", "N", &ni, &ki, &one, MT, &ni, &zero, U, &ni, 1, 1);
+        anorm = dlansy_("1", "U", &ni, U, &ni, work, 1, 1);
+        dpotrf_("U", &ni, U, &ni, &info, 1);
+        if (info == 0 && anorm > 0 && isfinite(anorm)) {
+            dpocon_("U", &ni, U, &ni, &anorm, &rcond, work, iwork, &info, 1);
+            ok = info == 0 && rcond > AS_CHOL_RCOND;
+        }
+    }
+    as_free(c, work);
+    as_free(c, iwork);
+    return ok;
+}
+
 int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
                     as_sample *used, as_common *c)
 {
-    int64_t n = X->nrow, d = X->ncol, s1, s, q, mrows, r, a, j;
-    int exact, jl, info = 0, lwork = -1, mi, ni;
+    int64_t n = X->nrow, d = X->ncol, s1, s, q, qs, mrows, r, a, j;
+    int exact, jl, info = 0, lwork = -1, mi, ni, chol = 0;
     int *jpvt = NULL;
-    double *M = NULL, *tau = NULL, *work = NULL, *Z = NULL, *NT = NULL, wq = 0, tol;
+    double *M = NULL, *tau = NULL, *work = NULL, *Z = NULL, *NT = NULL, *NTbuf = NULL, wq = 0, tol;
 
     c->status = AS_OK;
     used->rank = 0;
@@ -152,23 +294,37 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
     as_progress(c, "leverage: %s scores, %lld x %lld %s", exact ? "exact" : "approximate",
                 (long long)mrows, (long long)n, exact ? "copy of X'" : "sparse embedding");
 
-    M = as_calloc(c, (size_t)(mrows * n), sizeof(double));
     jpvt = as_calloc(c, (size_t)n, sizeof(int));
     tau = as_malloc(c, (size_t)n, sizeof(double));
-    if (!M || !jpvt || !tau) goto done;
+    if (!jpvt || !tau) goto done;
 
     if (exact) {
+        M = as_calloc(c, (size_t)(mrows * n), sizeof(double));
+        if (!M) goto done;
         for (j = 0; j < d; j++)
             AS_FOR_COL(X, j, row, v, { M[j + row * mrows] = v; });
     } else {
         double *MT = as_calloc(c, (size_t)(mrows * n), sizeof(double));
         if (!MT) goto done;
         if (as_embed(X, s1, s, o->seed, MT, c) == AS_OK) {
-            for (a = 0; a < n; a++)
-                for (j = 0; j < mrows; j++) M[j + a * mrows] = MT[a + j * n];
+            as_progress(c, "leverage: embedding done");
+            M = as_malloc(c, (size_t)(n * n), sizeof(double));
+            if (M) chol = as_sketch_cholesky(MT, n, mrows, M, c);
+            if (chol) {
+                /* R = U: full rank, no pivoting */
+                mrows = n;
+                for (a = 0; a < n; a++) jpvt[a] = (int)(a + 1);
+            } else if (c->status == AS_OK) {
+                as_free(c, M);
+                M = as_malloc(c, (size_t)(mrows * n), sizeof(double));
+                if (M)
+                    for (a = 0; a < n; a++)
+                        for (j = 0; j < mrows; j++) M[j + a * mrows] = MT[a + j * n];
+            }
         }
         as_free(c, MT);
         if (c->status != AS_OK) goto done;
+        if (chol) goto factored;
     }
 
     /* pivoted QR: M P = Q R */
@@ -181,6 +337,9 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
     dgeqp3_(&mi, &ni, M, &mi, jpvt, tau, work, &lwork, &info);
     if (info != 0) { as_error(c, AS_ERR_LAPACK, "dgeqp3 failed (info = %d)", info); goto done; }
 
+factored:
+    as_progress(c, "leverage: %s done", chol ? "Cholesky of the sketch's Gram" : "pivoted QR");
+    mi = (int)mrows;
     /* numerical rank from the diagonal of R */
     r = 0;
     tol = (double)(mrows > n ? mrows : n) * DBL_EPSILON * fabs(M[0]);
@@ -202,8 +361,12 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
     jl = q < r;
     if (!jl) q = r;
     else used->s2 = q;
+    /* the sparse score pass wants N' rows padded to whole tiles */
+    qs = X->kind == AS_DENSE ? q : (q + AS_SCORE_TILE - 1) / AS_SCORE_TILE * AS_SCORE_TILE;
     Z = as_calloc(c, (size_t)(r * q), sizeof(double));
-    NT = as_calloc(c, (size_t)(q * n), sizeof(double));
+    NTbuf = as_calloc(c, (size_t)(qs * n + 8), sizeof(double));
+    /* rows of N' start on 64-byte lines: a tile is exactly two of them */
+    NT = NTbuf ? NTbuf + (8 - ((uintptr_t)NTbuf / sizeof(double)) % 8) % 8 : NULL;
     if (!Z || !NT) goto done;
     if (!jl) {
         for (a = 0; a < r; a++) Z[a + a * r] = 1.0;
@@ -230,20 +393,12 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
     /* N(perm(a), :) = Z(a, :), stored transposed */
     for (a = 0; a < r; a++) {
         int64_t row = jpvt[a] - 1;
-        for (j = 0; j < q; j++) NT[j + row * q] = Z[a + j * r];
+        for (j = 0; j < q; j++) NT[j + row * qs] = Z[a + j * r];
     }
     as_free(c, M);
     M = NULL;
     as_progress(c, "leverage: rank %lld, score pass with %lld columns", (long long)r, (long long)q);
-    if (as_scores(X, NT, q, scores, c) == AS_OK)
-        for (j = 0; j < d; j++)
-            if (!isfinite(scores[j])) {
-                /* R^-1 over- or underflowed: subnormal entries, or entries near DBL_MAX */
-                as_error(c, AS_ERR_INPUT, "X: the leverage score of column %lld is not finite "
-                         "(entries too close to 0 or to the largest double): rescale X",
-                         (long long)(j + 1));
-                break;
-            }
+    as_scores(X, NT, qs, scores, c);
 
 done:
     as_free(c, M);
@@ -251,7 +406,7 @@ done:
     as_free(c, tau);
     as_free(c, work);
     as_free(c, Z);
-    as_free(c, NT);
+    as_free(c, NTbuf);
     return c->status;
 }
 
