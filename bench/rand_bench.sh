@@ -57,9 +57,21 @@ run() {
     local done_n size
     done_n=$(awk -F'\t' -v fe="$fe" -v inp="$in" -v m="$meth" '$1 == fe && $2 == inp && $6 == m' "$RUNS" | wc -l)
     size=$(echo "$sizes" | tr ',' '\n' | sed -n "$((done_n + 1))p")
-    printf '%s\t%s\t%s\t%s\tNA\t%s\t%s\tNA\t%s\tNA\tNA\tNA\tNA\tNA\tstopped: killed at %s s\n' \
+    printf '%s\t%s\t%s\t%s\tNA\t%s\t%s\tNA\t%s\tNA\tNA\tNA\tNA\tNA\tNA\tstopped: killed at %s s\n' \
       "$fe" "$in" "$n" "$d" "$meth" "$size" "$limit" "$limit" >>"$RUNS"
   fi
+}
+
+# a projection at k columns makes a dense n x k Y: past 2 GiB it is not run, and says so
+too_big() {
+  local in=$1 fe=$2 meth=$3 k=$4 n d
+  read -r n d < <(awk -F'\t' -v inp="$in" '$2 == inp && $3 != "" {print $3, $4; exit}' "$RUNS")
+  if [ -n "$n" ] && [ $((n * k * 8)) -gt $((2 * 1024 * 1024 * 1024)) ]; then
+    printf '%s\t%s\t%s\t%s\tNA\t%s\t%s\tNA\tNA\tNA\tNA\tNA\tNA\tNA\tNA\tskipped: Y would be %s x %s dense, %.1f GiB\n' \
+      "$fe" "$in" "$n" "$d" "$meth" "$k" "$n" "$k" "$(awk -v n="$n" -v k="$k" 'BEGIN {print n * k * 8 / 2^30}')" >>"$RUNS"
+    return 0
+  fi
+  return 1
 }
 
 # k of R's attsparse_rand at the default m on an input (for the projections at equal k)
@@ -77,17 +89,17 @@ for in in $inputs; do
   run R "$in" rand "$rsweep"
   run R "$in" det "$dsweep"
   run R "$in" gram 0
-  run R "$in" gauss "$k"
+  too_big "$in" R gauss "$k" || run R "$in" gauss "$k"
   run R "$in" gauss "$gsweep"
-  run Python "$in" srp "$k" $((BUDGET * 2))
-  run Python "$in" srp "$psweep" $((BUDGET * 4))
+  too_big "$in" Python srp "$k" || run Python "$in" srp "$k" $((BUDGET * 2))
+  run Python "$in" srp "$psweep" $((BUDGET * 2))
   run Octave "$in" rand 0
   run Octave "$in" gram 0
   # Octave's Gaussian projection and BSS only where R's finished within the budget
-  if awk -F'\t' -v inp="$in" -v k="$k" '$1 == "R" && $2 == inp && $6 == "gauss" && $7 == k && $15 == "ok" {f = 1} END {exit !f}' "$RUNS"; then
+  if awk -F'\t' -v inp="$in" -v k="$k" '$1 == "R" && $2 == inp && $6 == "gauss" && $7 == k && $16 == "ok" {f = 1} END {exit !f}' "$RUNS"; then
     run Octave "$in" gauss "$k"
   fi
-  if awk -F'\t' -v inp="$in" '$1 == "R" && $2 == inp && $6 == "det" && $7 == 0.5 && $15 == "ok" {f = 1} END {exit !f}' "$RUNS"; then
+  if awk -F'\t' -v inp="$in" '$1 == "R" && $2 == inp && $6 == "det" && $7 == 0.5 && $16 == "ok" {f = 1} END {exit !f}' "$RUNS"; then
     run Octave "$in" det 0.5
   fi
 done

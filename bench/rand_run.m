@@ -131,10 +131,11 @@ for si = 1:numel (sizes)
   newfile = ! exist (out, "file");
   fid = fopen (out, "a");
   if (newfile)
-    fputs (fid, "frontend\tinput\tn\td\tnnz\tmethod\tparam\tk\ttime\trel\tsize_x_mb\trss_before_mb\tpeak_mb\textra_mb\tstatus\n");
+    fputs (fid, "frontend\tinput\tn\td\tnnz\tmethod\tparam\tk\ttime\trel\tsize_x_mb\trss_before_mb\tpeak_mb\textra_mb\ty_mb\tstatus\n");
   endif
-  fprintf (fid, "Octave\t%s\t%d\t%d\t%d\t%s\t%g\t%d\t%.3f\t%.4g\t%.1f\t%.1f\t%.1f\t%.1f\t%s\n", input, n, d, nnzx,
-           method, sz, k, t, rel, size_x, before, peak, peak - before, strrep (status, "\t", " "));
+  wy = whos ("Y");
+  fprintf (fid, "Octave\t%s\t%d\t%d\t%d\t%s\t%g\t%d\t%.3f\t%.4g\t%.1f\t%.1f\t%.1f\t%.1f\t%.1f\t%s\n", input, n, d, nnzx,
+           method, sz, k, t, rel, size_x, before, peak, peak - before, wy.bytes / 2^20, strrep (status, "\t", " "));
   fclose (fid);
   fprintf (stderr, "Octave %s %s %g: k %d, %.2f s, rel %.3g, +%.0f MiB over %.0f MiB resident (X: %.0f MiB) %s\n",
            input, method, sz, k, t, rel, peak - before, before, size_x, status);

@@ -71,9 +71,9 @@ def main():
         with open(out, "a") as f:
             if new:
                 f.write("frontend\tinput\tn\td\tnnz\tmethod\tparam\tk\ttime\trel\tsize_x_mb\t"
-                        "rss_before_mb\tpeak_mb\textra_mb\tstatus\n")
+                        "rss_before_mb\tpeak_mb\textra_mb\ty_mb\tstatus\n")
             f.write(f"Python\t{name}\t{n}\t{d}\t{nnz}\tsrp\t{k}\t{k}\t{t:.3f}\t{rel:.4g}\t{size_x:.1f}\t"
-                    f"{before:.1f}\t{peak:.1f}\t{peak - before:.1f}\tok\n")
+                    f"{before:.1f}\t{peak:.1f}\t{peak - before:.1f}\t{Y.nbytes / 2**20:.1f}\tok\n")
         print(f"Python {name} srp {k}: {t:.2f} s, rel {rel:.3g}, +{peak - before:.0f} MiB over "
               f"{before:.0f} MiB resident (X: {size_x:.0f} MiB)", file=sys.stderr)
         if rel <= 0.01:

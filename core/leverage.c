@@ -26,7 +26,7 @@ static int as_embed(const as_matrix *X, int64_t s1, int64_t s, uint64_t seed,
                     double *MT, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j0, nband = (s1 + AS_EMBED_BAND - 1) / AS_EMBED_BAND;
-    int64_t chunk = AS_CHUNK / 4, *start = NULL, *pair = NULL;
+    int64_t chunk = AS_CHUNK, *start = NULL, *pair = NULL;
     double scale = 1.0 / sqrt((double)s);
     int nt = as_threads(c);
     start = as_malloc(c, (size_t)nband + 1, sizeof(int64_t));
