@@ -34,8 +34,18 @@ new_attsparse <- function(X, res, method, error, spectral, threads, time, extra)
   structure(out, class = "attsparse")
 }
 
+# R matches an option typed `s = 8` to the argument `seed` (partial matching):
+# give it back to the options, and leave seed unset unless it was named.
+unabbreviate_seed <- function(call, seed, dots) {
+  typed <- names(as.list(call))
+  if ("s" %in% typed && !"seed" %in% typed) return(list(seed = NULL, dots = c(dots, list(s = seed))))
+  list(seed = seed, dots = dots)
+}
+
 attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE, ...) {
-  opts <- collect_options(list(...), RAND_OPTIONS)
+  args <- unabbreviate_seed(sys.call(), seed, list(...))
+  seed <- args$seed
+  opts <- collect_options(args$dots, RAND_OPTIONS)
   X <- as_input(X)
   check_number(m, "m", lower = 1, upper = 2147483647, whole = TRUE, null_ok = TRUE)
   check_number(eps, "eps")
@@ -97,7 +107,9 @@ sym_attention <- function(X, threads = 0) {
 
 leverage_scores <- function(X, method = c("approx", "exact"), seed = NULL, ...) {
   method <- match.arg(method)
-  opts <- collect_options(list(...), c("jl", "s1", "s", "s2", "threads", "verbose"))
+  args <- unabbreviate_seed(sys.call(), seed, list(...))
+  seed <- args$seed
+  opts <- collect_options(args$dots, c("jl", "s1", "s", "s2", "threads", "verbose"))
   X <- as_input(X)
   if (is.null(seed)) seed <- seed_from_rng()
   check_number(seed, "seed", lower = 0, upper = 2^53 - 1, whole = TRUE)

@@ -19,6 +19,9 @@ as_input <- function(X, what = "X") {
   if (is.complex(X)) stop(sprintf("'%s' must be real, not complex", what), call. = FALSE)
   if (!(is.numeric(X) || is.logical(X)))
     stop(sprintf("'%s' must be a numeric matrix or a sparse Matrix, not %s", what, class(X)[1L]), call. = FALSE)
+  if (!is.matrix(X) && !is.null(dim(X)))
+    stop(sprintf("'%s' must be a matrix (n x d), not an array with %d dimensions", what, length(dim(X))),
+         call. = FALSE)
   if (!is.matrix(X))
     stop(sprintf("'%s' must be a matrix (n x d), not a vector; use matrix(x, nrow = 1) for one row", what),
          call. = FALSE)

@@ -66,10 +66,6 @@ static inline int64_t as_col_nnz(const as_matrix *A, int64_t j)
 /* Squared norm of column j. */
 double as_col_norm2(const as_matrix *A, int64_t j);
 
-/* AS_OK when every entry of the n x n Gram G of `name` is finite; else an
-   AS_ERR_INPUT saying that `name` is too large to square. */
-int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c);
-
 
 /* Sizes handed to LAPACK must fit its 32-bit integers. */
 #define AS_INT_MAX 2147483647LL

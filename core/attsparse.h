@@ -159,6 +159,10 @@ void as_select_csc64(const as_matrix *X, int64_t k, const int64_t *index,
 int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
             double *G, as_common *c);
 
+/* AS_OK when every entry of the n x n Gram G of the input `name` is finite;
+   else AS_ERR_INPUT ("X X' overflows ..."): call it before as_softmax. */
+int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c);
+
 /* Row-softmax of a Gram matrix: Att = D^-1 exp(G), row maximum subtracted. */
 void as_softmax(int64_t n, const double *G, double *Att);
 

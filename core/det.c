@@ -33,7 +33,7 @@ int as_det_options_check(const as_det_options *o, as_common *c)
         return as_error(c, AS_ERR_ARG, "'leaf' must be a whole number >= 1 (0: automatic), got %lld",
                         (long long)o->leaf);
     if (!(o->mem_mb >= 0) || !isfinite(o->mem_mb))
-        return as_error(c, AS_ERR_ARG, "'mem_mb' must be a finite number >= 0 (0: default %g MiB), got %g",
+        return as_error(c, AS_ERR_ARG, "'memory' ('mem_mb') must be a finite number of MiB >= 0 (0: default %g), got %g",
                         AS_DET_MEM_MB, o->mem_mb);
     if (o->search != 0 && o->search != 1)
         return as_error(c, AS_ERR_ARG, "'search' must be 0 (tree) or 1 (plain scan), got %d", o->search);
@@ -441,7 +441,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
         lf = o->leaf < d ? o->leaf : d;
         L = (d + lf - 1) / lf;
         if (L > 1 && o->search == 0 && (2.0 * L - 1) * node_mb * 1048576.0 > cap)
-            return as_error(c, AS_ERR_ARG, "'leaf' = %lld makes a search tree of %.0f MiB, above 'mem_mb' = %g: use a larger 'leaf' or 'mem_mb'",
+            return as_error(c, AS_ERR_ARG, "'leaf' = %lld makes a search tree of %.3g MiB, above 'memory' ('mem_mb') = %g MiB: use a larger 'leaf' or 'memory'",
                             (long long)o->leaf, (2.0 * L - 1) * node_mb,
                             o->mem_mb > 0 ? o->mem_mb : AS_DET_MEM_MB);
     } else {

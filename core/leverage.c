@@ -398,7 +398,15 @@ factored:
     as_free(c, M);
     M = NULL;
     as_progress(c, "leverage: rank %lld, score pass with %lld columns", (long long)r, (long long)q);
-    as_scores(X, NT, qs, scores, c);
+    if (as_scores(X, NT, qs, scores, c) == AS_OK)
+        for (j = 0; j < d; j++)
+            if (!isfinite(scores[j])) {
+                /* R^-1 over- or underflowed: subnormal entries, or entries near DBL_MAX */
+                as_error(c, AS_ERR_INPUT, "X: the leverage score of column %lld is not finite "
+                         "(entries too close to 0 or to the largest double): rescale X",
+                         (long long)(j + 1));
+                break;
+            }
 
 done:
     as_free(c, M);

@@ -77,6 +77,9 @@ int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
     c->status = AS_OK;
     out->inf = out->rel = out->baseline = out->r = 0;
     out->eps_spectral = out->bound = NAN;
+    /* an overflowed Gram would give NaN metrics */
+    if (as_gram_finite(n, G, "X", c) != AS_OK || as_gram_finite(n, H, "Y", c) != AS_OK)
+        return c->status;
     lg = as_malloc(c, (size_t)n, sizeof(double));
     lh = as_malloc(c, (size_t)n, sizeof(double));
     if (!lg || !lh) goto done;
@@ -109,8 +112,8 @@ int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
     if (as_matrix_check(X, c) != AS_OK) return c->status;
     G = as_malloc(c, (size_t)(n * n), sizeof(double));
     H = as_malloc(c, (size_t)(n * n), sizeof(double));
-    if (G && H && as_gram(X, -1, NULL, NULL, G, c) == AS_OK && as_gram_finite(n, G, "X", c) == AS_OK &&
-        as_gram(X, k, index, weight, H, c) == AS_OK && as_gram_finite(n, H, "Y", c) == AS_OK)
+    if (G && H && as_gram(X, -1, NULL, NULL, G, c) == AS_OK &&
+        as_gram(X, k, index, weight, H, c) == AS_OK)
         as_compare_gram(n, G, H, spectral, out, c);
     as_free(c, G);
     as_free(c, H);

@@ -326,7 +326,8 @@ SEXP as_r_softmax(SEXP X, SEXP threads)
     r_check(&A, &c);
     G = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
     Att = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
-    if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK) r_raise(&c);
+    if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK ||
+        as_gram_finite(A.nrow, REAL(G), "X", &c) != AS_OK) r_raise(&c);
     as_softmax(A.nrow, REAL(G), REAL(Att));
     UNPROTECT(2);
     return Att;

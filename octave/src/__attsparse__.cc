@@ -116,8 +116,12 @@ private:
 // "a 1x2 double", "a complex double", "a cell" for messages about arguments.
 void describe (const mxArray *a, char *buf, size_t len)
 {
-  std::snprintf (buf, len, "a %ldx%ld%s%s %s", (long) mxGetM (a), (long) mxGetN (a),
-                 mxGetNumberOfDimensions (a) > 2 ? " (N-D)" : "",
+  char dims[96] = "";
+  const mwSize *dv = mxGetDimensions (a);
+  size_t at = 0;
+  for (mwSize k = 0; k < mxGetNumberOfDimensions (a) && at < sizeof dims; k++)
+    at += std::snprintf (dims + at, sizeof dims - at, "%s%ld", k ? "x" : "", (long) dv[k]);
+  std::snprintf (buf, len, "a %s%s %s", dims,
                  mxIsComplex (a) ? " complex" : (mxIsSparse (a) ? " sparse" : ""),
                  mxGetClassName (a));
 }
@@ -628,6 +632,7 @@ void cmd_attention (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs
   double *G = static_cast<double *> (w.alloc ((size_t) X.nrow * (size_t) X.nrow,
                                               sizeof (double)));
   w.check (as_gram (&X, -1, nullptr, nullptr, G, &w.c));
+  w.check (as_gram_finite (X.nrow, G, "X", &w.c));
   plhs[0] = mxCreateDoubleMatrix ((mwSize) X.nrow, (mwSize) X.nrow, mxREAL);
   as_softmax (X.nrow, G, mxGetPr (plhs[0]));
 }
@@ -639,6 +644,9 @@ void cmd_example (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[]
   double d = opt_value (w, { "d", OPT_WHOLE, 1, int_max, nullptr }, prhs[1]);
   double r = opt_value (w, { "r", OPT_REAL, 0, 0, nullptr }, prhs[2]);
   double seed = opt_value (w, { "seed", OPT_WHOLE, 0, seed_max, nullptr }, prhs[3]);
+  // refused before allocating, with the R front-end's limit and words
+  if (n * d > 4e9)
+    w.fail ("tooBig", "'n' and 'd' must be at least 1 with n * d at most 4e9; got %.0f x %.0f", n, d);
   plhs[0] = mxCreateDoubleMatrix ((mwSize) n, (mwSize) d, mxREAL);
   w.check (as_example ((int64_t) n, (int64_t) d, r, (uint64_t) seed, mxGetPr (plhs[0]),
                        &w.c));

@@ -65,35 +65,7 @@
 %! assert (! isempty (strfind (out, "det:")));
 %! assert (isempty (evalc ('attsparse_det (X, "error", false);')));
 
-%!test
-%! X = attsparse_example (4, 50, 1, 8);
-%! bad = {
-%!   {{[1 NaN]}, "badInput", "X: column 2 holds a NaN"}
-%!   {{complex(X)}, "badInput", "X must be a real matrix"}
-%!   {{zeros(3, 0)}, "badInput", "X is empty"}
-%!   {{{X}}, "badInput", "X must be a real matrix"}
-%!   {{X, "eps", 1}, "badArgument", "'eps'"}
-%!   {{X, "eps", 0}, "badArgument", "'eps'"}
-%!   {{X, "eps", "0.5"}, "badArgument", "'eps' must be a real numeric scalar"}
-%!   {{X, "leaf", 0}, "badArgument", "'leaf' must be a whole number"}
-%!   {{X, "leaf", 2.5}, "badArgument", "'leaf' must be a whole number"}
-%!   {{X, "memory", -1}, "badArgument", "'memory'"}
-%!   {{X, "memory", Inf}, "badArgument", "'memory' must be finite"}
-%!   {{X, "search", "bfs"}, "badArgument", "'search' must be one of tree|scan"}
-%!   {{X, "seed", 1}, "badArgument", "unknown option 'seed'"}
-%!   {{X, "eps"}, "badArgument", "name/value pairs"}
-%! };
-%! for b = 1:numel (bad)
-%!   [args, id, msg] = bad{b}{:};
-%!   try
-%!     attsparse_det (args{:});
-%!     error ("test:noError", "no error for case %d", b);
-%!   catch err
-%!     assert (strcmp (err.identifier, ["attsparse:" id]), "case %d: %s: %s", b, err.identifier, err.message);
-%!     assert (! isempty (strfind (err.message, msg)), "case %d: message '%s'", b, err.message);
-%!     assert (strncmp (err.message, "attsparse_det: ", 15), "case %d: %s", b, err.message);
-%!   end_try_catch
-%! endfor
+## bad input to attsparse_det: docs/bad-input.md, run by test_badinput.m
 
 ## Ctrl-C: a long run in a child octave-cli gets SIGINT once its main loop
 ## has started (its first progress line); it must stop within a second with

@@ -194,84 +194,8 @@
 %! out = evalc ('attsparse_rand (X, "seed", 1, "error", false);');
 %! assert (isempty (out));
 
-## bad input: an error with an attsparse: identifier naming the argument, never a crash
-%!test
-%! X = attsparse_example (4, 50, 1, 20);
-%! bad = {
-%!   {@attsparse_rand, {[1 NaN; 2 3]}, "badInput", "X: column 2 holds a NaN"}
-%!   {@attsparse_rand, {sparse([1 Inf])}, "badInput", "X: column 2 holds a NaN or infinite"}
-%!   {@attsparse_rand, {[]}, "badInput", "X is empty"}
-%!   {@attsparse_rand, {zeros(0, 4)}, "badInput", "X is empty"}
-%!   {@attsparse_rand, {complex(X)}, "badInput", "X must be a real matrix"}
-%!   {@attsparse_rand, {sparse(complex(X, 1))}, "badInput", "X must be a real matrix"}
-%!   {@attsparse_rand, {"abc"}, "badInput", "X must be a real matrix"}
-%!   {@attsparse_rand, {{X}}, "badInput", "X must be a real matrix"}
-%!   {@attsparse_rand, {struct("a", 1)}, "badInput", "X must be a real matrix"}
-%!   {@attsparse_rand, {ones(2, 2, 2)}, "badInput", "X must be a real matrix"}
-%!   {@attsparse_rand, {@sin}, "badInput", "X must be a real matrix"}
-%!   {@attsparse_rand, {X, "m", 0}, "badArgument", "'m' must be a whole number"}
-%!   {@attsparse_rand, {X, "m", -3}, "badArgument", "'m' must be a whole number"}
-%!   {@attsparse_rand, {X, "m", 2.5}, "badArgument", "'m' must be a whole number"}
-%!   {@attsparse_rand, {X, "m", NaN}, "badArgument", "'m' must be a whole number"}
-%!   {@attsparse_rand, {X, "m", Inf}, "badArgument", "'m' must be a whole number"}
-%!   {@attsparse_rand, {X, "m", 2^31}, "badArgument", "'m' must be a whole number"}
-%!   {@attsparse_rand, {X, "m", [10 20]}, "badArgument", "'m' must be a real numeric scalar"}
-%!   {@attsparse_rand, {X, "m", "10"}, "badArgument", "'m' must be a real numeric scalar"}
-%!   {@attsparse_rand, {X, "m", true}, "badArgument", "'m' must be a real numeric scalar"}
-%!   {@attsparse_rand, {X, "m", 10i}, "badArgument", "'m' must be a real numeric scalar"}
-%!   {@attsparse_rand, {X, "m", {10}}, "badArgument", "'m' must be a real numeric scalar"}
-%!   {@attsparse_rand, {X, "eps", 0}, "badArgument", "'eps' must be in (0, 1)"}
-%!   {@attsparse_rand, {X, "eps", 1}, "badArgument", "'eps' must be in (0, 1)"}
-%!   {@attsparse_rand, {X, "eps", -0.5}, "badArgument", "'eps' must be in (0, 1)"}
-%!   {@attsparse_rand, {X, "eps", NaN}, "badArgument", "'eps' must be finite"}
-%!   {@attsparse_rand, {X, "eps", []}, "badArgument", "'eps' must be a real numeric scalar"}
-%!   {@attsparse_rand, {X, "eps", "0.5"}, "badArgument", "'eps' must be a real numeric scalar"}
-%!   {@attsparse_rand, {X, "delta", 0}, "badArgument", "'delta' must be in (0, 1)"}
-%!   {@attsparse_rand, {X, "delta", 1.5}, "badArgument", "'delta' must be in (0, 1)"}
-%!   {@attsparse_rand, {X, "delta", [0.1, 0.2]}, "badArgument", "'delta' must be a real numeric scalar"}
-%!   {@attsparse_rand, {X, "seed", -1}, "badArgument", "'seed' must be a whole number"}
-%!   {@attsparse_rand, {X, "seed", 0.5}, "badArgument", "'seed' must be a whole number"}
-%!   {@attsparse_rand, {X, "seed", 2^53}, "badArgument", "'seed' must be a whole number"}
-%!   {@attsparse_rand, {X, "seed", NaN}, "badArgument", "'seed' must be a whole number"}
-%!   {@attsparse_rand, {X, "seed", "1"}, "badArgument", "'seed' must be a real numeric scalar"}
-%!   {@attsparse_rand, {X, "beta", 0.5}, "badArgument", "'beta' must be in [1, 1e6)"}
-%!   {@attsparse_rand, {X, "s", 65}, "badArgument", "'s' must be a whole number in [1, 64]"}
-%!   {@attsparse_rand, {X, "s1", 2}, "badArgument", "'s1' must be at least nrow(X)"}
-%!   {@attsparse_rand, {X, "threads", -1}, "badArgument", "'threads' must be a whole number"}
-%!   {@attsparse_rand, {X, "error", 2}, "badArgument", "'error' must be true or false"}
-%!   {@attsparse_rand, {X, "verbose", "yes"}, "badArgument", "'verbose' must be true or false"}
-%!   {@attsparse_rand, {X, "probabilities", "lev"}, "badArgument", "'probabilities' must be one of leverage|uniform|norm"}
-%!   {@attsparse_rand, {X, "leverage", 1}, "badArgument", "'leverage' must be one of approx|exact"}
-%!   {@attsparse_rand, {X, "jl", "rademacher"}, "badArgument", "'jl' must be one of gaussian|ams"}
-%!   {@attsparse_rand, {X, "foo", 1}, "badArgument", "unknown option 'foo'"}
-%!   {@attsparse_rand, {X, "leaf", 1}, "badArgument", "unknown option 'leaf'"}
-%!   {@attsparse_rand, {X, "m"}, "badArgument", "name/value pairs; got 1 option argument"}
-%!   {@attsparse_rand, {X, "m", 5, "eps"}, "badArgument", "name/value pairs; got 3 option arguments"}
-%!   {@attsparse_rand, {X, 5, 5}, "badArgument", "option names must be strings; option argument 1"}
-%!   {@attsparse_rand, {X, {"m"}, 5}, "badArgument", "option names must be strings"}
-%!   {@leverage_scores, {X, "fast"}, "badArgument", "'method' must be one of approx|exact"}
-%!   {@leverage_scores, {X, "exact", "m", 3}, "badArgument", "unknown option 'm'"}
-%!   {@leverage_scores, {[NaN 1]}, "badInput", "X: column 1 holds a NaN"}
-%!   {@attention_error, {X, ones(3, 2)}, "badInput", "Y must have as many rows as X (4); got 3"}
-%!   {@attention_error, {X, "Y"}, "badInput", "Y must be a real matrix"}
-%!   {@attention_error, {{}, X}, "badInput", "X must be a real matrix"}
-%!   {@attention_error, {X, X, "spectral", "x"}, "badArgument", "'spectral' must be true or false"}
-%!   {@sym_attention, {[Inf 1]}, "badInput", "X: column 1 holds a NaN or infinite"}
-%!   {@sym_attention, {X, "threads", 0.5}, "badArgument", "'threads' must be a whole number"}
-%!   {@attsparse_example, {10, 0}, "badArgument", "'d' must be a whole number"}
-%!   {@attsparse_example, {10, 10, Inf}, "badArgument", "'r' must be finite"}
-%! };
-%! for b = 1:numel (bad)
-%!   [f, args, id, msg] = bad{b}{:};
-%!   try
-%!     f (args{:});
-%!     error ("test:noError", "%s: no error for case %d", func2str (f), b);
-%!   catch err
-%!     assert (strcmp (err.identifier, ["attsparse:" id]), "case %d: %s: %s", b, err.identifier, err.message);
-%!     assert (! isempty (strfind (err.message, msg)), "case %d: message '%s'", b, err.message);
-%!     assert (strncmp (err.message, func2str (f), numel (func2str (f))), "case %d: %s", b, err.message);
-%!   end_try_catch
-%! endfor
+## bad input (an error with an attsparse: identifier naming the argument, never a
+## crash): the table docs/bad-input.md, run by test_badinput.m
 
 ## errors leave the session usable: the same call works right after a failed one
 %!test
