@@ -1,0 +1,57 @@
+# tests/reliability/sanitize.mk: the core's C tests under AddressSanitizer + UndefinedBehaviorSanitizer and under valgrind memcheck.
+# make check-sanitize   every tests/core/test_*.c built with -fsanitize=address,undefined (build/asan), run; any report fails
+# make check-valgrind   the same tests built plainly (build/valgrind), run under valgrind memcheck; any error or leak fails
+# Both builds keep -fopenmp (gcc: its libasan and libgomp work together); clang is used for the fuzzer (fuzz.mk).
+
+SAN_CC      ?= gcc
+SAN_FLAGS   := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+ASAN_DIR    := $(BUILD)/asan
+ASAN_CFLAGS := -std=c99 -O1 -g -fopenmp -Wall -Wextra -pedantic $(SAN_FLAGS)
+ASAN_TESTS  := $(patsubst tests/core/%.c,$(ASAN_DIR)/tests/%,$(wildcard tests/core/test_*.c))
+# leaks, and every UBSan finding, end the run with a nonzero status
+ASAN_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1:detect_stack_use_after_return=1 \
+               UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 OMP_NUM_THREADS=2
+
+VG_DIR      := $(BUILD)/valgrind
+VG_CFLAGS   := -std=c99 -O1 -g -fopenmp -Wall -Wextra -pedantic
+# test_det takes 10 s of CPU natively and over 8 min under memcheck: it runs under
+# ASan+UBSan only; the det paths run under memcheck through test_nomem and test_extremes
+VG_SKIP     := test_det
+VG_TESTS    := $(patsubst tests/core/%.c,$(VG_DIR)/tests/%,$(filter-out $(VG_SKIP:%=tests/core/%.c),$(wildcard tests/core/test_*.c)))
+# OMP_WAIT_POLICY=passive: spinning OpenMP threads are slow under valgrind's serialized threads
+VG_ENV      := OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive
+VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
+               --show-leak-kinds=definite,indirect --track-origins=yes
+
+.PHONY: deps-sanitize check-sanitize check-valgrind
+deps-sanitize: deps-build
+	@$(DEPS) sanitize
+
+# $(call san_build,DIR,CFLAGS): the core library and the test programs built into DIR
+define san_build
+$(1)/core/%.o: core/%.c $$(CORE_HDR) | deps-sanitize
+	@mkdir -p $$(dir $$@)
+	$$(SAN_CC) $(2) -c $$< -o $$@
+$(1)/libattsparse.a: $$(patsubst core/%.c,$(1)/core/%.o,$$(CORE_SRC))
+	rm -f $$@ && ar rcs $$@ $$^
+$(1)/tests/%: tests/core/%.c tests/core/check.h $(1)/libattsparse.a
+	@mkdir -p $$(dir $$@)
+	$$(SAN_CC) $(2) -Icore $$< $(1)/libattsparse.a $$(LAPACK_LIBS) -o $$@
+endef
+$(eval $(call san_build,$(ASAN_DIR),$(ASAN_CFLAGS)))
+$(eval $(call san_build,$(VG_DIR),$(VG_CFLAGS)))
+
+check-sanitize: $(ASAN_TESTS)
+	@fail=0; for t in $(ASAN_TESTS); do echo "== asan+ubsan $$t"; \
+	  $(ASAN_ENV) $$t >$$t.log 2>&1; st=$$?; tail -1 $$t.log; \
+	  if [ $$st -ne 0 ] || grep -qE "runtime error|ERROR: (Address|Leak)Sanitizer" $$t.log; then \
+	    fail=1; echo "check-sanitize: $$t exited $$st"; grep -E -A20 "runtime error|Sanitizer|FAIL" $$t.log | head -60; fi; \
+	done; [ $$fail -eq 0 ] && echo "check-sanitize: $(words $(ASAN_TESTS)) test programs, 0 sanitizer errors"; exit $$fail
+
+check-valgrind: $(VG_TESTS)
+	@fail=0; for t in $(VG_TESTS); do echo "== valgrind $$t"; \
+	  $(VG_ENV) $(VALGRIND) $$t >$$t.log 2>&1; st=$$?; tail -1 $$t.log; \
+	  if [ $$st -ne 0 ]; then fail=1; echo "check-valgrind: $$t exited $$st"; grep -E -B2 -A25 "==[0-9]+==|FAIL" $$t.log | head -80; fi; \
+	done; [ $$fail -eq 0 ] && echo "check-valgrind: $(words $(VG_TESTS)) test programs, 0 memcheck errors, 0 leaks"; exit $$fail
+
+EXTRA_CHECKS += check-sanitize check-valgrind
