@@ -89,7 +89,7 @@ attention_error <- function(X, Y, spectral = FALSE, threads = 0) {
   if (inherits(Y, "attsparse")) Y <- Y$Y
   Y <- as_input(Y, "Y")
   check_flag(spectral, "spectral")
-  check_number(threads, "threads", lower = 0, whole = TRUE)
+  check_number(threads, "threads", lower = 0, upper = 1024, whole = TRUE)
   # Y of another kind than X is fine: each Gram is computed from its own storage
   out <- .Call(C_error_xy, X, Y, spectral, as.numeric(threads))
   res <- as.list(out[c("inf", "rel", "baseline", "r")])
@@ -99,7 +99,7 @@ attention_error <- function(X, Y, spectral = FALSE, threads = 0) {
 
 sym_attention <- function(X, threads = 0) {
   X <- as_input(X)
-  check_number(threads, "threads", lower = 0, whole = TRUE)
+  check_number(threads, "threads", lower = 0, upper = 1024, whole = TRUE)
   A <- .Call(C_softmax, X, as.numeric(threads))
   if (!is.null(rownames(X))) dimnames(A) <- list(rownames(X), rownames(X))
   A

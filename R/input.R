@@ -65,7 +65,9 @@ collect_options <- function(dots, allowed) {
       check_flag(v, nm)
       dots[[nm]] <- as.numeric(v)
     } else {
-      check_number(v, nm, lower = 0, whole = nm != "beta" && nm != "memory")
+      # threads: the cap of the Octave front-end; 1e5 OpenMP threads overflow the C stack
+      check_number(v, nm, lower = 0, upper = if (nm == "threads") 1024 else Inf,
+                   whole = nm != "beta" && nm != "memory")
       dots[[nm]] <- as.numeric(v)
     }
   }

@@ -32,11 +32,14 @@ typedef struct as_common {
     int   (*interrupt_fn)(void *ctx);         /* nonzero: stop; may be NULL */
     void  (*print_fn)(void *ctx, const char *line);  /* progress; may be NULL */
     void  *ctx;                               /* passed to the two above    */
-    int    nthreads;       /* OpenMP threads; <= 0: the OpenMP default        */
+    int    nthreads;       /* OpenMP threads; <= 0: the OpenMP default; at
+                              most AS_THREADS_MAX are used                    */
     int    verbose;        /* 0 silent, 1 progress lines through print_fn     */
     int    status;         /* status of the last call                         */
     char   msg[512];       /* message of the last error                       */
 } as_common;
+
+#define AS_THREADS_MAX 1024
 
 void as_common_init(as_common *c);
 void as_free(as_common *c, void *ptr);       /* frees what the core returned */

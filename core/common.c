@@ -83,6 +83,8 @@ void as_progress(as_common *c, const char *fmt, ...)
 int as_threads(const as_common *c)
 {
 #ifdef _OPENMP
+    /* a front-end that passes 1e5 would have OpenMP exhaust the stack or abort */
+    if (c->nthreads > AS_THREADS_MAX) return AS_THREADS_MAX;
     return c->nthreads > 0 ? c->nthreads : omp_get_max_threads();
 #else
     (void)c;

@@ -191,7 +191,7 @@ struct OptSpec
 const double int_max = 2147483647.0;
 const double seed_max = 9007199254740991.0;   // 2^53 - 1
 
-const OptSpec common_threads = { "threads", OPT_WHOLE, 0, 1024, nullptr };
+const OptSpec common_threads = { "threads", OPT_WHOLE, 0, AS_THREADS_MAX, nullptr };
 const OptSpec common_verbose = { "verbose", OPT_FLAG, 0, 0, nullptr };
 
 // a equals the first blen characters of b, ignoring case (and has no more)

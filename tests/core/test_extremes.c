@@ -1,4 +1,4 @@
-/* test_extremes.c: numerical extremes: entries near 1e+-150 (scale invariance), past them (a clear refusal), duplicate and zero columns, rank deficiency, n = 1, d < n, X = 0. */
+/* test_extremes.c: numerical extremes: entries near 1e+-150 (scale invariance), past them (a clear refusal), duplicate and zero columns, rank deficiency, n = 1, d < n, X = 0; an absurd thread count. */
 #include "attsparse.h"
 #include "check.h"
 #include <float.h>
@@ -218,10 +218,40 @@ static void test_shapes(void)
     free(X0); free(X); free(lev); free(Xr); free(X1); free(Xw); free(Z);
 }
 
+/* An absurd thread count is capped (OpenMP would exhaust the stack or abort),
+   and the result does not depend on it: as_rand, then as_det. */
+static void test_thread_cap(void)
+{
+    double *X = gauss(6, 3000, 6, 1.0, 9);
+    as_matrix A;
+    as_common c;
+    as_rand_options o;
+    as_det_options d;
+    as_sample S[2];
+    int alg, t;
+    as_common_init(&c);
+    as_view_dense(&A, 6, 3000, X, 6);
+    as_rand_options_init(&o);
+    o.seed = 2;
+    as_det_options_init(&d);
+    for (alg = 0; alg < 2; alg++) {
+        for (t = 0; t < 2; t++) {
+            c.nthreads = t ? 100000 : 1;
+            CHECK((alg ? as_det(&A, &d, &S[t], &c) : as_rand(&A, &o, &S[t], &c)) == AS_OK,
+                  "alg %d, %d threads asked: %s", alg, c.nthreads, c.msg);
+        }
+        CHECK(same_sample(&S[0], &S[1], 0), "alg %d: 100000 threads asked, another sample", alg);
+        as_sample_free(&S[0], &c);
+        as_sample_free(&S[1], &c);
+    }
+    free(X);
+}
+
 int main(void)
 {
     test_scale_invariance();
     test_beyond_range();
     test_shapes();
+    test_thread_cap();
     return check_report("test_extremes");
 }
