@@ -2,8 +2,9 @@
 # projections; R, Octave, Python) and the machine's multiply-add peak; included by the top-level Makefile.
 # make bench-rand                  inputs, every method, tables in build/bench/rand-tables.txt (~15 min)
 # make bench-rand RAND_BENCH=--quick   the real data sets only
-# make bench-peak                  dgemm and in-cache multiply-add rates on 1 and 2 threads, and
+# make bench-peak [RAND_BEFORE=rev]  dgemm and in-cache multiply-add rates on 1 and 2 threads, and
 #                                  as_rand's phase timings on the sparse input on 1 and 2 threads
+#                                  (and with the core of git revision rev)
 RAND_TOOL := $(BUILD)/bench/rand_tool
 PEAK_TOOL := $(BUILD)/bench/peak
 RAND_BENCH ?=

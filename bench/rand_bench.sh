@@ -8,7 +8,7 @@
 set -euo pipefail
 OUT=${RAND_BENCH_DIR:-build/bench}
 RLIB=${RLIB:-build/Rlib}
-BUDGET=${RAND_BENCH_BUDGET:-60}        # seconds: a sweep stops before a run would pass it
+BUDGET=${RAND_BENCH_BUDGET:-45}        # seconds: a sweep stops before a run would pass it
 TOOL=$OUT/rand_tool
 RUNS=$OUT/rand-runs.tsv
 PROCS=$OUT/rand-procs.tsv
@@ -79,9 +79,9 @@ rand_k() { awk -F'\t' -v inp="$1" '$1 == "R" && $2 == inp && $6 == "rand" && $7 
 
 for in in $inputs; do
   case $in in
-    sparse) rsweep=30000,120000,480000,2000000,8000000; gsweep=250,1000,4000; psweep=1000,4000,16000,64000; dsweep=0.9 ;;
+    sparse) rsweep=120000,480000,2000000,8000000; gsweep=250,1000,4000; psweep=1000,4000,16000,64000; dsweep=0.9 ;;
     dense)  rsweep=8000,32000,128000,512000,2000000;    gsweep=1000,4000,16000; psweep=1000,4000,16000,64000; dsweep=0.9 ;;
-    *)      rsweep=1000,4000,16000,64000,256000,1024000; gsweep=1000,4000,16000; psweep=1000,4000,16000; dsweep=0.9,0.5 ;;
+    *)      rsweep=1000,4000,16000,64000,256000,1024000; gsweep=1000,4000; psweep=1000,4000,16000; dsweep=0.9,0.5 ;;
   esac
   echo "== $in"
   run R "$in" rand 0
@@ -94,7 +94,7 @@ for in in $inputs; do
   too_big "$in" Python srp "$k" || run Python "$in" srp "$k" $((BUDGET * 2))
   run Python "$in" srp "$psweep" $((BUDGET * 2))
   run Octave "$in" rand 0
-  run Octave "$in" gram 0
+  run Octave "$in" gram 0 $((BUDGET * 6))
   # Octave's Gaussian projection and BSS only where R's finished within the budget
   if awk -F'\t' -v inp="$in" -v k="$k" '$1 == "R" && $2 == inp && $6 == "gauss" && $7 == k && $16 == "ok" {f = 1} END {exit !f}' "$RUNS"; then
     run Octave "$in" gauss "$k"

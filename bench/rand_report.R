@@ -47,7 +47,7 @@ for (input in unique(runs$input)) {
                 by.x = c("frontend", "method", "param"), by.y = c("frontend", "method", "sizes"))
   main <- main[!is.na(main$maxrss_mb) | grepl("^skipped", main$status), ]
   sweep_det <- r[r$method == "det", ]
-  if (nrow(sweep_det)) {
+  if (nrow(sweep_det) && !any(main$method == "det")) {
     dd <- sweep_det[which.min(abs(sweep_det$param - 0.5)), ]
     pr <- procs[procs$input == input & procs$frontend == dd$frontend & procs$method == "det", ]
     dd$maxrss_mb <- if (nrow(pr)) pr$maxrss_mb[1] else NA
