@@ -46,10 +46,12 @@ for (input in unique(runs$input)) {
   main <- merge(r, one[, c("frontend", "method", "sizes", "maxrss_mb")], all.x = TRUE,
                 by.x = c("frontend", "method", "param"), by.y = c("frontend", "method", "sizes"))
   main <- main[!is.na(main$maxrss_mb) | grepl("^skipped", main$status), ]
-  sweep_det <- r[r$method == "det", ]
-  if (nrow(sweep_det) && !any(main$method == "det")) {
+  # BSS swept over eps: its run closest to eps = 0.5, per front-end not already in the table
+  for (fe in unique(r$frontend[r$method == "det"])) {
+    if (any(main$method == "det" & main$frontend == fe)) next
+    sweep_det <- r[r$method == "det" & r$frontend == fe, ]
     dd <- sweep_det[which.min(abs(sweep_det$param - 0.5)), ]
-    pr <- procs[procs$input == input & procs$frontend == dd$frontend & procs$method == "det", ]
+    pr <- procs[procs$input == input & procs$frontend == fe & procs$method == "det", ]
     dd$maxrss_mb <- if (nrow(pr)) pr$maxrss_mb[1] else NA
     main <- rbind(main, dd[, names(main)])
   }
