@@ -108,6 +108,19 @@ int64_t as_default_s2(int64_t d, double delta);
 int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
                     as_sample *used, as_common *c);
 
+/* [lo, hi): the calling OpenMP thread's share of 0..n-1, in thread order
+   (the whole range outside a parallel region). */
+static inline void as_thread_band(int64_t n, int64_t *lo, int64_t *hi)
+{
+    int64_t tid = 0, ntid = 1;
+#ifdef _OPENMP
+    tid = omp_get_thread_num();
+    ntid = omp_get_num_threads();
+#endif
+    *lo = n * tid / ntid;
+    *hi = n * (tid + 1) / ntid;
+}
+
 /* Nonzero (default): the sparse score pass uses 256-bit vectors on CPUs with
    AVX2 (same roundings as the baseline code); 0: baseline code only. */
 extern int as_scores_avx2;

@@ -16,6 +16,44 @@ int64_t as_default_s2(int64_t d, double delta)
    stays in cache while the columns hashed into it are added. */
 #define AS_EMBED_BAND 32
 
+/* The sketch of a dense X: thread t owns a band of rows of X and of M' and
+   adds its part of every column, in column order, to the s columns of M'
+   the column hashes to. X is read once; the entries of M' are the sums of
+   the sparse pass, in the same order. */
+static int as_embed_dense(const as_matrix *X, int64_t s1, int64_t s, uint64_t seed,
+                          double *MT, as_common *c)
+{
+    int64_t n = X->nrow, d = X->ncol, j0;
+    double scale = 1.0 / sqrt((double)s);
+    int nt = as_threads(c);
+    for (j0 = 0; j0 < d; j0 += AS_CHUNK) {
+        int64_t j1 = j0 + AS_CHUNK < d ? j0 + AS_CHUNK : d;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+        {
+            int64_t lo, hi, j, b, row;
+            as_thread_band(n, &lo, &hi);
+            for (j = j0; j < j1; j++) {
+                const double *restrict xc = X->x + j * X->ld;
+                for (b = 0; b < s; b++) {
+                    int64_t blo = s1 * b / s, bhi = s1 * (b + 1) / s;
+                    uint64_t z = as_rng_u64(seed, AS_STREAM_OSNAP, (uint64_t)(j * s + b));
+                    int64_t h = blo + (int64_t)((z >> 1) % (uint64_t)(bhi - blo));
+                    double sg = (z & 1) ? scale : -scale;
+                    double *restrict m = MT + h * n;
+#ifdef _OPENMP
+#pragma omp simd
+#endif
+                    for (row = lo; row < hi; row++) m[row] += sg * xc[row];
+                }
+            }
+        }
+        if (as_interrupted(c)) return c->status;
+    }
+    return AS_OK;
+}
+
 /* M' = S1 X' (n x s1): column j of X goes, times +-1/sqrt(s), to one row of
    each of the s blocks of S1. The (column, block) pairs of a chunk of columns
    are bucketed by band of sketch rows (a counting sort that keeps column
@@ -29,6 +67,7 @@ static int as_embed(const as_matrix *X, int64_t s1, int64_t s, uint64_t seed,
     int64_t chunk = AS_CHUNK, *start = NULL, *pair = NULL;
     double scale = 1.0 / sqrt((double)s);
     int nt = as_threads(c);
+    if (X->kind == AS_DENSE) return as_embed_dense(X, s1, s, seed, MT, c);
     start = as_malloc(c, (size_t)nband + 1, sizeof(int64_t));
     pair = as_malloc(c, (size_t)(chunk * s), sizeof(int64_t));
     if (!start || !pair) goto done;
