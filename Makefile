@@ -90,7 +90,7 @@ bench: $(BENCH_TARGETS)
 EXTRA_CHECKS :=
 -include tests/reliability/*.mk
 
-check: check-core check-r check-vignette check-octave $(EXTRA_CHECKS)
+check: check-core check-r check-vignette check-octave octave-pkg $(EXTRA_CHECKS)
 # both front-ends, then the tables they printed compared (all but the time column)
 DEMO_TABLE := awk '/^(rand-|det )/ { $$NF = ""; print; next } / x [0-9]+ (dense|sparse), nnz / { print }'
 demo: demo-r demo-octave
