@@ -87,7 +87,7 @@ for (input in unique(runs$input)) {
       hit <- s[s$ok & !is.na(s$rel) & s$rel <= target, ]
       if (nrow(hit)) {
         h <- hit[which.min(hit$time), ]
-        return(sprintf("%s (%s)", fmt_t(h$time), switch(h$method, rand = sprintf("m=%g", h$param),
+        return(sprintf("%s (%s)", fmt_t(h$time), switch(h$method, rand = if (h$param == 0) "default m" else sprintf("m=%g", h$param),
                                                   det = sprintf("eps=%g", h$param), gram = "k=n",
                                                   sprintf("k=%g", h$param))))
       }

@@ -15,7 +15,7 @@
 ## @var{X} (see @code{sym_attention}).  @var{Y} is sparse when @var{X} is.
 ##
 ## Columns are drawn i.i.d.@: with probabilities proportional to approximate
-## leverage scores (a sparse embedding, a pivoted QR and a Johnson-Lindenstrauss
+## leverage scores (a sparse embedding, a triangular factor of the sketch and a Johnson-Lindenstrauss
 ## step, in time linear in @code{nnz (@var{X})}); a column drawn @var{c} times
 ## becomes one column with weight @code{sqrt (@var{c} / (@var{m} @var{p}))}.
 ##

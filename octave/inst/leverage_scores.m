@@ -9,7 +9,7 @@
 ##
 ## @var{tau} is a @var{d}-by-1 column; its sum is the numerical rank of
 ## @var{X}, returned as @var{rank}.  @var{method} is @qcode{"approx"} (default:
-## a sparse embedding, a pivoted QR and a Johnson-Lindenstrauss step, each score
+## a sparse embedding, a triangular factor of the sketch and a Johnson-Lindenstrauss step, each score
 ## within a constant factor with high probability; exact scores are computed
 ## instead when the embedding would not be smaller than @var{X}') or
 ## @qcode{"exact"} (a QR of a dense copy of @var{X}').
