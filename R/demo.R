@@ -34,6 +34,7 @@ demo_row <- function(method, res) {
 
 # The table for one input: leverage, uniform and norm-squared sampling at the same m, then BSS.
 demo_table <- function(name, X, verbose) {
+  invisible(gc(FALSE))   # garbage of earlier work (loading the data sets) collected outside the timings
   lev <- attsparse_rand(X, seed = 1)
   rows <- rbind(demo_row("rand-leverage", lev),
                 demo_row("rand-uniform", attsparse_rand(X, m = lev$m, seed = 1, probabilities = "uniform")),
