@@ -94,10 +94,10 @@ check: check-core check-r check-vignette check-octave octave-pkg $(EXTRA_CHECKS)
 # both front-ends, then the tables they printed compared (all but the time column)
 DEMO_TABLE := awk '/^(rand-|det )/ { $$NF = ""; print; next } / x [0-9]+ (dense|sparse), nnz / { print }'
 demo: demo-r demo-octave
-	@if diff <($(DEMO_TABLE) $(BUILD)/demo/r.txt) <($(DEMO_TABLE) $(BUILD)/demo/octave.txt) >/dev/null; then \
-	  echo "make demo: R and Octave printed the same tables ($$($(DEMO_TABLE) $(BUILD)/demo/r.txt | grep -c .) lines, time_s aside); plots in $(BUILD)/demo/r and $(BUILD)/demo/octave"; \
-	else echo "make demo: R and Octave tables differ:"; \
-	  diff <($(DEMO_TABLE) $(BUILD)/demo/r.txt) <($(DEMO_TABLE) $(BUILD)/demo/octave.txt); exit 1; fi
+	@r=$$($(DEMO_TABLE) $(BUILD)/demo/r.txt); \
+	if d=$$(diff <(echo "$$r") <($(DEMO_TABLE) $(BUILD)/demo/octave.txt)); then \
+	  echo "make demo: R and Octave printed the same tables ($$(echo "$$r" | grep -c .) lines, time_s aside); plots in $(BUILD)/demo/r and $(BUILD)/demo/octave"; \
+	else echo "make demo: R and Octave tables differ:"; echo "$$d"; exit 1; fi
 
 clean:
 	rm -rf $(BUILD) src/*.o src/*.so core/*.o

@@ -83,9 +83,9 @@ demo_lines <- function(x, Y, main, xlab, ylab, legend_pos = "topright", lty = 1,
                    bty = "n", cex = 0.85)
 }
 
-# 1. rel and inf error against m for the three sampling schemes, median over seeds.
-demo_plot_m <- function(outdir, quick) {
-  X <- attsparse_example()
+# 1. rel and inf error against m for the three sampling schemes, median over seeds;
+# X is the example, m0 its default m (from its table).
+demo_plot_m <- function(outdir, quick, X, m0) {
   ms <- if (quick) c(1000, 4000, 16000) else 500 * 2^(0:6)
   seeds <- if (quick) 1:2 else 1:5
   probs <- c("leverage", "uniform", "norm")
@@ -97,7 +97,6 @@ demo_plot_m <- function(outdir, quick) {
   }
   med <- apply(err, 1:3, stats::median)
   base <- attention_error(X, X[, 0, drop = FALSE])
-  m0 <- attsparse_rand(X, seed = 1, error = FALSE)$m
   path <- demo_png(outdir, "error_vs_m.png")
   on.exit(grDevices::dev.off())
   graphics::par(mfrow = c(1, 2))
@@ -194,7 +193,8 @@ attsparse_demo <- function(outdir = file.path(tempdir(), "attsparse-demo"), inpu
   if (plots) {
     if (!dir.exists(outdir) && !dir.create(outdir, recursive = TRUE))
       stop(sprintf("'outdir': cannot create directory '%s'", outdir), call. = FALSE)
-    files <- c(error_vs_m = demo_plot_m(outdir, quick), error_vs_r = demo_plot_r(outdir, quick),
+    files <- c(error_vs_m = demo_plot_m(outdir, quick, inputs$example, tables[[1]]$m[1]),
+               error_vs_r = demo_plot_r(outdir, quick),
                time_vs_nnz = demo_plot_time(outdir, quick), k_vs_n = demo_plot_k(outdir, quick))
     if (verbose) cat("\nplots:", files, sep = "\n  ")
   }
