@@ -1,4 +1,5 @@
-/* peak.c: the machine's multiply-add peak, measured: OpenBLAS dgemm (its AVX2/FMA kernels) and in-cache SSE2 and AVX2 multiply + add loops (what the score pass's two tiles can issue). */
+/* peak.c: the machine's multiply-add peak, measured: OpenBLAS dgemm (its AVX2/FMA kernels) and in-cache SSE2 and AVX2 multiply + add loops (what the score pass's two tiles can issue);
+   then the ceilings of the sparse passes' memory access: the score pass's gather multiply-add with its table in L1 and at the benchmark's size, and the sketch pass's reads of columns of X in sequence and a band's way. */
 /* Usage: peak [threads]   (OpenBLAS reads OPENBLAS_NUM_THREADS; the loop runs on `threads` OpenMP threads)
    Prints multiply-adds per second (1 multiply-add = 2 flops), best of several runs. */
 #include <stdio.h>
@@ -79,6 +80,92 @@ static double loop_rate(double (*loop)(long), double madds_per_iter, long iters,
     return best;
 }
 
+/* The sparse score pass's inner loop on synthetic data: for each of nnz
+   entries (row index, value), 16 multiply-adds with a 16-double tile of row
+   `index` of a table of `rows` rows (row stride `stride` doubles), summed per
+   column of 100 entries. Rows drawn uniformly: the gather of the real pass. */
+__attribute__((target("avx2")))
+static double gather_avx2(const int *ri, const double *xv, long nnz, const double *T, long stride)
+{
+    double tot = 0;
+    long j0, k;
+    for (j0 = 0; j0 + 100 <= nnz; j0 += 100) {
+        v4d a0 = {0, 0, 0, 0}, a1 = a0, a2 = a0, a3 = a0, s;
+        for (k = j0; k < j0 + 100; k++) {
+            const double *r = T + (long)ri[k] * stride;
+            v4d v = {xv[k], xv[k], xv[k], xv[k]}, t0, t1, t2, t3;
+            memcpy(&t0, r, 32); memcpy(&t1, r + 4, 32); memcpy(&t2, r + 8, 32); memcpy(&t3, r + 12, 32);
+            a0 += v * t0; a1 += v * t1; a2 += v * t2; a3 += v * t3;
+        }
+        s = a0 * a0 + a1 * a1 + a2 * a2 + a3 * a3;
+        tot += s[0] + s[1] + s[2] + s[3];
+    }
+    return tot;
+}
+
+static double gather_rate(long rows, long stride, int nthreads)
+{
+    long nnz = 1L << 23, k, r;
+    int *ri = malloc(sizeof(int) * nnz);
+    double *xv = malloc(sizeof(double) * nnz), *T = malloc(sizeof(double) * rows * stride), best = 0,
+           sink = 0;
+    unsigned long z = 88172645463325252UL;
+    if (!ri || !xv || !T) exit(1);
+    for (k = 0; k < rows * stride; k++) T[k] = 1.0 / (1 + k % 7);
+    for (k = 0; k < nnz; k++) {
+        z ^= z << 13; z ^= z >> 7; z ^= z << 17;
+        ri[k] = (int)(z % (unsigned long)rows);
+        xv[k] = 1.0 / (1 + k % 11);
+    }
+    for (r = 0; r < 5; r++) {
+        double t0 = now(), t;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nthreads) reduction(+:sink)
+#endif
+        sink += gather_avx2(ri, xv, nnz, T, stride);
+        t = now() - t0;
+        if (16.0 * nnz * nthreads / t > best) best = 16.0 * nnz * nthreads / t;
+    }
+    if (sink == 12345.678) printf(" ");
+    free(ri); free(xv); free(T);
+    return best;
+}
+
+/* The sketch pass's reads of X: columns of 100 (row index, value) entries,
+   read in sequence (len a multiple of 4), and read a band's way (every 64th column, one band per
+   thread, 64 sweeps: each column's entries are contiguous but the columns
+   are apart). Bytes of X read per second. */
+static double column_read_rate(int nthreads, long step)
+{
+    long ncol = 1500000, len = 100, nnz = ncol * len, k, r;
+    int *ri = malloc(sizeof(int) * nnz);
+    double *xv = malloc(sizeof(double) * nnz), best = 0, sink = 0;
+    if (!ri || !xv) exit(1);
+    for (k = 0; k < nnz; k++) { ri[k] = (int)(k % 2000); xv[k] = 1.0 / (1 + k % 13); }
+    for (r = 0; r < 3; r++) {
+        double t0 = now(), t;
+        long g;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nthreads) reduction(+:sink) schedule(dynamic, 1)
+#endif
+        for (g = 0; g < step; g++) {
+            long j, e;
+            double s0 = 0, s1 = 0, s2 = 0, s3 = 0;   /* independent sums: not latency-bound */
+            for (j = g; j < ncol; j += step)
+                for (e = j * len; e < (j + 1) * len; e += 4) {
+                    s0 += xv[e] * ri[e]; s1 += xv[e + 1] * ri[e + 1];
+                    s2 += xv[e + 2] * ri[e + 2]; s3 += xv[e + 3] * ri[e + 3];
+                }
+            sink += s0 + s1 + s2 + s3;
+        }
+        t = now() - t0;
+        if (12.0 * nnz / t > best) best = 12.0 * nnz / t;
+    }
+    if (sink == 12345.678) printf(" ");
+    free(ri); free(xv);
+    return best;
+}
+
 int main(int argc, char **argv)
 {
     int nthreads = argc > 1 ? atoi(argv[1]) : 1, n = 3000, r;
@@ -101,5 +188,16 @@ int main(int argc, char **argv)
         printf("peak: in-cache AVX2 multiply + add loop, %d thread(s): %.1f G multiply-adds/s\n",
                nthreads, loop_rate(madd_loop_avx2, 48.0, iters, nthreads) / 1e9);
     free(A); free(B); free(C);
+    if (__builtin_cpu_supports("avx2")) {
+        printf("ceiling: score pass's gather multiply-add (AVX2 tile of 16), table 64 x 16 (8 KiB, in L1), "
+               "%d thread(s): %.1f G multiply-adds/s\n", nthreads, gather_rate(64, 16, nthreads) / 1e9);
+        printf("ceiling: score pass's gather multiply-add (AVX2 tile of 16), table 2000 x 144 (the sparse "
+               "benchmark's N', tile 250 KiB), %d thread(s): %.1f G multiply-adds/s\n", nthreads,
+               gather_rate(2000, 144, nthreads) / 1e9);
+    }
+    printf("ceiling: sketch pass's reads of X (1.5e6 columns of 100 entries, 1.8 GB), in sequence, "
+           "%d thread(s): %.1f GB/s\n", nthreads, column_read_rate(nthreads, 1) / 1e9);
+    printf("ceiling: sketch pass's reads of X, every 64th column (a band's way), %d thread(s): %.1f GB/s\n",
+           nthreads, column_read_rate(nthreads, 64) / 1e9);
     return 0;
 }

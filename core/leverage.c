@@ -343,8 +343,15 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
         for (j = 0; j < d; j++)
             AS_FOR_COL(X, j, row, v, { M[j + row * mrows] = v; });
     } else {
-        double *MT = as_calloc(c, (size_t)(mrows * n), sizeof(double));
+        double *MT = as_malloc(c, (size_t)(mrows * n), sizeof(double));
         if (!MT) goto done;
+        {   /* zeroed by all threads: the first touch of its pages is most of the cost */
+            int64_t h;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(as_threads(c)) schedule(static)
+#endif
+            for (h = 0; h < mrows; h++) memset(MT + h * n, 0, sizeof(double) * (size_t)n);
+        }
         if (as_embed(X, s1, s, o->seed, MT, c) == AS_OK) {
             as_progress(c, "leverage: embedding done");
             M = as_malloc(c, (size_t)(n * n), sizeof(double));
