@@ -148,14 +148,14 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
 /* ------------------------------------------------------------------ Y and metrics */
 /* Stored entries of Y = X(:, index) (k columns). */
 int64_t as_select_nnz(const as_matrix *X, int64_t k, const int64_t *index);
-/* Dense Y (nrow x k, column-major). */
+/* Dense Y (nrow x k, column-major), built on as_threads(c) threads. */
 void as_select_dense(const as_matrix *X, int64_t k, const int64_t *index,
-                     const double *weight, double *Y);
-/* CSC Y: p has k+1 entries, i and x as_select_nnz entries. */
+                     const double *weight, double *Y, const as_common *c);
+/* CSC Y: p has k+1 entries, i and x as_select_nnz entries; on as_threads(c) threads. */
 void as_select_csc32(const as_matrix *X, int64_t k, const int64_t *index,
-                     const double *weight, int32_t *p, int32_t *i, double *x);
+                     const double *weight, int32_t *p, int32_t *i, double *x, const as_common *c);
 void as_select_csc64(const as_matrix *X, int64_t k, const int64_t *index,
-                     const double *weight, int64_t *p, int64_t *i, double *x);
+                     const double *weight, int64_t *p, int64_t *i, double *x, const as_common *c);
 
 /* G = sum_t weight[t]^2 X(:,index[t]) X(:,index[t])' (n x n, full storage);
    index == NULL: all columns, weight == NULL: weights 1. */

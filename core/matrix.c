@@ -141,39 +141,53 @@ int64_t as_select_nnz(const as_matrix *X, int64_t k, const int64_t *index)
     return nz;
 }
 
+/* Y is built by all threads, a share of its columns each: filling Y is the
+   first touch of its pages (a front-end's fresh allocation), which costs
+   about as much as the copy. Every entry is w * v whatever the thread. */
 void as_select_dense(const as_matrix *X, int64_t k, const int64_t *index,
-                     const double *weight, double *Y)
+                     const double *weight, double *Y, const as_common *c)
 {
     int64_t t, n = X->nrow;
-    memset(Y, 0, sizeof(double) * (size_t)(n * k));
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(as_threads(c)) schedule(static)
+#endif
     for (t = 0; t < k; t++) {
         double *y = Y + t * n, w = weight[t];
+        memset(y, 0, sizeof(double) * (size_t)n);
         AS_FOR_COL(X, index[t], row, v, { y[row] = w * v; });
     }
 }
 
-/* One body for both index widths of the output. */
+/* One body for both index widths of the output: the column pointers first,
+   then the columns by all threads. */
 #define AS_SELECT_CSC(ITYPE)                                                   \
     {                                                                          \
-        int64_t t, nz = 0;                                                     \
+        int64_t t;                                                             \
         p[0] = 0;                                                              \
+        for (t = 0; t < k; t++) p[t + 1] = p[t] + (ITYPE)as_col_nnz(X, index[t]); \
+        AS_SELECT_CSC_FILL                                                     \
         for (t = 0; t < k; t++) {                                              \
+            int64_t nz = p[t];                                                 \
             double w = weight[t];                                              \
             AS_FOR_COL(X, index[t], row, v, {                                  \
                 i[nz] = (ITYPE)row;                                            \
                 x[nz] = w * v;                                                 \
                 nz++;                                                          \
             });                                                                \
-            p[t + 1] = (ITYPE)nz;                                              \
         }                                                                      \
     }
+#ifdef _OPENMP
+#define AS_SELECT_CSC_FILL _Pragma("omp parallel for num_threads(as_threads(c)) schedule(static)")
+#else
+#define AS_SELECT_CSC_FILL
+#endif
 
 void as_select_csc32(const as_matrix *X, int64_t k, const int64_t *index,
-                     const double *weight, int32_t *p, int32_t *i, double *x)
+                     const double *weight, int32_t *p, int32_t *i, double *x, const as_common *c)
 AS_SELECT_CSC(int32_t)
 
 void as_select_csc64(const as_matrix *X, int64_t k, const int64_t *index,
-                     const double *weight, int64_t *p, int64_t *i, double *x)
+                     const double *weight, int64_t *p, int64_t *i, double *x, const as_common *c)
 AS_SELECT_CSC(int64_t)
 
 /* Columns per block between interrupt checks. */

@@ -155,7 +155,7 @@ static SEXP r_wrap_body(void *data)
     if (X->kind == AS_DENSE) {
         Y = Rf_allocMatrix(REALSXP, (int)n, (int)k);
         SET_VECTOR_ELT(out, 9, Y);
-        as_select_dense(X, k, S->index, S->weight, REAL(Y));
+        as_select_dense(X, k, S->index, S->weight, REAL(Y), w->c);
     } else {
         const char *ynames[] = {"p", "i", "x", ""};
         int64_t nz = as_select_nnz(X, k, S->index);
@@ -165,7 +165,7 @@ static SEXP r_wrap_body(void *data)
         SET_VECTOR_ELT(Y, 1, Rf_allocVector(INTSXP, nz));
         SET_VECTOR_ELT(Y, 2, Rf_allocVector(REALSXP, nz));
         as_select_csc32(X, k, S->index, S->weight, INTEGER(VECTOR_ELT(Y, 0)),
-                        INTEGER(VECTOR_ELT(Y, 1)), REAL(VECTOR_ELT(Y, 2)));
+                        INTEGER(VECTOR_ELT(Y, 1)), REAL(VECTOR_ELT(Y, 2)), w->c);
     }
     UNPROTECT(1);
     return out;

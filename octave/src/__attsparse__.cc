@@ -345,10 +345,10 @@ double seconds_since (std::chrono::steady_clock::time_point t0)
 
 // Y = X(:, index) .* weight', written straight into Octave's arrays when the
 // index types agree (see view_csc), else through int64_t buffers.
-void select_csc (Work&, const as_matrix *X, const as_sample *S, int64_t *jc,
+void select_csc (Work& w, const as_matrix *X, const as_sample *S, int64_t *jc,
                  int64_t *ir, double *pr)
 {
-  as_select_csc64 (X, S->k, S->index, S->weight, jc, ir, pr);
+  as_select_csc64 (X, S->k, S->index, S->weight, jc, ir, pr, &w.c);
 }
 
 template <typename I>
@@ -358,7 +358,7 @@ void select_csc (Work& w, const as_matrix *X, const as_sample *S, I *jc, I *ir,
   int64_t nz = as_select_nnz (X, S->k, S->index), t;
   int64_t *p = static_cast<int64_t *> (w.alloc ((size_t) S->k + 1, sizeof (int64_t)));
   int64_t *i = static_cast<int64_t *> (w.alloc ((size_t) nz, sizeof (int64_t)));
-  as_select_csc64 (X, S->k, S->index, S->weight, p, i, pr);
+  as_select_csc64 (X, S->k, S->index, S->weight, p, i, pr, &w.c);
   for (t = 0; t <= S->k; t++)
     jc[t] = (I) p[t];
   for (t = 0; t < nz; t++)
@@ -372,7 +372,7 @@ mxArray * make_y (Work& w, const as_matrix *X)
     {
       mxArray *Y = mxCreateDoubleMatrix ((mwSize) X->nrow, (mwSize) S->k, mxREAL);
       if (S->k > 0)
-        as_select_dense (X, S->k, S->index, S->weight, mxGetPr (Y));
+        as_select_dense (X, S->k, S->index, S->weight, mxGetPr (Y), &w.c);
       return Y;
     }
   int64_t nz = as_select_nnz (X, S->k, S->index);

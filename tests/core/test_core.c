@@ -123,8 +123,8 @@ static void test_gram_and_views(void)
             int64_t nz = as_select_nnz(&S32, r32.k, r32.index), t, bad = 0;
             int32_t *yp = malloc(4 * (r32.k + 1)), *yi = malloc(4 * nz);
             double *yx = malloc(8 * nz), *yd = malloc(8 * n * r32.k);
-            as_select_csc32(&S32, r32.k, r32.index, r32.weight, yp, yi, yx);
-            as_select_dense(&D, r32.k, r32.index, r32.weight, yd);
+            as_select_csc32(&S32, r32.k, r32.index, r32.weight, yp, yi, yx, &c);
+            as_select_dense(&D, r32.k, r32.index, r32.weight, yd, &c);
             for (t = 0; t < r32.k; t++) {
                 int64_t q;
                 for (q = yp[t]; q < yp[t + 1]; q++) bad += yd[yi[q] + t * n] != yx[q];
