@@ -160,6 +160,11 @@ void as_select_dense(const as_matrix *X, int64_t k, const int64_t *index,
 
 /* One body for both index widths of the output: the column pointers first,
    then the columns by all threads. */
+#ifdef _OPENMP
+#define AS_SELECT_CSC_FILL _Pragma("omp parallel for num_threads(as_threads(c)) schedule(static)")
+#else
+#define AS_SELECT_CSC_FILL
+#endif
 #define AS_SELECT_CSC(ITYPE)                                                   \
     {                                                                          \
         int64_t t;                                                             \
@@ -176,11 +181,6 @@ void as_select_dense(const as_matrix *X, int64_t k, const int64_t *index,
             });                                                                \
         }                                                                      \
     }
-#ifdef _OPENMP
-#define AS_SELECT_CSC_FILL _Pragma("omp parallel for num_threads(as_threads(c)) schedule(static)")
-#else
-#define AS_SELECT_CSC_FILL
-#endif
 
 void as_select_csc32(const as_matrix *X, int64_t k, const int64_t *index,
                      const double *weight, int32_t *p, int32_t *i, double *x, const as_common *c)
