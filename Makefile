@@ -1,14 +1,21 @@
 # Makefile: build the C core and both front-ends, run every test, the demo and the benchmarks.
-# make            both front-ends (R package into build/Rlib, Octave functions into build/octave)
-# make check      every test: core C tests, R testthat, Octave tests
+# make            both front-ends (R package into build/Rlib, Octave functions into build/octave); installs nothing
+# make core       the C core, build/libattsparse.a; installs nothing
+# make check-fast the core's C tests, R testthat and the Octave tests (about a minute; no sanitizers, valgrind, tarballs)
+# make check      every test: core C tests, R testthat, vignette, Octave tests, the installed Octave package,
+#                 ASan+UBSan, valgrind memcheck, fuzz corpus replay, R CMD check --as-cran of the source
+#                 tarball (when pdflatex is present); each stage prints its counts and the run ends with the
+#                 line "N passed, M failed" summing them. Measured on 2 cores: CHECK_MEASURE_LINE
 # make demo       both front-ends on the built-in default input (and ALL, acq when installed): tables, plots in build/demo
+# make check and make demo first install the Debian packages a fresh machine misses (tools/install-deps.sh),
+# once per build directory (stamps in build/deps); `make deps-GROUP` installs one group (build, r, octave, ...).
 SHELL := /bin/bash
 BUILD   := build
 RSCRIPT ?= Rscript
 R       ?= R
 DEPS    := tools/install-deps.sh
 
-CORE_SRC := $(wildcard core/*.c)
+CORE_SRC := $(sort $(wildcard core/*.c))
 CORE_HDR := $(wildcard core/*.h)
 CORE_OBJ := $(patsubst core/%.c,$(BUILD)/core/%.o,$(CORE_SRC))
 CORE_LIB := $(BUILD)/libattsparse.a
@@ -19,16 +26,24 @@ RLIB := $(BUILD)/Rlib
 R_STAMP := $(RLIB)/attsparse/DESCRIPTION
 R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR)
 
-.PHONY: all core r r-tarball check check-core check-r check-vignette demo demo-r bench deps-build deps-r clean
+.PHONY: all core r r-tarball check check-fast check-core check-r check-vignette check-cran check-makevars demo demo-r bench clean
 all: r octave
 
-deps-build:
-	@$(DEPS) build
-deps-r: deps-build
-	@$(DEPS) r data
+# ---------------------------------------------------------------- Debian packages
+# $(BUILD)/deps/GROUP.done: tools/install-deps.sh GROUP has run (it installs only what is missing)
+DEPS_DONE = $(patsubst %,$(BUILD)/deps/%.done,$(1))
+# the tex group is optional: without it (no root, no network) check-cran is skipped
+$(BUILD)/deps/%.done:
+	@mkdir -p $(dir $@)
+	@if $(DEPS) $*; then touch $@; elif [ $* = tex ]; then echo "install-deps: no tex group, R CMD check skipped"; \
+	  else exit 1; fi
+deps-%: $(BUILD)/deps/%.done ;
+.PRECIOUS: $(BUILD)/deps/%.done
+CHECK_DEPS := build r data docs octave sanitize tex
+DEMO_DEPS  := build r data octave
 
 # ---------------------------------------------------------------- core
-$(BUILD)/core/%.o: core/%.c $(CORE_HDR) | deps-build
+$(BUILD)/core/%.o: core/%.c $(CORE_HDR)
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -c $< -o $@
 $(CORE_LIB): $(CORE_OBJ)
@@ -40,12 +55,23 @@ CORE_TESTS := $(patsubst tests/core/%.c,$(BUILD)/tests/%,$(wildcard tests/core/t
 $(BUILD)/tests/%: tests/core/%.c tests/core/check.h $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -Icore $< $(CORE_LIB) $(LAPACK_LIBS) -o $@
+# one line per test program, then "core C tests: N passed, M failed" (their sums)
+COUNT_SUM = awk '/ [0-9]+ passed, [0-9]+ failed/ { for (i = 2; i <= NF; i++) { if ($$i ~ /^passed,?$$/) p += $$(i-1); \
+  if ($$i ~ /^failed,?$$/) f += $$(i-1) } } END { printf "%s: %d passed, %d failed\n", label, p, f }'
 check-core: $(CORE_TESTS)
-	@fail=0; for t in $(CORE_TESTS); do echo "== $$t"; $$t || fail=1; done; exit $$fail
+	@for t in $(CORE_TESTS); do echo "== $$t"; $$t; st=$$?; [ $$st -le 1 ] || echo "$$t: 0 passed, 1 failed (exited $$st)"; \
+	  done 2>&1 | tee $(BUILD)/tests/check-core.log; \
+	  $(COUNT_SUM) label="core C tests" $(BUILD)/tests/check-core.log; \
+	  ! grep -q '^FAIL' $(BUILD)/tests/check-core.log && ! grep -qE ' [1-9][0-9]* failed' $(BUILD)/tests/check-core.log
 
 # ---------------------------------------------------------------- R
+# src/Makevars lists the core's sources by name (portable make): every core/*.c must be there
+check-makevars:
+	@missing=$$(for f in $(notdir $(CORE_SRC:.c=.o)); do grep -q "(CORE)/$$f" src/Makevars || echo $$f; done); \
+	  [ -z "$$missing" ] || { echo "src/Makevars: CORE_OBJ lacks $$missing"; exit 1; }
+
 # R CMD INSTALL compiles in the source tree (src/, core/): one install at a time
-$(R_STAMP): $(R_SRC) | deps-r
+$(R_STAMP): $(R_SRC) | check-makevars
 	@mkdir -p $(RLIB)
 	flock $(BUILD)/.r-install.lock $(R) CMD INSTALL --no-multiarch --library=$(RLIB) . >$(RLIB).log 2>&1 \
 	  || { cat $(RLIB).log; exit 1; }
@@ -55,45 +81,84 @@ r: $(R_STAMP)
 check-r: r
 	R_LIBS=$(RLIB) $(RSCRIPT) tests/run-testthat.R
 
-# R CMD build: the source tarball, its vignette built (knitr, rmarkdown, pandoc)
+# R CMD build: the source tarball, its vignette built (knitr, rmarkdown, pandoc). It is built from a
+# staged copy (build/rstage/attsparse) in which the core sits in src/core, a standard place for a
+# source package, instead of the repository's top-level core/ (src/Makevars: CORE = core).
 R_VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 R_TARBALL := $(BUILD)/attsparse_$(R_VERSION).tar.gz
-$(R_TARBALL): $(R_SRC) $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) | deps-r
-	@$(DEPS) docs
-	@mkdir -p $(BUILD)/rbuild
-	cd $(BUILD)/rbuild && flock $(CURDIR)/$(BUILD)/.r-install.lock $(R) CMD build $(CURDIR) >build.log 2>&1 \
+R_STAGE   := $(BUILD)/rstage/attsparse
+$(R_TARBALL): $(R_SRC) $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) $(wildcard inst/*/*) .Rbuildignore | check-makevars
+	rm -rf $(BUILD)/rstage && mkdir -p $(R_STAGE)/src/core
+	tar -cf - --exclude=./$(BUILD) --exclude=./.git --exclude='*.o' --exclude='*.so' . | tar -C $(R_STAGE) -xf -
+	mv $(R_STAGE)/core/*.c $(R_STAGE)/core/*.h $(R_STAGE)/src/core/ && rm -rf $(R_STAGE)/core
+	sed -i 's|^CORE = \.\./core$$|CORE = core|' $(R_STAGE)/src/Makevars
+	grep -q '^CORE = core$$' $(R_STAGE)/src/Makevars
+	cd $(BUILD)/rstage && flock $(CURDIR)/$(BUILD)/.r-install.lock $(R) CMD build attsparse >build.log 2>&1 \
 	  || { cat build.log; exit 1; }
-	mv $(BUILD)/rbuild/attsparse_$(R_VERSION).tar.gz $@
+	mv $(BUILD)/rstage/attsparse_$(R_VERSION).tar.gz $@
 	@echo "R source package: $@"
 r-tarball: $(R_TARBALL)
-# the tarball carries the built vignette
+# the tarball carries the built vignette and its index
 check-vignette: $(R_TARBALL)
-	@tar -tzf $< | grep -q 'attsparse/inst/doc/reproducing-the-bounds.html' \
-	  && echo "vignette: reproducing-the-bounds.html built into $<" \
-	  || { echo "vignette missing from $<"; exit 1; }
+	@n=0; for f in inst/doc/reproducing-the-bounds.html build/vignette.rds; do \
+	  if tar -tzf $< | grep -q "^attsparse/$$f$$"; then n=$$((n+1)); else echo "vignette: attsparse/$$f missing from $<"; fi; done; \
+	  echo "vignette: $$n passed, $$((2-n)) failed"; [ $$n -eq 2 ]
+
+# R CMD check --as-cran on the tarball: the PDF manual needs pdflatex (tools/install-deps.sh tex).
+# Counts: each "checking ... OK" passed, each ERROR or WARNING failed; NOTEs are printed (without
+# internet: "checking CRAN incoming feasibility" cannot reach CRAN).
+R_CHECK_LOG := $(BUILD)/rcheck/check.log
+$(R_CHECK_LOG): $(R_TARBALL)
+	rm -rf $(BUILD)/rcheck && mkdir -p $(BUILD)/rcheck
+	cd $(BUILD)/rcheck && _R_CHECK_CRAN_INCOMING_REMOTE_=false OMP_THREAD_LIMIT=2 \
+	  $(R) CMD check --as-cran $(CURDIR)/$< >check.out 2>&1; echo "exit status $$?" >>check.out
+	mv $(BUILD)/rcheck/check.out $@
+check-cran: $(R_CHECK_LOG)
+	@grep -E '^Status:|(ERROR|WARNING|NOTE)$$' $< || true
+	@awk '/^\* checking .*\.\.\. *(\[[^]]*\] )?OK$$/ { p++ } /^\* .*(ERROR|WARNING)$$/ { f++ } \
+	  /^exit status [1-9]/ { f++ } END { printf "R CMD check --as-cran: %d passed, %d failed\n", p, f; exit f > 0 }' $<
 
 demo-r: r
 	@mkdir -p $(BUILD)/demo
-	set -o pipefail; R_LIBS=$(RLIB) $(RSCRIPT) inst/demo/demo.R $(BUILD)/demo/r | tee $(BUILD)/demo/r.txt
+	set -o pipefail; R_LIBS=$(RLIB) $(RSCRIPT) inst/scripts/demo.R $(BUILD)/demo/r | tee $(BUILD)/demo/r.txt
 
 # ---------------------------------------------------------------- Octave
--include octave/octave.mk
+include octave/octave.mk
 
 # ---------------------------------------------------------------- benchmarks
 # each fragment adds its targets to BENCH_TARGETS
 BENCH_TARGETS :=
--include bench/*.mk
+include bench/det.mk bench/rand.mk
 bench: $(BENCH_TARGETS)
 
 # ---------------------------------------------------------------- reliability
 # sanitizer, valgrind and fuzz-corpus replay targets add themselves to EXTRA_CHECKS
 EXTRA_CHECKS :=
--include tests/reliability/*.mk
+include tests/reliability/fuzz.mk tests/reliability/sanitize.mk
 
-check: check-core check-r check-vignette check-octave octave-pkg $(EXTRA_CHECKS)
+check-fast: check-core check-r check-octave
+
+# Every stage runs, even after a failure; each ends with a line "STAGE: N passed, M failed" (a stage
+# that fails without one counts as 1 failed) and the last line sums them.
+CHECK_STAGES = check-core check-r check-vignette check-octave check-octave-pkg $(EXTRA_CHECKS) \
+               $(if $(shell command -v pdflatex),check-cran)
+check: $(call DEPS_DONE,$(CHECK_DEPS))
+	@mkdir -p $(BUILD)/check; pass=0; fail=0; \
+	for s in $(CHECK_STAGES); do echo "==== make $$s"; \
+	  $(MAKE) --no-print-directory $$s 2>&1 | tee $(BUILD)/check/$$s.log; st=$${PIPESTATUS[0]}; \
+	  line=$$(grep -E '^[^ ].*: [0-9]+ passed, [0-9]+ failed' $(BUILD)/check/$$s.log | tail -1); \
+	  p=$$(echo "$$line" | sed -nE 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/p'); \
+	  f=$$(echo "$$line" | sed -nE 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/p'); \
+	  p=$${p:-0}; f=$${f:-0}; if [ $$st -ne 0 ] && [ $$f -eq 0 ]; then f=1; echo "$$s: exited $$st"; fi; \
+	  pass=$$((pass+p)); fail=$$((fail+f)); done; \
+	$(if $(shell command -v pdflatex),,echo "check-cran skipped: no pdflatex (tools/install-deps.sh tex)";) \
+	echo "==== make check: $(words $(CHECK_STAGES)) stages"; \
+	for s in $(CHECK_STAGES); do grep -E '^[^ ].*: [0-9]+ passed, [0-9]+ failed' $(BUILD)/check/$$s.log | tail -1 | sed 's/^/  /'; done; \
+	echo "$$pass passed, $$fail failed"; [ $$fail -eq 0 ]
 # both front-ends, then the tables they printed compared (all but the time column)
 DEMO_TABLE := awk '/^(rand-|det )/ { $$NF = ""; print; next } / x [0-9]+ (dense|sparse), nnz / { print }'
-demo: demo-r demo-octave
+demo: $(call DEPS_DONE,$(DEMO_DEPS))
+	@$(MAKE) --no-print-directory demo-r demo-octave
 	@r=$$($(DEMO_TABLE) $(BUILD)/demo/r.txt); \
 	if d=$$(diff <(echo "$$r") <($(DEMO_TABLE) $(BUILD)/demo/octave.txt)); then \
 	  echo "make demo: R and Octave printed the same tables ($$(echo "$$r" | grep -c .) lines, time_s aside); plots in $(BUILD)/demo/r and $(BUILD)/demo/octave"; \

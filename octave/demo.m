@@ -1,5 +1,5 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
-## demo.m: `make demo-octave`: attsparse_demo on the default input and on the real data sets that inst/demo/export-data.R wrote.
+## demo.m: `make demo-octave`: attsparse_demo on the default input and on the real data sets that inst/scripts/export-data.R wrote.
 
 ## Run from the top of the repository.  build/demo/data holds ALL.X.txt and
 ## acq.X.txt (rows scaled so max G_ii = 1) when their R data packages

@@ -1,10 +1,11 @@
 # octave/octave.mk: the Octave front-end's targets, included by the top-level Makefile.
 # make octave        the functions and the MEX gateway in build/octave: addpath ("build/octave") is all a user needs
 # make octave-pkg    build/attsparse-octave-<version>.tar.gz for pkg install, install-tested in a throwaway prefix
+# make check-octave-pkg  the tarball (built if needed) and the counts of its install test (part of make check)
 # make check-octave  the %!test blocks of octave/inst/*.m and tests/octave/*.m; ends "octave: N passed, M failed"
 # make demo-octave   attsparse_demo: both algorithms on attsparse_example () (n = 100, d = 20000, r = 0.05)
 #                    and on ALL and acq when their R data packages are installed; plots in build/demo/octave
-# make demo-data     build/demo/data/{ALL,acq}.X.txt for Octave, written by the R package (inst/demo/export-data.R)
+# make demo-data     build/demo/data/{ALL,acq}.X.txt for Octave, written by the R package (inst/scripts/export-data.R)
 
 MKOCTFILE ?= mkoctfile
 OCTAVE_CLI ?= octave-cli
@@ -21,13 +22,10 @@ OCT_GATEWAY := $(wildcard octave/src/*.cc octave/src/*.h) octave/src/Makefile
 OCT_PKG_FILES := octave/DESCRIPTION octave/INDEX octave/COPYING $(OCT_M) $(OCT_GATEWAY) $(CORE_SRC) $(CORE_HDR) \
                  tests/octave/pkg_install_check.m
 
-.PHONY: octave octave-pkg check-octave demo-octave demo-data deps-octave
-
-deps-octave: deps-build
-	@$(DEPS) octave
+.PHONY: octave octave-pkg check-octave check-octave-pkg demo-octave demo-data
 
 # the core is built once ($(CORE_LIB), -fPIC -fopenmp) and linked into the gateway
-$(OCT_MEX): $(OCT_GATEWAY) $(CORE_LIB) $(CORE_HDR) | deps-octave
+$(OCT_MEX): $(OCT_GATEWAY) $(CORE_LIB) $(CORE_HDR)
 	@mkdir -p $(OCT_DIR)
 	$(MAKE) -C octave/src --no-print-directory MKOCTFILE=$(MKOCTFILE) \
 	  CORE_DIR=$(CURDIR)/core CORE_LIB=$(CURDIR)/$(CORE_LIB) MEX=$(CURDIR)/$@ LIBS="$(LAPACK_LIBS)"
@@ -42,24 +40,29 @@ octave: $(OCT_STAMP)
 # The tarball builds from its own sources: src/ holds the gateway, its
 # Makefile and a copy of the core. It is only put in place once `pkg install`
 # of it into a throwaway prefix has built it and its installed tests pass.
-$(OCT_PKG): $(OCT_PKG_FILES) | deps-octave
+OCT_PKG_LOG := $(BUILD)/octave-pkg.log
+$(OCT_PKG): $(OCT_PKG_FILES)
 	@rm -rf $(BUILD)/octave-pkg && mkdir -p $(BUILD)/octave-pkg/attsparse/src/core
 	cp -r octave/DESCRIPTION octave/INDEX octave/COPYING octave/inst $(BUILD)/octave-pkg/attsparse/
 	cp octave/src/Makefile octave/src/*.cc octave/src/*.h $(BUILD)/octave-pkg/attsparse/src/
 	cp $(CORE_SRC) $(CORE_HDR) $(BUILD)/octave-pkg/attsparse/src/core/
 	tar -C $(BUILD)/octave-pkg -czf $(BUILD)/octave-pkg/pkg.tar.gz attsparse
-	cd $(BUILD)/octave-pkg && $(OCTAVE_RUN) --eval 'exit (pkg_install_check ("pkg.tar.gz", "prefix") > 0)' \
-	  --path $(CURDIR)/tests/octave
+	set -o pipefail; cd $(BUILD)/octave-pkg && $(OCTAVE_RUN) --eval 'exit (pkg_install_check ("pkg.tar.gz", "prefix") > 0)' \
+	  --path $(CURDIR)/tests/octave 2>&1 | tee $(CURDIR)/$(OCT_PKG_LOG).new
+	mv $(OCT_PKG_LOG).new $(OCT_PKG_LOG)
 	mv $(BUILD)/octave-pkg/pkg.tar.gz $@
 	@echo "Octave package: $@ (pkg install $@)"
 octave-pkg: $(OCT_PKG)
+# the tarball exists only when its install test passed; that test's counts, kept from when it ran
+check-octave-pkg: $(OCT_PKG)
+	@grep -E '^installed package: [0-9]+ passed, [0-9]+ failed' $(OCT_PKG_LOG) | tail -1 | sed 's/$$/ ($(notdir $(OCT_PKG)))/'
 
 check-octave: octave
 	$(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/octave \
 	  --eval 'exit (run_tests ("octave/inst", "tests/octave") > 0)'
 
 demo-data: $(R_STAMP)
-	R_LIBS=$(RLIB) $(RSCRIPT) inst/demo/export-data.R $(BUILD)/demo/data
+	R_LIBS=$(RLIB) $(RSCRIPT) inst/scripts/export-data.R $(BUILD)/demo/data
 
 demo-octave: octave demo-data
 	@mkdir -p $(BUILD)/demo

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # install-deps.sh: install the Debian packages a make target needs, saying what it installs.
-# Usage: tools/install-deps.sh GROUP...   (GROUP: build, r, octave, data, docs, bench, sanitize)
+# Usage: tools/install-deps.sh GROUP...   (GROUP: build, r, octave, data, docs, bench, sanitize, tex)
 set -euo pipefail
 
 want=()
@@ -13,6 +13,8 @@ for group in "$@"; do
     docs)     want+=(r-cran-knitr r-cran-rmarkdown pandoc) ;;
     bench)    want+=(r-cran-bench python3-sklearn time) ;;
     sanitize) want+=(clang libclang-rt-14-dev valgrind) ;;
+    # R CMD check --as-cran: the PDF manual (pdflatex, fonts, texi2dvi), HTML validation, PDF compaction
+    tex)      want+=(texlive-latex-base texlive-fonts-recommended texlive-fonts-extra texlive-latex-extra texinfo tidy qpdf) ;;
     *) echo "install-deps: unknown group '$group'" >&2; exit 2 ;;
   esac
 done

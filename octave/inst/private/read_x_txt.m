@@ -1,5 +1,5 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
-## read_x_txt.m: read a matrix in the X format shared with R (tests/fixtures/README.md, inst/demo/export-data.R).
+## read_x_txt.m: read a matrix in the X format shared with R (tests/fixtures/README.md, inst/scripts/export-data.R).
 
 ## First line "n d nnz issparse", then nnz lines "i j x" (1-based); dense
 ## inputs list every entry.  Returns a sparse matrix when issparse is 1.

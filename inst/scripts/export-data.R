@@ -1,7 +1,7 @@
 # export-data.R: write the demo's real data sets (ALL, acq; rows scaled so max G_ii = 1) for
 # Octave's attsparse_demo, in the tests/fixtures X format: a line "n d nnz issparse", then
 # "i j x" lines (1-based, 17 significant digits). Sets whose R data package is missing are skipped.
-# Run: R_LIBS=build/Rlib Rscript inst/demo/export-data.R build/demo/data
+# Run: R_LIBS=build/Rlib Rscript inst/scripts/export-data.R build/demo/data
 suppressPackageStartupMessages(library(Matrix))
 args <- commandArgs(trailingOnly = TRUE)
 outdir <- if (length(args)) args[[1]] else "build/demo/data"

@@ -1,6 +1,6 @@
 # demo.R: `make demo-r`: both algorithms on the built-in default input and, when their Debian
 # packages are installed, on ALL (gene expression) and acq (documents); tables and PNG plots.
-# Run: Rscript inst/demo/demo.R [outdir]   (make demo writes to build/demo/r)
+# Run: Rscript inst/scripts/demo.R [outdir]   (make demo writes to build/demo/r)
 suppressPackageStartupMessages(library(attsparse))
 args <- commandArgs(trailingOnly = TRUE)
 outdir <- if (length(args)) args[[1]] else file.path(tempdir(), "attsparse-demo")
