@@ -1,44 +1,88 @@
 # methods.R: print, summary and as.matrix for "attsparse" results.
+# Both print methods stay a few lines long whatever the size of X or Y: they show scalars and
+# dimensions, never Y, index or weight in full. Fields they do not know (added by newer options)
+# are listed generically, scalars by value and the rest by their dimensions.
 
-fmt_pct <- function(x) if (is.na(x)) "NA" else sprintf("%.3g%%", 100 * x)
-fmt_num <- function(x) if (is.na(x)) "NA" else formatC(x, digits = 3, format = "g")
+fmt_pct <- function(x) if (is.null(x) || !length(x) || is.na(x[1])) "NA" else sprintf("%.3g%%", 100 * x[1])
+fmt_num <- function(x) if (is.null(x) || !length(x) || is.na(x[1])) "NA" else trimws(formatC(x[1], digits = 3, format = "g"))
+# a field as one value, NA when the result does not have it
+field <- function(x, name) if (is.null(x[[name]]) || !length(x[[name]])) NA else x[[name]][[1]]
+
+# the fields print and summary show by name; anything else goes to the generic listing
+known_fields <- c("Y", "index", "weight", "m", "k", "error", "rel_error", "r", "baseline",
+                  "eps_spectral", "bound", "rank", "method", "dim", "sparse", "time",
+                  "error_time", "seed", "eps", "probabilities")
+
+# "name value" for a scalar, "name d1 x d2 class" otherwise
+describe_field <- function(name, value) {
+  if (is.atomic(value) && length(value) == 1L && is.null(dim(value))) {
+    v <- if (is.numeric(value)) fmt_num(value) else format(value)
+    return(paste(name, v))
+  }
+  shape <- if (!is.null(dim(value))) paste(dim(value), collapse = " x ") else sprintf("length %d", length(value))
+  sprintf("%s [%s %s]", name, shape, class(value)[1])
+}
+
+# `items` joined by ", " into lines of at most `width` characters, never splitting an item
+wrap_items <- function(items, indent = "    ", width = getOption("width", 80)) {
+  lines <- character(0)
+  line <- ""
+  for (i in seq_along(items)) {
+    piece <- if (i < length(items)) paste0(items[i], ",") else items[i]
+    if (nzchar(line) && nchar(indent) + nchar(line) + 1 + nchar(piece) > width) {
+      lines <- c(lines, line)
+      line <- piece
+    } else line <- if (nzchar(line)) paste(line, piece) else piece
+  }
+  if (nzchar(line)) lines <- c(lines, line)
+  paste0(indent, lines)
+}
 
 print.attsparse <- function(x, ...) {
-  what <- if (x$method == "randomized") sprintf("randomized, %s sampling", x$probabilities)
-          else "deterministic (BSS)"
+  method <- field(x, "method")
+  rand <- identical(method, "randomized")
+  what <- if (rand) sprintf("randomized, %s sampling", format(field(x, "probabilities")))
+          else if (identical(method, "deterministic")) "deterministic (BSS)" else format(method)
+  dims <- if (length(x$dim) == 2L) x$dim else c(NA, NA)
   cat(sprintf("<attsparse: %s>\n", what))
-  cat(sprintf("  X: %d x %d %s -> Y: %d x %d (%s = %s)\n", x$dim[1], x$dim[2],
-              if (x$sparse) "sparse" else "dense", x$dim[1], length(x$index),
-              if (x$method == "randomized") "draws m" else "iterations", format(x$m)))
-  if (is.na(x$error)) {
+  cat(sprintf("  X: %s x %s %s -> Y: %s x %d (%s = %s)\n", format(dims[1]), format(dims[2]),
+              if (isTRUE(x$sparse)) "sparse" else "dense", format(dims[1]), length(x$index),
+              if (rand) "draws m" else "iterations", format(field(x, "m"))))
+  if (is.na(field(x, "error"))) {
     cat("  error not computed (error = FALSE)\n")
   } else {
     cat(sprintf("  rel error %s (uniform baseline %s), inf error %s, spectral eps %s\n",
                 fmt_pct(x$rel_error), fmt_pct(x$baseline), fmt_num(x$error), fmt_num(x$eps_spectral)))
   }
-  cat(sprintf("  time %.3g s%s\n", x$time,
-              if (is.na(x$error_time)) "" else sprintf(" (error evaluation %.3g s)", x$error_time)))
+  error_time <- field(x, "error_time")
+  cat(sprintf("  time %s s%s\n", fmt_num(x$time),
+              if (is.na(error_time)) "" else sprintf(" (error evaluation %s s)", fmt_num(error_time))))
   invisible(x)
 }
 
 summary.attsparse <- function(object, ...) {
-  s <- list(method = object$method, dim = object$dim, sparse = object$sparse,
-            k = length(object$index), m = object$m, rank = object$rank, eps = object$eps,
-            metrics = c(inf = object$error, rel = object$rel_error, baseline = object$baseline,
-                        r = object$r, eps_spectral = object$eps_spectral, bound = object$bound),
-            weight = summary(object$weight), time = object$time, error_time = object$error_time,
-            seed = object$seed)
+  f <- function(name) field(object, name)
+  other <- setdiff(names(object), known_fields)
+  s <- list(method = f("method"), dim = object$dim, sparse = isTRUE(object$sparse),
+            k = length(object$index), m = f("m"), rank = f("rank"), eps = f("eps"),
+            metrics = c(inf = f("error"), rel = f("rel_error"), baseline = f("baseline"),
+                        r = f("r"), eps_spectral = f("eps_spectral"), bound = f("bound")),
+            weight = summary(as.numeric(object$weight)), time = f("time"),
+            error_time = f("error_time"), seed = object$seed,
+            other = vapply(other, function(n) describe_field(n, object[[n]]), ""))
   class(s) <- "summary.attsparse"
   s
 }
 
 print.summary.attsparse <- function(x, ...) {
-  cat(sprintf("attsparse %s sketch of a %d x %d %s matrix\n", x$method, x$dim[1], x$dim[2],
-              if (x$sparse) "sparse" else "dense"))
-  cat(sprintf("  columns kept k = %d of %d (%.3g%%), %s = %s, rank %s, target eps %s%s\n",
-              x$k, x$dim[2], 100 * x$k / x$dim[2],
-              if (x$method == "randomized") "draws" else "iterations", format(x$m),
-              format(x$rank), format(x$eps), if (is.null(x$seed)) "" else sprintf(", seed %s", format(x$seed))))
+  rand <- identical(x$method, "randomized")
+  dims <- if (length(x$dim) == 2L) x$dim else c(NA, NA)
+  cat(sprintf("attsparse %s sketch of a %s x %s %s matrix\n", format(x$method), format(dims[1]),
+              format(dims[2]), if (x$sparse) "sparse" else "dense"))
+  cat(sprintf("  columns kept k = %d of %s (%s%%), %s = %s, rank %s, target eps %s%s\n",
+              x$k, format(dims[2]), fmt_num(100 * x$k / dims[2]),
+              if (rand) "draws" else "iterations", format(x$m),
+              format(x$rank), format(x$eps), if (is.null(x$seed)) "" else sprintf(", seed %s", format(x$seed[1]))))
   cat("  metrics:\n")
   m <- x$metrics
   cat(sprintf("    inf error  max|Att(Y) - Att(X)|     %s\n", fmt_num(m[["inf"]])))
@@ -49,7 +93,11 @@ print.summary.attsparse <- function(x, ...) {
   cat(sprintf("    bound      exp(2 eps max G_ii) - 1  %s\n", fmt_num(m[["bound"]])))
   cat("  weights:\n")
   print(x$weight)
-  cat(sprintf("  time %.3g s, error evaluation %s s\n", x$time, fmt_num(x$error_time)))
+  cat(sprintf("  time %s s, error evaluation %s s\n", fmt_num(x$time), fmt_num(x$error_time)))
+  if (length(x$other)) {
+    cat("  other fields:\n")
+    cat(wrap_items(x$other), sep = "\n")
+  }
   invisible(x)
 }
 
