@@ -115,8 +115,9 @@ $(R_CHECK_LOG): $(R_TARBALL)
 	mv $(BUILD)/rcheck/check.out $@
 check-cran: $(R_CHECK_LOG)
 	@grep -E '^Status:|(ERROR|WARNING|NOTE)$$' $< || true
-	@awk '/^\* checking .*\.\.\. *(\[[^]]*\] )?OK$$/ { p++ } /^\* .*(ERROR|WARNING)$$/ { f++ } \
-	  /^exit status [1-9]/ { f++ } END { printf "R CMD check --as-cran: %d passed, %d failed\n", p, f; exit f > 0 }' $<
+	@awk '/^\* checking .*\.\.\. *(\[[^]]*\] )?OK$$/ { p++ } /^(\*| *\[[^]]*\]) .*(ERROR|WARNING)$$/ { f++ } \
+	  /^exit status [1-9]/ { st = 1 } END { if (st && !f) f = 1; \
+	  printf "R CMD check --as-cran: %d passed, %d failed\n", p, f; exit f > 0 }' $<
 
 demo-r: r
 	@mkdir -p $(BUILD)/demo
