@@ -45,7 +45,7 @@ demo_table <- function(name, X, verbose) {
                 if (inherits(X, "sparseMatrix")) "sparse" else "dense",
                 if (inherits(X, "sparseMatrix")) length(X@x) else sum(X != 0), lev$r))
     cat(sprintf("%-14s %7s %6s %10s %9s %9s %9s %9s %8s\n",
-                "method", "m", "k", "inf", "rel", "uniform", "spec_eps", "bound", "time_s"))
+                "method", "m", "k", "inf", "rel", "baseline", "spec_eps", "bound", "time_s"))
     cat(sprintf("%-14s %7d %6d %10.3g %8.3g%% %8.3g%% %9.3g %8.3g%% %8.3f\n",
                 rows$method, as.integer(rows$m), as.integer(rows$k), rows$inf, 100 * rows$rel,
                 100 * rows$baseline, rows$eps_spectral, 100 * rows$bound, rows$time), sep = "")
@@ -56,7 +56,7 @@ demo_table <- function(name, X, verbose) {
 demo_legend <- function() {
   cat("\nm: draws (rand) or iterations (det); k: distinct columns of X in Y\n",
       "inf: max|Att(Y) - Att(X)| (the paper's metric); rel: max|Att(Y)/Att(X) - 1|\n",
-      "uniform: rel of Y = 0 (attention 1/n), the bar to beat\n",
+      "baseline: rel of Y = 0 (uniform attention 1/n), the bar to beat\n",
       "spec_eps: smallest eps with (1-eps)XX' <= YY' <= (1+eps)XX'; bound: exp(2 spec_eps max G_ii) - 1 >= rel\n",
       sep = "")
 }
@@ -108,7 +108,7 @@ demo_plot_m <- function(outdir, quick, X, m0) {
                ylim = range(c(Y, b)))
     graphics::abline(h = b, lty = 2, col = "grey40")
     graphics::abline(v = m0, lty = 3, col = "grey40")
-    graphics::text(min(ms), b, "uniform baseline (Y = 0)", adj = c(0, -0.4), cex = 0.8)
+    graphics::text(min(ms), b, "baseline (Y = 0, uniform attention)", adj = c(0, -0.4), cex = 0.8)
   }
   path
 }
@@ -116,7 +116,7 @@ demo_plot_m <- function(outdir, quick, X, m0) {
 # 2. error against r = max|XX'| for both algorithms, with the uniform baseline and the bound.
 demo_plot_r <- function(outdir, quick) {
   rs <- if (quick) c(0.01, 0.1, 1) else c(0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5)
-  cols <- c("rand rel", "det rel", "uniform rel", "bound (rand)", "rand inf", "det inf", "uniform inf")
+  cols <- c("rand rel", "det rel", "baseline rel", "bound (rand)", "rand inf", "det inf", "baseline inf")
   E <- matrix(NA_real_, length(rs), length(cols), dimnames = list(NULL, cols))
   for (a in seq_along(rs)) {
     X <- attsparse_example(n = 50, d = 5000, r = rs[a])
@@ -193,9 +193,15 @@ attsparse_demo <- function(outdir = file.path(tempdir(), "attsparse-demo"), inpu
   if (plots) {
     if (!dir.exists(outdir) && !dir.create(outdir, recursive = TRUE))
       stop(sprintf("'outdir': cannot create directory '%s'", outdir), call. = FALSE)
-    files <- c(error_vs_m = demo_plot_m(outdir, quick, inputs$example, tables[[1]]$m[1]),
-               error_vs_r = demo_plot_r(outdir, quick),
-               time_vs_nnz = demo_plot_time(outdir, quick), k_vs_n = demo_plot_k(outdir, quick))
+    progress <- function(i, what) if (verbose) cat(sprintf("plot %d of 4: %s ...\n", i, what))
+    progress(1, "error against m")
+    files <- c(error_vs_m = demo_plot_m(outdir, quick, inputs$example, tables[[1]]$m[1]))
+    progress(2, "error against r")
+    files <- c(files, error_vs_r = demo_plot_r(outdir, quick))
+    progress(3, "time against nnz(X)")
+    files <- c(files, time_vs_nnz = demo_plot_time(outdir, quick))
+    progress(4, "columns against n")
+    files <- c(files, k_vs_n = demo_plot_k(outdir, quick))
     if (verbose) cat("\nplots:", files, sep = "\n  ")
   }
   invisible(list(table = do.call(rbind, tables), files = files))

@@ -25,7 +25,7 @@ test_that("attsparse_demo tables hold the guarantees and the plots are PNG files
   expect_equal(tab$baseline[tab$input == "small"],
                rep(attention_error(X, X[, 0, drop = FALSE])$rel, 4))
   # the fixed-format table: header then one line per method with the same numbers
-  hdr <- grep("^method +m +k +inf +rel +uniform +spec_eps +bound +time_s$", printed)
+  hdr <- grep("^method +m +k +inf +rel +baseline +spec_eps +bound +time_s$", printed)
   expect_length(hdr, 2)
   line <- printed[hdr[2] + 4]
   expect_match(line, sprintf("^det +%d +%d ", det$m[2], det$k[2]))
