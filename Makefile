@@ -1,7 +1,7 @@
 # Makefile: build the C core and both front-ends, run every test, the demo and the benchmarks.
 # make            both front-ends (R package into build/Rlib, Octave functions into build/octave); installs nothing
 # make core       the C core, build/libattsparse.a; installs nothing
-# make check-fast the core's C tests, R testthat and the Octave tests (about a minute; no sanitizers, valgrind, tarballs)
+# make check-fast the core's C tests, R testthat and the Octave tests (under 2 minutes; no sanitizers, valgrind, tarballs)
 # make check      every test: core C tests, R testthat, vignette, Octave tests, the installed Octave package,
 #                 ASan+UBSan, valgrind memcheck, fuzz corpus replay, R CMD check --as-cran of the source
 #                 tarball (when pdflatex is present); each stage prints its counts and the run ends with the
