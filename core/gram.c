@@ -1,0 +1,272 @@
+/* gram.c: the exact Gram matrix X X' (dense: BLAS tiles; CSC: light columns by row-wise sparse outer products, heavy ones as dense panels). */
+#include "as_internal.h"
+#include <float.h>
+
+/* Summation order, and why the bits do not depend on the thread count.
+   G is built in its upper triangle (column a holds G(b, a), b <= a) and
+   mirrored at the end.
+   - Dense panels (dense X, or the heavy columns of a CSC X, a block of
+     columns at a time) update G through a fixed grid of AS_GRAM_TILE x
+     AS_GRAM_TILE tiles: dsyrk on the diagonal tiles, dgemm off it, one BLAS
+     call per tile, tiles shared among the OpenMP threads. Which thread runs a
+     tile changes nothing: the grid and the calls do not depend on the thread
+     count. A BLAS that threads inside one call may sum in an order that
+     depends on its own thread count (OpenBLAS's OPENBLAS_NUM_THREADS; the
+     reference BLAS is single-threaded and sums each entry over the columns
+     in order); called from inside the parallel region, OpenBLAS's OpenMP
+     build runs each call on one thread. tests/core/test_gram.c checks the
+     core's thread count; the BLAS's own is the BLAS's business.
+   - Light columns of a CSC X: a chunk of columns is transposed into row
+     lists (each in column order), and column a of G is summed by one thread
+     over the chunk's columns in order, one row at a time: every entry is
+     the same sum of the same products in the same order whatever the thread.
+   - Blocks are taken in column order: light chunks first, then the heavy
+     panels; the interrupt hook is polled between blocks. */
+
+/* Tile of G handled by one BLAS call. */
+#define AS_GRAM_TILE 256
+/* Multiply-adds per block between interrupt polls: about 0.2 s at the
+   reference BLAS's rate on two threads, well under 1 s. */
+#define AS_GRAM_BLOCK_MADDS 6e8
+/* Stored entries per light chunk (its row lists take 12 bytes an entry). */
+#define AS_GRAM_CHUNK_NNZ ((int64_t)1 << 21)
+
+/* A column is heavy (dense panel) when it holds at least this fraction of
+   the rows: its sparse outer product costs nnz^2/2 scattered multiply-adds,
+   the dense panel n^2/2 at the BLAS's rate. Measured by make bench-gram. */
+double as_gram_heavy = 0.25;
+
+static int64_t as_gram_col(const int64_t *index, int64_t t)
+{
+    return index ? index[t] : t;
+}
+
+static int64_t as_gram_colbeg(const as_matrix *X, int64_t j)
+{
+    return X->kind == AS_CSC32 ? (int64_t)X->p32[j] : X->p64[j];
+}
+
+/* G(upper) += B B', B n x kb with leading dimension ldb, over the tile grid. */
+static void as_gram_tiles(int n, const double *B, int ldb, int kb, double *G, int nt)
+{
+    int nb = (n + AS_GRAM_TILE - 1) / AS_GRAM_TILE, ntile = nb * (nb + 1) / 2, s;
+    if (kb <= 0) return;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+#else
+    (void)nt;
+#endif
+    for (s = 0; s < ntile; s++) {
+        /* tile s: column block J, row block I <= J (tiles of column J are J+1) */
+        int J = 0, I, r = s, i0, j0, mi, mj;
+        double one = 1.0;
+        while (r > J) { r -= J + 1; J++; }
+        I = r;
+        i0 = I * AS_GRAM_TILE;
+        j0 = J * AS_GRAM_TILE;
+        mi = n - i0 < AS_GRAM_TILE ? n - i0 : AS_GRAM_TILE;
+        mj = n - j0 < AS_GRAM_TILE ? n - j0 : AS_GRAM_TILE;
+        if (I == J)
+            dsyrk_("U", "N", &mj, &kb, &one, B + j0, &ldb, &one, G + j0 + (int64_t)j0 * n, &n, 1, 1);
+        else
+            dgemm_("N", "T", &mi, &mj, &kb, &one, B + i0, &ldb, B + j0, &ldb, &one,
+                   G + i0 + (int64_t)j0 * n, &n, 1, 1);
+    }
+}
+
+/* Columns per dense panel: about AS_GRAM_BLOCK_MADDS multiply-adds. */
+static int64_t as_gram_panel_cols(int64_t n)
+{
+    double kb = AS_GRAM_BLOCK_MADDS / (0.5 * (double)n * (double)n);
+    if (kb < 32) kb = 32;
+    if (kb > 8192) kb = 8192;
+    return (int64_t)kb;
+}
+
+static int as_gram_dense(const as_matrix *X, int64_t kk, const int64_t *index,
+                         const double *weight, double *G, as_common *c)
+{
+    int n = (int)X->nrow, nt = as_threads(c);
+    int64_t kb = as_gram_panel_cols(n), t0;
+    double *B = NULL;
+    int direct = index == NULL && weight == NULL && X->ld <= AS_INT_MAX;
+    if (!direct) {
+        B = as_malloc(c, (size_t)n * (size_t)(kk < kb ? kk : kb), sizeof(double));
+        if (!B) return c->status;
+    }
+    for (t0 = 0; t0 < kk; t0 += kb) {
+        int nbk = (int)(kk - t0 < kb ? kk - t0 : kb);
+        if (direct) {
+            as_gram_tiles(n, X->x + t0 * X->ld, (int)X->ld, nbk, G, nt);
+        } else {
+            int t;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+            for (t = 0; t < nbk; t++) {
+                const double *xj = X->x + as_gram_col(index, t0 + t) * X->ld;
+                double w = weight ? weight[t0 + t] : 1.0, *b = B + (int64_t)t * n;
+                int64_t i;
+                for (i = 0; i < n; i++) b[i] = w * xj[i];
+            }
+            as_gram_tiles(n, B, n, nbk, G, nt);
+        }
+        if (t0 + kb < kk && as_interrupted(c)) break;
+    }
+    as_free(c, B);
+    return c->status;
+}
+
+/* The light columns t0..t1-1 (positions in index, or columns) into G's upper
+   triangle, through row lists: for row a, the chunk's entries (a, j) in
+   column order; column a of G gets x(a, j) w^2 x(b, j) for the rows b <= a
+   of column j. rp (n+1), rq and rt (the chunk's entries) are workspace. */
+static void as_gram_light_chunk(const as_matrix *X, int64_t t0, int64_t t1,
+                                const int64_t *index, const double *weight,
+                                const unsigned char *heavy, double *G, int64_t *rp,
+                                int64_t *rq, int32_t *rt, int nt)
+{
+    int64_t n = X->nrow, t, a;
+    memset(rp, 0, sizeof(int64_t) * (size_t)(n + 1));
+    for (t = t0; t < t1; t++) {
+        int64_t j = as_gram_col(index, t);
+        if (heavy[t]) continue;
+        AS_FOR_COL(X, j, row, v, { (void)v; rp[row + 1]++; });
+    }
+    for (a = 0; a < n; a++) rp[a + 1] += rp[a];
+    for (t = t0; t < t1; t++) {
+        int64_t j = as_gram_col(index, t), q = as_gram_colbeg(X, j), e = q + as_col_nnz(X, j);
+        if (heavy[t]) continue;
+        for (; q < e; q++) {
+            int64_t row = X->kind == AS_CSC32 ? (int64_t)X->i32[q] : X->i64[q];
+            rq[rp[row]] = q;
+            rt[rp[row]++] = (int32_t)(t - t0);
+        }
+    }
+    /* rp[a] is now the end of row a's list, the start of row a+1's */
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 8)
+#else
+    (void)nt;
+#endif
+    for (a = 0; a < n; a++) {
+        double *g = G + a * n;
+        const double *xv = X->x;
+        int64_t e, beg = a ? rp[a - 1] : 0, end = rp[a];
+        for (e = beg; e < end; e++) {
+            int64_t t = t0 + rt[e], j = as_gram_col(index, t), q = rq[e], r;
+            double w = weight ? weight[t] : 1.0, va = w * w * xv[q];
+            r = as_gram_colbeg(X, j);
+            if (X->kind == AS_CSC32) {
+                const int32_t *ri = X->i32;
+                for (; r <= q; r++) g[ri[r]] += va * xv[r];
+            } else {
+                const int64_t *ri = X->i64;
+                for (; r <= q; r++) g[ri[r]] += va * xv[r];
+            }
+        }
+    }
+}
+
+static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
+                       const double *weight, double *G, as_common *c)
+{
+    int64_t n = X->nrow, t, t0, nheavy = 0, kb = as_gram_panel_cols(n), hmin;
+    int nt = as_threads(c);
+    unsigned char *heavy = NULL;
+    int64_t *rp = NULL, *rq = NULL;
+    int32_t *rt = NULL;
+    double *B = NULL;
+    heavy = as_malloc(c, (size_t)(kk > 0 ? kk : 1), 1);
+    if (!heavy) goto done;
+    hmin = (int64_t)ceil(as_gram_heavy * (double)n);
+    if (hmin < 1) hmin = 1;
+    for (t = 0; t < kk; t++) {
+        heavy[t] = as_gram_heavy <= 1.0 && as_col_nnz(X, as_gram_col(index, t)) >= hmin;
+        nheavy += heavy[t];
+    }
+    if (nheavy < kk) {
+        int64_t cap = 0;
+        /* workspace sized for the largest chunk below */
+        for (t = 0; t < kk; t++) {
+            int64_t z = heavy[t] ? 0 : as_col_nnz(X, as_gram_col(index, t));
+            cap = z > cap ? z : cap;
+        }
+        cap = cap > AS_GRAM_CHUNK_NNZ ? cap : AS_GRAM_CHUNK_NNZ;
+        if (cap > as_nnz(X)) cap = as_nnz(X);
+        rp = as_malloc(c, (size_t)(n + 1), sizeof(int64_t));
+        rq = as_malloc(c, (size_t)(cap > 0 ? cap : 1), sizeof(int64_t));
+        rt = as_malloc(c, (size_t)(cap > 0 ? cap : 1), sizeof(int32_t));
+        if (!rp || !rq || !rt) goto done;
+        for (t0 = 0; t0 < kk;) {
+            /* a chunk: up to cap entries and about AS_GRAM_BLOCK_MADDS multiply-adds */
+            int64_t nz = 0, t1 = t0;
+            double madds = 0;
+            while (t1 < kk && t1 - t0 < 2147483647) {
+                int64_t z = heavy[t1] ? 0 : as_col_nnz(X, as_gram_col(index, t1));
+                if (t1 > t0 && (nz + z > cap || madds > AS_GRAM_BLOCK_MADDS)) break;
+                nz += z;
+                madds += 0.5 * (double)z * (double)(z + 1);
+                t1++;
+            }
+            as_gram_light_chunk(X, t0, t1, index, weight, heavy, G, rp, rq, rt, nt);
+            t0 = t1;
+            if (as_interrupted(c)) goto done;
+        }
+    }
+    if (nheavy > 0) {
+        int64_t h = 0, col = 0;
+        kb = kb < nheavy ? kb : nheavy;
+        B = as_malloc(c, (size_t)n * (size_t)kb, sizeof(double));
+        if (!B) goto done;
+        for (t = 0; t < kk; t++) {
+            if (!heavy[t]) continue;
+            if (col == 0) memset(B, 0, sizeof(double) * (size_t)n * (size_t)kb);
+            {
+                double w = weight ? weight[t] : 1.0, *b = B + col * n;
+                AS_FOR_COL(X, as_gram_col(index, t), row, v, { b[row] = w * v; });
+            }
+            col++;
+            h++;
+            if (col == kb || h == nheavy) {
+                as_gram_tiles((int)n, B, (int)n, (int)col, G, nt);
+                col = 0;
+                if (h < nheavy && as_interrupted(c)) goto done;
+            }
+        }
+    }
+done:
+    as_free(c, heavy);
+    as_free(c, rp);
+    as_free(c, rq);
+    as_free(c, rt);
+    as_free(c, B);
+    return c->status;
+}
+
+int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
+            double *G, as_common *c)
+{
+    int64_t n = X->nrow, a, b, kk = index ? k : X->ncol;
+    c->status = AS_OK;
+    memset(G, 0, sizeof(double) * (size_t)(n * n));
+    if (kk > 0) {
+        if (X->kind == AS_DENSE) as_gram_dense(X, kk, index, weight, G, c);
+        else as_gram_csc(X, kk, index, weight, G, c);
+    }
+    if (c->status != AS_OK) return c->status;
+    for (b = 0; b < n; b++)
+        for (a = b + 1; a < n; a++) G[a + b * n] = G[b + a * n];
+    return AS_OK;
+}
+
+int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c)
+{
+    int64_t a;
+    for (a = 0; a < n * n; a++)
+        if (!isfinite(G[a]))
+            return as_error(c, AS_ERR_INPUT,
+                            "%s %s' overflows (%s has entries near %g or a large row norm): scale %s down",
+                            name, name, name, sqrt(DBL_MAX / (double)n), name);
+    return AS_OK;
+}
