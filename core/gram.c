@@ -16,10 +16,10 @@
      in order); called from inside the parallel region, OpenBLAS's OpenMP
      build runs each call on one thread. tests/core/test_gram.c checks the
      core's thread count; the BLAS's own is the BLAS's business.
-   - Light columns of a CSC X: a chunk of columns is transposed into row
-     lists (each in column order), and column a of G is summed by one thread
-     over the chunk's columns in order, one row at a time: every entry is
-     the same sum of the same products in the same order whatever the thread.
+   - Light columns of a CSC X: a chunk of columns is cut into bands of rows,
+     and each tile of G (a band of rows by a band of columns) is summed by
+     one thread over the chunk's columns in order: every entry is the same
+     sum of the same products in the same order whatever the thread.
    - Blocks are taken in column order: light chunks first, then the heavy
      panels; the interrupt hook is polled between blocks. */
 
@@ -28,8 +28,8 @@
 /* Multiply-adds per block between interrupt polls: about 0.2 s at the
    reference BLAS's rate on two threads, well under 1 s. */
 #define AS_GRAM_BLOCK_MADDS 6e8
-/* Stored entries per light chunk (its row lists take 12 bytes an entry). */
-#define AS_GRAM_CHUNK_NNZ ((int64_t)1 << 21)
+/* Columns per light chunk. */
+#define AS_GRAM_CHUNK_COLS 8192
 
 /* A column is heavy (dense panel) when it holds at least this fraction of
    the rows: its sparse outer product costs nnz^2/2 scattered multiply-adds,
@@ -117,52 +117,67 @@ static int as_gram_dense(const as_matrix *X, int64_t kk, const int64_t *index,
     return c->status;
 }
 
+/* Row index of stored entry q of a CSC X. */
+static int64_t as_gram_row(const as_matrix *X, int64_t q)
+{
+    return X->kind == AS_CSC32 ? (int64_t)X->i32[q] : X->i64[q];
+}
+
 /* The light columns t0..t1-1 (positions in index, or columns) into G's upper
-   triangle, through row lists: for row a, the chunk's entries (a, j) in
-   column order; column a of G gets x(a, j) w^2 x(b, j) for the rows b <= a
-   of column j. rp (n+1), rq and rt (the chunk's entries) are workspace. */
+   triangle, a tile of G at a time: tile (I, J), I <= J, of row band I and
+   column band J (bands of tb rows) gets, column after column, the products
+   of the column's entries in band I with those in band J (row b <= row a),
+   so that it stays in cache while the chunk's columns stream by. bnd
+   ((t1-t0) x (nb+1)) receives where each column enters each band. */
 static void as_gram_light_chunk(const as_matrix *X, int64_t t0, int64_t t1,
                                 const int64_t *index, const double *weight,
-                                const unsigned char *heavy, double *G, int64_t *rp,
-                                int64_t *rq, int32_t *rt, int nt)
+                                const unsigned char *heavy, double *G, int64_t tb,
+                                int64_t *bnd, int nt)
 {
-    int64_t n = X->nrow, t, a;
-    memset(rp, 0, sizeof(int64_t) * (size_t)(n + 1));
-    for (t = t0; t < t1; t++) {
-        int64_t j = as_gram_col(index, t);
-        if (heavy[t]) continue;
-        AS_FOR_COL(X, j, row, v, { (void)v; rp[row + 1]++; });
-    }
-    for (a = 0; a < n; a++) rp[a + 1] += rp[a];
-    for (t = t0; t < t1; t++) {
-        int64_t j = as_gram_col(index, t), q = as_gram_colbeg(X, j), e = q + as_col_nnz(X, j);
-        if (heavy[t]) continue;
-        for (; q < e; q++) {
-            int64_t row = X->kind == AS_CSC32 ? (int64_t)X->i32[q] : X->i64[q];
-            rq[rp[row]] = q;
-            rt[rp[row]++] = (int32_t)(t - t0);
-        }
-    }
-    /* rp[a] is now the end of row a's list, the start of row a+1's */
+    int64_t n = X->nrow, nb = (n + tb - 1) / tb, ntile = nb * (nb + 1) / 2, t, s;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 8)
+#pragma omp parallel num_threads(nt)
 #else
     (void)nt;
 #endif
-    for (a = 0; a < n; a++) {
-        double *g = G + a * n;
-        const double *xv = X->x;
-        int64_t e, beg = a ? rp[a - 1] : 0, end = rp[a];
-        for (e = beg; e < end; e++) {
-            int64_t t = t0 + rt[e], j = as_gram_col(index, t), q = rq[e], r;
-            double w = weight ? weight[t] : 1.0, va = w * w * xv[q];
-            r = as_gram_colbeg(X, j);
-            if (X->kind == AS_CSC32) {
-                const int32_t *ri = X->i32;
-                for (; r <= q; r++) g[ri[r]] += va * xv[r];
-            } else {
-                const int64_t *ri = X->i64;
-                for (; r <= q; r++) g[ri[r]] += va * xv[r];
+    {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (t = t0; t < t1; t++) {
+            int64_t j = as_gram_col(index, t), q = as_gram_colbeg(X, j), e = q + as_col_nnz(X, j), b;
+            int64_t *bt = bnd + (t - t0) * (nb + 1);
+            if (heavy[t]) e = q;
+            for (b = 0; b <= nb; b++) {
+                while (q < e && as_gram_row(X, q) < b * tb) q++;
+                bt[b] = b == nb ? e : q;
+            }
+        }
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (s = 0; s < ntile; s++) {
+            int64_t J = 0, I, r0 = s, u;
+            const double *xv = X->x;
+            while (r0 > J) { r0 -= J + 1; J++; }
+            I = r0;
+            for (u = t0; u < t1; u++) {
+                const int64_t *bt = bnd + (u - t0) * (nb + 1);
+                int64_t q, r, ib = bt[I], ie = bt[I + 1], jb = bt[J], je = bt[J + 1];
+                double w2;
+                if (ib == ie || jb == je) continue;
+                w2 = weight ? weight[u] * weight[u] : 1.0;
+                for (q = jb; q < je; q++) {
+                    double va = w2 * xv[q], *g = G + as_gram_row(X, q) * n;
+                    int64_t end = I == J ? q + 1 : ie;
+                    if (X->kind == AS_CSC32) {
+                        const int32_t *ri = X->i32;
+                        for (r = ib; r < end; r++) g[ri[r]] += va * xv[r];
+                    } else {
+                        const int64_t *ri = X->i64;
+                        for (r = ib; r < end; r++) g[ri[r]] += va * xv[r];
+                    }
+                }
             }
         }
     }
@@ -174,8 +189,7 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
     int64_t n = X->nrow, t, t0, nheavy = 0, kb = as_gram_panel_cols(n), hmin;
     int nt = as_threads(c);
     unsigned char *heavy = NULL;
-    int64_t *rp = NULL, *rq = NULL;
-    int32_t *rt = NULL;
+    int64_t *bnd = NULL;
     double *B = NULL;
     heavy = as_malloc(c, (size_t)(kk > 0 ? kk : 1), 1);
     if (!heavy) goto done;
@@ -186,30 +200,23 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
         nheavy += heavy[t];
     }
     if (nheavy < kk) {
-        int64_t cap = 0;
-        /* workspace sized for the largest chunk below */
-        for (t = 0; t < kk; t++) {
-            int64_t z = heavy[t] ? 0 : as_col_nnz(X, as_gram_col(index, t));
-            cap = z > cap ? z : cap;
-        }
-        cap = cap > AS_GRAM_CHUNK_NNZ ? cap : AS_GRAM_CHUNK_NNZ;
-        if (cap > as_nnz(X)) cap = as_nnz(X);
-        rp = as_malloc(c, (size_t)(n + 1), sizeof(int64_t));
-        rq = as_malloc(c, (size_t)(cap > 0 ? cap : 1), sizeof(int64_t));
-        rt = as_malloc(c, (size_t)(cap > 0 ? cap : 1), sizeof(int32_t));
-        if (!rp || !rq || !rt) goto done;
+        /* bands of at least AS_GRAM_TILE rows, at most 16 a side (the tiles
+           visit every column of a chunk); the bits do not depend on it */
+        int64_t tb = (n + 15) / 16 > AS_GRAM_TILE ? (n + 15) / 16 : AS_GRAM_TILE, nb;
+        tb = tb < n ? tb : n;
+        nb = (n + tb - 1) / tb;
+        bnd = as_malloc(c, (size_t)(AS_GRAM_CHUNK_COLS * (nb + 1)), sizeof(int64_t));
+        if (!bnd) goto done;
         for (t0 = 0; t0 < kk;) {
-            /* a chunk: up to cap entries and about AS_GRAM_BLOCK_MADDS multiply-adds */
-            int64_t nz = 0, t1 = t0;
+            /* a chunk: up to AS_GRAM_CHUNK_COLS columns, about AS_GRAM_BLOCK_MADDS multiply-adds */
+            int64_t t1 = t0;
             double madds = 0;
-            while (t1 < kk && t1 - t0 < 2147483647) {
-                int64_t z = heavy[t1] ? 0 : as_col_nnz(X, as_gram_col(index, t1));
-                if (t1 > t0 && (nz + z > cap || madds > AS_GRAM_BLOCK_MADDS)) break;
-                nz += z;
-                madds += 0.5 * (double)z * (double)(z + 1);
+            while (t1 < kk && t1 - t0 < AS_GRAM_CHUNK_COLS && madds < AS_GRAM_BLOCK_MADDS) {
+                double z = heavy[t1] ? 0 : (double)as_col_nnz(X, as_gram_col(index, t1));
+                madds += 0.5 * z * (z + 1);
                 t1++;
             }
-            as_gram_light_chunk(X, t0, t1, index, weight, heavy, G, rp, rq, rt, nt);
+            as_gram_light_chunk(X, t0, t1, index, weight, heavy, G, tb, bnd, nt);
             t0 = t1;
             if (as_interrupted(c)) goto done;
         }
@@ -237,9 +244,7 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
     }
 done:
     as_free(c, heavy);
-    as_free(c, rp);
-    as_free(c, rq);
-    as_free(c, rt);
+    as_free(c, bnd);
     as_free(c, B);
     return c->status;
 }
