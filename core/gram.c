@@ -25,9 +25,16 @@
 
 /* Tile of G handled by one BLAS call. */
 #define AS_GRAM_TILE 256
+/* Columns per dense panel at most: a tile's 64 packed blocks of rows stay in L2. */
+#define AS_GRAM_PANEL_MAX 192
 /* Multiply-adds per block between interrupt polls: about 0.2 s at the
    reference BLAS's rate on two threads, well under 1 s. */
 #define AS_GRAM_BLOCK_MADDS 6e8
+/* Rows per band of the light columns' tiles, at least (a tile of G of
+   AS_GRAM_BAND^2 doubles stays in L2). */
+#ifndef AS_GRAM_BAND
+#define AS_GRAM_BAND 256
+#endif
 /* Columns per light chunk. */
 #define AS_GRAM_CHUNK_COLS 8192
 
@@ -46,10 +53,55 @@ static int64_t as_gram_colbeg(const as_matrix *X, int64_t j)
     return X->kind == AS_CSC32 ? (int64_t)X->p32[j] : X->p64[j];
 }
 
-/* G(upper) += B B', B n x kb with leading dimension ldb, over the tile grid. */
-static void as_gram_tiles(int n, const double *B, int ldb, int kb, double *G, int nt)
+/* Dense panels are packed by blocks of 4 rows: P[(a/4)*4*kb + l*4 + a%4] holds
+   row a, column l (rows past n are 0), so that a 4 x 4 block of G reads two
+   contiguous streams. The reference BLAS that R and Octave often link runs
+   dsyrk at under 1 G multiply-adds/s here; this kernel keeps 16 sums in
+   registers. Every entry of G gets c = c + a*b for l = 0, 1, ... in order
+   (separate multiply and add, as the scalar code), whichever thread runs it. */
+static int64_t as_gram_packed_len(int64_t n, int64_t kb)
 {
-    int nb = (n + AS_GRAM_TILE - 1) / AS_GRAM_TILE, ntile = nb * (nb + 1) / 2, s;
+    return (n + 3) / 4 * 4 * kb;
+}
+
+#if defined(__GNUC__)
+typedef double as_gram_v2d __attribute__((vector_size(16), aligned(8)));
+/* c (4 x 4, column-major) += A B' over l < kb; pa, pb: packed blocks */
+static void as_gram_block(int64_t kb, const double *pa, const double *pb, double *c)
+{
+    as_gram_v2d c00 = {c[0], c[1]}, c10 = {c[2], c[3]}, c01 = {c[4], c[5]}, c11 = {c[6], c[7]},
+                c02 = {c[8], c[9]}, c12 = {c[10], c[11]}, c03 = {c[12], c[13]}, c13 = {c[14], c[15]};
+    int64_t l;
+    for (l = 0; l < kb; l++) {
+        as_gram_v2d a0 = *(const as_gram_v2d *)(pa + 4 * l), a1 = *(const as_gram_v2d *)(pa + 4 * l + 2);
+        const double *b = pb + 4 * l;
+        as_gram_v2d b0 = {b[0], b[0]}, b1 = {b[1], b[1]}, b2 = {b[2], b[2]}, b3 = {b[3], b[3]};
+        c00 = c00 + a0 * b0; c10 = c10 + a1 * b0;
+        c01 = c01 + a0 * b1; c11 = c11 + a1 * b1;
+        c02 = c02 + a0 * b2; c12 = c12 + a1 * b2;
+        c03 = c03 + a0 * b3; c13 = c13 + a1 * b3;
+    }
+    c[0] = c00[0]; c[1] = c00[1]; c[2] = c10[0]; c[3] = c10[1];
+    c[4] = c01[0]; c[5] = c01[1]; c[6] = c11[0]; c[7] = c11[1];
+    c[8] = c02[0]; c[9] = c02[1]; c[10] = c12[0]; c[11] = c12[1];
+    c[12] = c03[0]; c[13] = c03[1]; c[14] = c13[0]; c[15] = c13[1];
+}
+#else
+static void as_gram_block(int64_t kb, const double *pa, const double *pb, double *c)
+{
+    int64_t l;
+    int r, s;
+    for (l = 0; l < kb; l++)
+        for (s = 0; s < 4; s++)
+            for (r = 0; r < 4; r++) c[r + 4 * s] = c[r + 4 * s] + pa[4 * l + r] * pb[4 * l + s];
+}
+#endif
+
+/* G(upper) += P P' for the packed n x kb panel P, over the tile grid; the
+   lower part of the diagonal tiles is written too (as_gram mirrors it away). */
+static void as_gram_tiles(int64_t n, const double *P, int64_t kb, double *G, int nt)
+{
+    int64_t nb = (n + AS_GRAM_TILE - 1) / AS_GRAM_TILE, ntile = nb * (nb + 1) / 2, s;
     if (kb <= 0) return;
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
@@ -58,19 +110,25 @@ static void as_gram_tiles(int n, const double *B, int ldb, int kb, double *G, in
 #endif
     for (s = 0; s < ntile; s++) {
         /* tile s: column block J, row block I <= J (tiles of column J are J+1) */
-        int J = 0, I, r = s, i0, j0, mi, mj;
-        double one = 1.0;
+        int64_t J = 0, I, r = s, i0, j0, i1, j1, ib, jb;
         while (r > J) { r -= J + 1; J++; }
         I = r;
         i0 = I * AS_GRAM_TILE;
         j0 = J * AS_GRAM_TILE;
-        mi = n - i0 < AS_GRAM_TILE ? n - i0 : AS_GRAM_TILE;
-        mj = n - j0 < AS_GRAM_TILE ? n - j0 : AS_GRAM_TILE;
-        if (I == J)
-            dsyrk_("U", "N", &mj, &kb, &one, B + j0, &ldb, &one, G + j0 + (int64_t)j0 * n, &n, 1, 1);
-        else
-            dgemm_("N", "T", &mi, &mj, &kb, &one, B + i0, &ldb, B + j0, &ldb, &one,
-                   G + i0 + (int64_t)j0 * n, &n, 1, 1);
+        i1 = i0 + AS_GRAM_TILE < n ? i0 + AS_GRAM_TILE : n;
+        j1 = j0 + AS_GRAM_TILE < n ? j0 + AS_GRAM_TILE : n;
+        for (jb = j0; jb < j1; jb += 4)
+            for (ib = i0; ib < i1 && ib <= jb; ib += 4) {
+                double c[16];
+                int64_t a, b;
+                for (b = 0; b < 4; b++)
+                    for (a = 0; a < 4; a++)
+                        c[a + 4 * b] = ib + a < n && jb + b < n ? G[ib + a + (jb + b) * n] : 0.0;
+                as_gram_block(kb, P + ib * kb, P + jb * kb, c);
+                for (b = 0; b < 4; b++)
+                    for (a = 0; a < 4; a++)
+                        if (ib + a < n && jb + b < n) G[ib + a + (jb + b) * n] = c[a + 4 * b];
+            }
     }
 }
 
@@ -79,41 +137,36 @@ static int64_t as_gram_panel_cols(int64_t n)
 {
     double kb = AS_GRAM_BLOCK_MADDS / (0.5 * (double)n * (double)n);
     if (kb < 32) kb = 32;
-    if (kb > 8192) kb = 8192;
+    if (kb > AS_GRAM_PANEL_MAX) kb = AS_GRAM_PANEL_MAX;
     return (int64_t)kb;
 }
 
 static int as_gram_dense(const as_matrix *X, int64_t kk, const int64_t *index,
                          const double *weight, double *G, as_common *c)
 {
-    int n = (int)X->nrow, nt = as_threads(c);
-    int64_t kb = as_gram_panel_cols(n), t0;
-    double *B = NULL;
-    int direct = index == NULL && weight == NULL && X->ld <= AS_INT_MAX;
-    if (!direct) {
-        B = as_malloc(c, (size_t)n * (size_t)(kk < kb ? kk : kb), sizeof(double));
-        if (!B) return c->status;
-    }
+    int64_t n = X->nrow, kb = as_gram_panel_cols(n), t0;
+    int nt = as_threads(c);
+    double *P;
+    kb = kb < kk ? kb : kk;
+    P = as_malloc(c, (size_t)as_gram_packed_len(n, kb), sizeof(double));
+    if (!P) return c->status;
     for (t0 = 0; t0 < kk; t0 += kb) {
-        int nbk = (int)(kk - t0 < kb ? kk - t0 : kb);
-        if (direct) {
-            as_gram_tiles(n, X->x + t0 * X->ld, (int)X->ld, nbk, G, nt);
-        } else {
-            int t;
+        int64_t nbk = kk - t0 < kb ? kk - t0 : kb, t;
+        /* packed with the panel's own width nbk */
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
-            for (t = 0; t < nbk; t++) {
-                const double *xj = X->x + as_gram_col(index, t0 + t) * X->ld;
-                double w = weight ? weight[t0 + t] : 1.0, *b = B + (int64_t)t * n;
-                int64_t i;
-                for (i = 0; i < n; i++) b[i] = w * xj[i];
-            }
-            as_gram_tiles(n, B, n, nbk, G, nt);
+        for (t = 0; t < nbk; t++) {
+            const double *xj = X->x + as_gram_col(index, t0 + t) * X->ld;
+            double w = weight ? weight[t0 + t] : 1.0;
+            int64_t a;
+            for (a = 0; a < n; a++) P[(a >> 2) * 4 * nbk + t * 4 + (a & 3)] = w * xj[a];
+            for (; a & 3; a++) P[(a >> 2) * 4 * nbk + t * 4 + (a & 3)] = 0.0;
         }
+        as_gram_tiles(n, P, nbk, G, nt);
         if (t0 + kb < kk && as_interrupted(c)) break;
     }
-    as_free(c, B);
+    as_free(c, P);
     return c->status;
 }
 
@@ -202,7 +255,7 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
     if (nheavy < kk) {
         /* bands of at least AS_GRAM_TILE rows, at most 16 a side (the tiles
            visit every column of a chunk); the bits do not depend on it */
-        int64_t tb = (n + 15) / 16 > AS_GRAM_TILE ? (n + 15) / 16 : AS_GRAM_TILE, nb;
+        int64_t tb = (n + 15) / 16 > AS_GRAM_BAND ? (n + 15) / 16 : AS_GRAM_BAND, nb;
         tb = tb < n ? tb : n;
         nb = (n + tb - 1) / tb;
         bnd = as_malloc(c, (size_t)(AS_GRAM_CHUNK_COLS * (nb + 1)), sizeof(int64_t));
@@ -222,21 +275,24 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
         }
     }
     if (nheavy > 0) {
-        int64_t h = 0, col = 0;
+        int64_t h = 0, col = 0, hb;
         kb = kb < nheavy ? kb : nheavy;
-        B = as_malloc(c, (size_t)n * (size_t)kb, sizeof(double));
+        B = as_malloc(c, (size_t)as_gram_packed_len(n, kb), sizeof(double));
         if (!B) goto done;
         for (t = 0; t < kk; t++) {
             if (!heavy[t]) continue;
-            if (col == 0) memset(B, 0, sizeof(double) * (size_t)n * (size_t)kb);
+            /* the panel's width: kb, or what is left */
+            hb = nheavy - (h - col) < kb ? nheavy - (h - col) : kb;
+            if (col == 0) memset(B, 0, sizeof(double) * (size_t)as_gram_packed_len(n, hb));
             {
-                double w = weight ? weight[t] : 1.0, *b = B + col * n;
-                AS_FOR_COL(X, as_gram_col(index, t), row, v, { b[row] = w * v; });
+                double w = weight ? weight[t] : 1.0;
+                AS_FOR_COL(X, as_gram_col(index, t), row, v,
+                           { B[(row >> 2) * 4 * hb + col * 4 + (row & 3)] = w * v; });
             }
             col++;
             h++;
-            if (col == kb || h == nheavy) {
-                as_gram_tiles((int)n, B, (int)n, (int)col, G, nt);
+            if (col == hb) {
+                as_gram_tiles(n, B, hb, G, nt);
                 col = 0;
                 if (h < nheavy && as_interrupted(c)) goto done;
             }
