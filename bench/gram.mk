@@ -1,0 +1,15 @@
+# gram.mk: the exact Gram benchmark (core as_gram vs Matrix::tcrossprod vs Octave's X*X', with chol, peak memory,
+# rates against the multiply-add peak; attsparse_rand with error = TRUE vs FALSE); included by the top-level Makefile.
+# make bench-gram     both sparse inputs (2000 x 500000 Zipf-like, 2000 x 1e5 with 100 per column) and a dense
+#                     one; a table in build/bench/gram-table.txt (~20 min; GRAM_LIMIT=s per run, default 600)
+GRAM_TOOL := $(BUILD)/bench/gram_bench
+GRAM_LIMIT ?= 600
+
+.PHONY: bench-gram
+BENCH_TARGETS += bench-gram
+$(GRAM_TOOL): bench/gram_bench.c core/attsparse.h core/as_internal.h $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CORE_CFLAGS) -D_POSIX_C_SOURCE=200809L -Icore $< $(CORE_LIB) $(LAPACK_LIBS) -o $@
+bench-gram: $(GRAM_TOOL) $(BUILD)/bench/rand_tool $(BUILD)/bench/peak | deps-bench
+	$(MAKE) --no-print-directory r octave
+	RLIB=$(RLIB) GRAM_LIMIT=$(GRAM_LIMIT) bench/gram_bench.sh | tee $(BUILD)/bench/gram-table.txt
