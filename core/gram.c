@@ -1,4 +1,4 @@
-/* gram.c: the exact Gram matrix X X' (dense: BLAS tiles; CSC: light columns by row-wise sparse outer products, heavy ones as dense panels). */
+/* gram.c: the exact Gram matrix X X' (dense panels by a packed register-blocked kernel; light CSC columns by sparse outer products tile by tile). */
 #include "as_internal.h"
 #include <float.h>
 
@@ -6,16 +6,14 @@
    G is built in its upper triangle (column a holds G(b, a), b <= a) and
    mirrored at the end.
    - Dense panels (dense X, or the heavy columns of a CSC X, a block of
-     columns at a time) update G through a fixed grid of AS_GRAM_TILE x
-     AS_GRAM_TILE tiles: dsyrk on the diagonal tiles, dgemm off it, one BLAS
-     call per tile, tiles shared among the OpenMP threads. Which thread runs a
-     tile changes nothing: the grid and the calls do not depend on the thread
-     count. A BLAS that threads inside one call may sum in an order that
-     depends on its own thread count (OpenBLAS's OPENBLAS_NUM_THREADS; the
-     reference BLAS is single-threaded and sums each entry over the columns
-     in order); called from inside the parallel region, OpenBLAS's OpenMP
-     build runs each call on one thread. tests/core/test_gram.c checks the
-     core's thread count; the BLAS's own is the BLAS's business.
+     columns at a time) are packed and update G through a fixed grid of
+     AS_GRAM_TILE x AS_GRAM_TILE tiles shared among the OpenMP threads; each
+     4 x 4 block of a tile sums over the panel's columns in order. Which
+     thread runs a tile changes nothing. No BLAS call: the reference BLAS
+     that Debian's R and Octave link by default runs dsyrk at about 1 G
+     multiply-adds/s here, and an optimized BLAS (OpenBLAS) would sum in an
+     order that depends on its own thread count (OPENBLAS_NUM_THREADS), which
+     the core cannot fix. tests/core/test_gram.c checks 1 to 4 threads.
    - Light columns of a CSC X: a chunk of columns is cut into bands of rows,
      and each tile of G (a band of rows by a band of columns) is summed by
      one thread over the chunk's columns in order: every entry is the same
@@ -23,12 +21,15 @@
    - Blocks are taken in column order: light chunks first, then the heavy
      panels; the interrupt hook is polled between blocks. */
 
-/* Tile of G handled by one BLAS call. */
+/* Tile of G (rows and columns) handled by one thread at a time. */
 #define AS_GRAM_TILE 256
+/* Multiply-adds per light chunk between interrupt polls: the sparse outer
+   products run at 0.5-1 G/s, so about 0.2-0.4 s. */
+#define AS_GRAM_LIGHT_MADDS 2e8
 /* Columns per dense panel at most: a tile's 64 packed blocks of rows stay in L2. */
 #define AS_GRAM_PANEL_MAX 192
-/* Multiply-adds per block between interrupt polls: about 0.2 s at the
-   reference BLAS's rate on two threads, well under 1 s. */
+/* Multiply-adds per dense panel between interrupt polls, at most (with
+   AS_GRAM_PANEL_MAX columns, n = 2000: 3.8e8, 0.05 s at the kernel's rate). */
 #define AS_GRAM_BLOCK_MADDS 6e8
 /* Rows per band of the light columns' tiles, at least (a tile of G of
    AS_GRAM_BAND^2 doubles stays in L2). */
@@ -261,10 +262,10 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
         bnd = as_malloc(c, (size_t)(AS_GRAM_CHUNK_COLS * (nb + 1)), sizeof(int64_t));
         if (!bnd) goto done;
         for (t0 = 0; t0 < kk;) {
-            /* a chunk: up to AS_GRAM_CHUNK_COLS columns, about AS_GRAM_BLOCK_MADDS multiply-adds */
+            /* a chunk: up to AS_GRAM_CHUNK_COLS columns, about AS_GRAM_LIGHT_MADDS multiply-adds */
             int64_t t1 = t0;
             double madds = 0;
-            while (t1 < kk && t1 - t0 < AS_GRAM_CHUNK_COLS && madds < AS_GRAM_BLOCK_MADDS) {
+            while (t1 < kk && t1 - t0 < AS_GRAM_CHUNK_COLS && madds < AS_GRAM_LIGHT_MADDS) {
                 double z = heavy[t1] ? 0 : (double)as_col_nnz(X, as_gram_col(index, t1));
                 madds += 0.5 * z * (z + 1);
                 t1++;
