@@ -17,6 +17,8 @@ function X = read_input (path)
   fclose (fid);
 endfunction
 
+## killed at the time limit, Octave would dump its workspace (the input) into the current directory
+crash_dumps_octave_core (false);
 args = argv ();
 X = read_input (args{1});
 t0 = tic ();
