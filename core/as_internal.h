@@ -125,6 +125,10 @@ static inline void as_thread_band(int64_t n, int64_t *lo, int64_t *hi)
    AVX2 (same roundings as the baseline code); 0: baseline code only. */
 extern int as_scores_avx2;
 
+/* Fraction of the rows from which a column of a CSC X goes into as_gram's
+   dense panels (> 1: none does); the default is measured by make bench-gram. */
+extern double as_gram_heavy;
+
 /* Random streams (distinct constants keep the draws of each step independent). */
 enum { AS_STREAM_OSNAP = 1, AS_STREAM_JL = 2, AS_STREAM_SAMPLE = 3, AS_STREAM_AMS = 4 };
 

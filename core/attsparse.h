@@ -157,8 +157,10 @@ void as_select_csc32(const as_matrix *X, int64_t k, const int64_t *index,
 void as_select_csc64(const as_matrix *X, int64_t k, const int64_t *index,
                      const double *weight, int64_t *p, int64_t *i, double *x, const as_common *c);
 
-/* G = sum_t weight[t]^2 X(:,index[t]) X(:,index[t])' (n x n, full storage);
-   index == NULL: all columns, weight == NULL: weights 1. */
+/* G = sum_t weight[t]^2 X(:,index[t]) X(:,index[t])' (n x n, full storage,
+   symmetric); index == NULL: all columns, weight == NULL: weights 1. The same
+   bits on any thread count; the interrupt hook is polled between blocks of
+   columns (well under a second apart). */
 int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
             double *G, as_common *c);
 

@@ -1,6 +1,5 @@
-/* matrix.c: views of X, their validation, column selection (Y) and Gram matrices. */
+/* matrix.c: views of X, their validation and column selection (Y); the Gram matrix is in gram.c. */
 #include "as_internal.h"
-#include <float.h>
 
 void as_view_dense(as_matrix *A, int64_t nrow, int64_t ncol, const double *x, int64_t ld)
 {
@@ -123,17 +122,6 @@ double as_col_norm2(const as_matrix *A, int64_t j)
     return s;
 }
 
-int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c)
-{
-    int64_t a;
-    for (a = 0; a < n * n; a++)
-        if (!isfinite(G[a]))
-            return as_error(c, AS_ERR_INPUT,
-                            "%s %s' overflows (%s has entries near %g or a large row norm): scale %s down",
-                            name, name, name, sqrt(DBL_MAX / (double)n), name);
-    return AS_OK;
-}
-
 int64_t as_select_nnz(const as_matrix *X, int64_t k, const int64_t *index)
 {
     int64_t t, nz = 0;
@@ -189,102 +177,3 @@ AS_SELECT_CSC(int32_t)
 void as_select_csc64(const as_matrix *X, int64_t k, const int64_t *index,
                      const double *weight, int64_t *p, int64_t *i, double *x, const as_common *c)
 AS_SELECT_CSC(int64_t)
-
-/* Columns per block between interrupt checks. */
-#define AS_GRAM_BLOCK 4096
-
-/* Dense: copy blocks of (scaled) columns and accumulate with dsyrk. */
-static int as_gram_dense(const as_matrix *X, int64_t k, const int64_t *index,
-                         const double *weight, double *G, as_common *c)
-{
-    int n = (int)X->nrow, ldx = 0, nb;
-    int64_t t0, t, kk = index ? k : X->ncol;
-    double one = 1.0;
-    double *B = NULL;
-    if (index == NULL && weight == NULL && X->ld <= AS_INT_MAX) {
-        /* straight on X: no copy */
-        for (t0 = 0; t0 < kk; t0 += AS_INT_MAX / 2) {
-            int kb = (int)((kk - t0) < AS_INT_MAX / 2 ? (kk - t0) : AS_INT_MAX / 2);
-            ldx = (int)X->ld;
-            dsyrk_("L", "N", &n, &kb, &one, X->x + t0 * X->ld, &ldx, &one, G, &n, 1, 1);
-        }
-        return AS_OK;
-    }
-    B = as_malloc(c, (size_t)n * 256, sizeof(double));
-    if (!B) return c->status;
-    for (t0 = 0; t0 < kk; t0 += 256) {
-        nb = (int)((kk - t0) < 256 ? (kk - t0) : 256);
-        for (t = 0; t < nb; t++) {
-            int64_t j = index ? index[t0 + t] : t0 + t;
-            double w = weight ? weight[t0 + t] : 1.0;
-            const double *xj = X->x + j * X->ld;
-            int64_t i;
-            for (i = 0; i < n; i++) B[i + t * (int64_t)n] = w * xj[i];
-        }
-        dsyrk_("L", "N", &n, &nb, &one, B, &n, &one, G, &n, 1, 1);
-        if ((t0 / 256) % 64 == 63 && as_interrupted(c)) break;
-    }
-    as_free(c, B);
-    return c->status;
-}
-
-/* Sparse: sum of outer products, lower triangle; thread t owns a band of rows
-   of G, so every entry is summed in column order whatever the thread count. */
-static int as_gram_csc(const as_matrix *X, int64_t k, const int64_t *index,
-                       const double *weight, double *G, as_common *c)
-{
-    int64_t n = X->nrow, kk = index ? k : X->ncol, t0;
-    int nt = as_threads(c);
-    for (t0 = 0; t0 < kk; t0 += AS_GRAM_BLOCK) {
-        int64_t t1 = t0 + AS_GRAM_BLOCK < kk ? t0 + AS_GRAM_BLOCK : kk;
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-#endif
-        {
-            int tid = 0, ntid = 1;
-            int64_t lo, hi, t;
-#ifdef _OPENMP
-            tid = omp_get_thread_num();
-            ntid = omp_get_num_threads();
-#endif
-            /* row a costs about a: split the triangle into equal areas */
-            lo = (int64_t)floor(n * sqrt((double)tid / ntid));
-            hi = tid + 1 == ntid ? n : (int64_t)floor(n * sqrt((double)(tid + 1) / ntid));
-            for (t = t0; t < t1; t++) {
-                int64_t j = index ? index[t] : t;
-                double w2 = weight ? weight[t] * weight[t] : 1.0;
-                int64_t q, beg, end;
-                const double *xv = X->x;
-                if (X->kind == AS_CSC32) { beg = X->p32[j]; end = X->p32[j + 1]; }
-                else { beg = X->p64[j]; end = X->p64[j + 1]; }
-                for (q = beg; q < end; q++) {
-                    int64_t a = X->kind == AS_CSC32 ? X->i32[q] : X->i64[q], r;
-                    double va;
-                    if (a < lo) continue;
-                    if (a >= hi) break;
-                    va = w2 * xv[q];
-                    for (r = beg; r <= q; r++) {
-                        int64_t b = X->kind == AS_CSC32 ? X->i32[r] : X->i64[r];
-                        G[a + b * n] += va * xv[r];
-                    }
-                }
-            }
-        }
-        if (as_interrupted(c)) return c->status;
-    }
-    return AS_OK;
-}
-
-int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
-            double *G, as_common *c)
-{
-    int64_t n = X->nrow, a, b;
-    c->status = AS_OK;
-    memset(G, 0, sizeof(double) * (size_t)(n * n));
-    if (X->kind == AS_DENSE) as_gram_dense(X, k, index, weight, G, c);
-    else as_gram_csc(X, k, index, weight, G, c);
-    if (c->status != AS_OK) return c->status;
-    for (b = 0; b < n; b++)
-        for (a = b + 1; a < n; a++) G[b + a * n] = G[a + b * n];
-    return AS_OK;
-}

@@ -11,6 +11,7 @@ SEXP as_r_softmax(SEXP X, SEXP threads);
 SEXP as_r_leverage(SEXP X, SEXP opts);
 SEXP as_r_example(SEXP n, SEXP d, SEXP r, SEXP seed);
 SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta);
+SEXP as_r_gram(SEXP X, SEXP threads);
 
 static const R_CallMethodDef call_methods[] = {
     {"rand", (DL_FUNC)&as_r_rand, 2},
@@ -21,6 +22,7 @@ static const R_CallMethodDef call_methods[] = {
     {"leverage", (DL_FUNC)&as_r_leverage, 2},
     {"example", (DL_FUNC)&as_r_example, 4},
     {"default_m", (DL_FUNC)&as_r_default_m, 4},
+    {"gram", (DL_FUNC)&as_r_gram, 2},
     {NULL, NULL, 0}
 };
 

@@ -370,3 +370,17 @@ SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta)
     return Rf_ScalarReal(as_default_m((int64_t)Rf_asReal(rank), Rf_asReal(eps),
                                       Rf_asReal(delta), Rf_asReal(beta)));
 }
+
+SEXP as_r_gram(SEXP X, SEXP threads)
+{
+    as_matrix A;
+    as_common c;
+    SEXP G;
+    r_view(X, &A, "X");
+    r_common_threads(&c, Rf_asInteger(threads));
+    r_check(&A, &c);
+    G = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
+    if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK) r_raise(&c);
+    UNPROTECT(1);
+    return G;
+}

@@ -652,6 +652,17 @@ void cmd_example (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[]
                        &w.c));
 }
 
+const OptSpec gram_spec[] = { common_threads };
+
+void cmd_gram (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  as_matrix X;
+  start (w, gram_spec, nrhs, prhs, &X);
+  w.check (as_matrix_check (&X, &w.c));
+  plhs[0] = mxCreateDoubleMatrix ((mwSize) X.nrow, (mwSize) X.nrow, mxREAL);
+  w.check (as_gram (&X, -1, nullptr, nullptr, mxGetPr (plhs[0]), &w.c));
+}
+
 struct Command
 {
   const char *name, *fname;
@@ -665,6 +676,7 @@ const Command commands[] = {
   { "error", "attention_error", cmd_error },
   { "attention", "sym_attention", cmd_attention },
   { "example", "attsparse_example", cmd_example },
+  { "gram", "gram", cmd_gram },
 };
 
 }  // namespace
@@ -681,5 +693,5 @@ void mexFunction (int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
           return;
         }
   raise ("badArgument", "__attsparse__: the first argument must be a command: "
-         "rand, det, leverage, error, attention or example");
+         "rand, det, leverage, error, attention, example or gram");
 }

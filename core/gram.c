@@ -1,0 +1,334 @@
+/* gram.c: the exact Gram matrix X X' (dense panels by a packed register-blocked kernel; light CSC columns by sparse outer products tile by tile). */
+#include "as_internal.h"
+#include <float.h>
+
+/* Summation order, and why the bits do not depend on the thread count.
+   G is built in its upper triangle (column a holds G(b, a), b <= a) and
+   mirrored at the end.
+   - Dense panels (dense X, or the heavy columns of a CSC X, a block of
+     columns at a time) are packed and update G through a fixed grid of
+     AS_GRAM_TILE x AS_GRAM_TILE tiles shared among the OpenMP threads; each
+     4 x 4 block of a tile sums over the panel's columns in order. Which
+     thread runs a tile changes nothing. No BLAS call: the reference BLAS
+     that Debian's R and Octave link by default runs dsyrk at about 1 G
+     multiply-adds/s here, and an optimized BLAS (OpenBLAS) would sum in an
+     order that depends on its own thread count (OPENBLAS_NUM_THREADS), which
+     the core cannot fix. tests/core/test_gram.c checks 1 to 4 threads.
+   - Light columns of a CSC X: a chunk of columns is cut into bands of rows,
+     and each tile of G (a band of rows by a band of columns) is summed by
+     one thread over the chunk's columns in order: every entry is the same
+     sum of the same products in the same order whatever the thread.
+   - Blocks are taken in column order: light chunks first, then the heavy
+     panels; the interrupt hook is polled between blocks. */
+
+/* Tile of G (rows and columns) handled by one thread at a time. */
+#define AS_GRAM_TILE 256
+/* Multiply-adds per light chunk between interrupt polls: the sparse outer
+   products run at 0.5-1 G/s, so about 0.2-0.4 s. */
+#define AS_GRAM_LIGHT_MADDS 2e8
+/* Columns per dense panel at most: a tile's 64 packed blocks of rows stay in L2. */
+#define AS_GRAM_PANEL_MAX 192
+/* Multiply-adds per dense panel between interrupt polls, at most (with
+   AS_GRAM_PANEL_MAX columns, n = 2000: 3.8e8, 0.05 s at the kernel's rate). */
+#define AS_GRAM_BLOCK_MADDS 6e8
+/* Rows per band of the light columns' tiles, at least (a tile of G of
+   AS_GRAM_BAND^2 doubles stays in L2). */
+#ifndef AS_GRAM_BAND
+#define AS_GRAM_BAND 256
+#endif
+/* Columns per light chunk. */
+#define AS_GRAM_CHUNK_COLS 8192
+
+/* A column is heavy (dense panel) when it holds at least this fraction of
+   the rows: its sparse outer product costs nnz^2/2 scattered multiply-adds,
+   the dense panel n^2/2 at the BLAS's rate. Measured by make bench-gram. */
+double as_gram_heavy = 0.25;
+
+static int64_t as_gram_col(const int64_t *index, int64_t t)
+{
+    return index ? index[t] : t;
+}
+
+static int64_t as_gram_colbeg(const as_matrix *X, int64_t j)
+{
+    return X->kind == AS_CSC32 ? (int64_t)X->p32[j] : X->p64[j];
+}
+
+/* Dense panels are packed by blocks of 4 rows: P[(a/4)*4*kb + l*4 + a%4] holds
+   row a, column l (rows past n are 0), so that a 4 x 4 block of G reads two
+   contiguous streams. The reference BLAS that R and Octave often link runs
+   dsyrk at under 1 G multiply-adds/s here; this kernel keeps 16 sums in
+   registers. Every entry of G gets c = c + a*b for l = 0, 1, ... in order
+   (separate multiply and add, as the scalar code), whichever thread runs it. */
+static int64_t as_gram_packed_len(int64_t n, int64_t kb)
+{
+    return (n + 3) / 4 * 4 * kb;
+}
+
+#if defined(__GNUC__)
+typedef double as_gram_v2d __attribute__((vector_size(16), aligned(8)));
+/* c (4 x 4, column-major) += A B' over l < kb; pa, pb: packed blocks */
+static void as_gram_block(int64_t kb, const double *pa, const double *pb, double *c)
+{
+    as_gram_v2d c00 = {c[0], c[1]}, c10 = {c[2], c[3]}, c01 = {c[4], c[5]}, c11 = {c[6], c[7]},
+                c02 = {c[8], c[9]}, c12 = {c[10], c[11]}, c03 = {c[12], c[13]}, c13 = {c[14], c[15]};
+    int64_t l;
+    for (l = 0; l < kb; l++) {
+        as_gram_v2d a0 = *(const as_gram_v2d *)(pa + 4 * l), a1 = *(const as_gram_v2d *)(pa + 4 * l + 2);
+        const double *b = pb + 4 * l;
+        as_gram_v2d b0 = {b[0], b[0]}, b1 = {b[1], b[1]}, b2 = {b[2], b[2]}, b3 = {b[3], b[3]};
+        c00 = c00 + a0 * b0; c10 = c10 + a1 * b0;
+        c01 = c01 + a0 * b1; c11 = c11 + a1 * b1;
+        c02 = c02 + a0 * b2; c12 = c12 + a1 * b2;
+        c03 = c03 + a0 * b3; c13 = c13 + a1 * b3;
+    }
+    c[0] = c00[0]; c[1] = c00[1]; c[2] = c10[0]; c[3] = c10[1];
+    c[4] = c01[0]; c[5] = c01[1]; c[6] = c11[0]; c[7] = c11[1];
+    c[8] = c02[0]; c[9] = c02[1]; c[10] = c12[0]; c[11] = c12[1];
+    c[12] = c03[0]; c[13] = c03[1]; c[14] = c13[0]; c[15] = c13[1];
+}
+#else
+static void as_gram_block(int64_t kb, const double *pa, const double *pb, double *c)
+{
+    int64_t l;
+    int r, s;
+    for (l = 0; l < kb; l++)
+        for (s = 0; s < 4; s++)
+            for (r = 0; r < 4; r++) c[r + 4 * s] = c[r + 4 * s] + pa[4 * l + r] * pb[4 * l + s];
+}
+#endif
+
+/* G(upper) += P P' for the packed n x kb panel P, over the tile grid; the
+   lower part of the diagonal tiles is written too (as_gram mirrors it away). */
+static void as_gram_tiles(int64_t n, const double *P, int64_t kb, double *G, int nt)
+{
+    int64_t nb = (n + AS_GRAM_TILE - 1) / AS_GRAM_TILE, ntile = nb * (nb + 1) / 2, s;
+    if (kb <= 0) return;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+#else
+    (void)nt;
+#endif
+    for (s = 0; s < ntile; s++) {
+        /* tile s: column block J, row block I <= J (tiles of column J are J+1) */
+        int64_t J = 0, I, r = s, i0, j0, i1, j1, ib, jb;
+        while (r > J) { r -= J + 1; J++; }
+        I = r;
+        i0 = I * AS_GRAM_TILE;
+        j0 = J * AS_GRAM_TILE;
+        i1 = i0 + AS_GRAM_TILE < n ? i0 + AS_GRAM_TILE : n;
+        j1 = j0 + AS_GRAM_TILE < n ? j0 + AS_GRAM_TILE : n;
+        for (jb = j0; jb < j1; jb += 4)
+            for (ib = i0; ib < i1 && ib <= jb; ib += 4) {
+                double c[16];
+                int64_t a, b;
+                for (b = 0; b < 4; b++)
+                    for (a = 0; a < 4; a++)
+                        c[a + 4 * b] = ib + a < n && jb + b < n ? G[ib + a + (jb + b) * n] : 0.0;
+                as_gram_block(kb, P + ib * kb, P + jb * kb, c);
+                for (b = 0; b < 4; b++)
+                    for (a = 0; a < 4; a++)
+                        if (ib + a < n && jb + b < n) G[ib + a + (jb + b) * n] = c[a + 4 * b];
+            }
+    }
+}
+
+/* Columns per dense panel: about AS_GRAM_BLOCK_MADDS multiply-adds. */
+static int64_t as_gram_panel_cols(int64_t n)
+{
+    double kb = AS_GRAM_BLOCK_MADDS / (0.5 * (double)n * (double)n);
+    if (kb < 32) kb = 32;
+    if (kb > AS_GRAM_PANEL_MAX) kb = AS_GRAM_PANEL_MAX;
+    return (int64_t)kb;
+}
+
+static int as_gram_dense(const as_matrix *X, int64_t kk, const int64_t *index,
+                         const double *weight, double *G, as_common *c)
+{
+    int64_t n = X->nrow, kb = as_gram_panel_cols(n), t0;
+    int nt = as_threads(c);
+    double *P;
+    kb = kb < kk ? kb : kk;
+    P = as_malloc(c, (size_t)as_gram_packed_len(n, kb), sizeof(double));
+    if (!P) return c->status;
+    for (t0 = 0; t0 < kk; t0 += kb) {
+        int64_t nbk = kk - t0 < kb ? kk - t0 : kb, t;
+        /* packed with the panel's own width nbk */
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+        for (t = 0; t < nbk; t++) {
+            const double *xj = X->x + as_gram_col(index, t0 + t) * X->ld;
+            double w = weight ? weight[t0 + t] : 1.0;
+            int64_t a;
+            for (a = 0; a < n; a++) P[(a >> 2) * 4 * nbk + t * 4 + (a & 3)] = w * xj[a];
+            for (; a & 3; a++) P[(a >> 2) * 4 * nbk + t * 4 + (a & 3)] = 0.0;
+        }
+        as_gram_tiles(n, P, nbk, G, nt);
+        if (t0 + kb < kk && as_interrupted(c)) break;
+    }
+    as_free(c, P);
+    return c->status;
+}
+
+/* Row index of stored entry q of a CSC X. */
+static int64_t as_gram_row(const as_matrix *X, int64_t q)
+{
+    return X->kind == AS_CSC32 ? (int64_t)X->i32[q] : X->i64[q];
+}
+
+/* The light columns t0..t1-1 (positions in index, or columns) into G's upper
+   triangle, a tile of G at a time: tile (I, J), I <= J, of row band I and
+   column band J (bands of tb rows) gets, column after column, the products
+   of the column's entries in band I with those in band J (row b <= row a),
+   so that it stays in cache while the chunk's columns stream by. bnd
+   ((t1-t0) x (nb+1)) receives where each column enters each band. */
+static void as_gram_light_chunk(const as_matrix *X, int64_t t0, int64_t t1,
+                                const int64_t *index, const double *weight,
+                                const unsigned char *heavy, double *G, int64_t tb,
+                                int64_t *bnd, int nt)
+{
+    int64_t n = X->nrow, nb = (n + tb - 1) / tb, ntile = nb * (nb + 1) / 2, t, s;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#else
+    (void)nt;
+#endif
+    {
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (t = t0; t < t1; t++) {
+            int64_t j = as_gram_col(index, t), q = as_gram_colbeg(X, j), e = q + as_col_nnz(X, j), b;
+            int64_t *bt = bnd + (t - t0) * (nb + 1);
+            if (heavy[t]) e = q;
+            for (b = 0; b <= nb; b++) {
+                while (q < e && as_gram_row(X, q) < b * tb) q++;
+                bt[b] = b == nb ? e : q;
+            }
+        }
+#ifdef _OPENMP
+#pragma omp for schedule(dynamic, 1)
+#endif
+        for (s = 0; s < ntile; s++) {
+            int64_t J = 0, I, r0 = s, u;
+            const double *xv = X->x;
+            while (r0 > J) { r0 -= J + 1; J++; }
+            I = r0;
+            for (u = t0; u < t1; u++) {
+                const int64_t *bt = bnd + (u - t0) * (nb + 1);
+                int64_t q, r, ib = bt[I], ie = bt[I + 1], jb = bt[J], je = bt[J + 1];
+                double w2;
+                if (ib == ie || jb == je) continue;
+                w2 = weight ? weight[u] * weight[u] : 1.0;
+                for (q = jb; q < je; q++) {
+                    double va = w2 * xv[q], *g = G + as_gram_row(X, q) * n;
+                    int64_t end = I == J ? q + 1 : ie;
+                    if (X->kind == AS_CSC32) {
+                        const int32_t *ri = X->i32;
+                        for (r = ib; r < end; r++) g[ri[r]] += va * xv[r];
+                    } else {
+                        const int64_t *ri = X->i64;
+                        for (r = ib; r < end; r++) g[ri[r]] += va * xv[r];
+                    }
+                }
+            }
+        }
+    }
+}
+
+static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
+                       const double *weight, double *G, as_common *c)
+{
+    int64_t n = X->nrow, t, t0, nheavy = 0, kb = as_gram_panel_cols(n), hmin;
+    int nt = as_threads(c);
+    unsigned char *heavy = NULL;
+    int64_t *bnd = NULL;
+    double *B = NULL;
+    heavy = as_malloc(c, (size_t)(kk > 0 ? kk : 1), 1);
+    if (!heavy) goto done;
+    hmin = (int64_t)ceil(as_gram_heavy * (double)n);
+    if (hmin < 1) hmin = 1;
+    for (t = 0; t < kk; t++) {
+        heavy[t] = as_gram_heavy <= 1.0 && as_col_nnz(X, as_gram_col(index, t)) >= hmin;
+        nheavy += heavy[t];
+    }
+    if (nheavy < kk) {
+        /* bands of at least AS_GRAM_TILE rows, at most 16 a side (the tiles
+           visit every column of a chunk); the bits do not depend on it */
+        int64_t tb = (n + 15) / 16 > AS_GRAM_BAND ? (n + 15) / 16 : AS_GRAM_BAND, nb;
+        tb = tb < n ? tb : n;
+        nb = (n + tb - 1) / tb;
+        bnd = as_malloc(c, (size_t)(AS_GRAM_CHUNK_COLS * (nb + 1)), sizeof(int64_t));
+        if (!bnd) goto done;
+        for (t0 = 0; t0 < kk;) {
+            /* a chunk: up to AS_GRAM_CHUNK_COLS columns, about AS_GRAM_LIGHT_MADDS multiply-adds */
+            int64_t t1 = t0;
+            double madds = 0;
+            while (t1 < kk && t1 - t0 < AS_GRAM_CHUNK_COLS && madds < AS_GRAM_LIGHT_MADDS) {
+                double z = heavy[t1] ? 0 : (double)as_col_nnz(X, as_gram_col(index, t1));
+                madds += 0.5 * z * (z + 1);
+                t1++;
+            }
+            as_gram_light_chunk(X, t0, t1, index, weight, heavy, G, tb, bnd, nt);
+            t0 = t1;
+            if (as_interrupted(c)) goto done;
+        }
+    }
+    if (nheavy > 0) {
+        int64_t h = 0, col = 0, hb;
+        kb = kb < nheavy ? kb : nheavy;
+        B = as_malloc(c, (size_t)as_gram_packed_len(n, kb), sizeof(double));
+        if (!B) goto done;
+        for (t = 0; t < kk; t++) {
+            if (!heavy[t]) continue;
+            /* the panel's width: kb, or what is left */
+            hb = nheavy - (h - col) < kb ? nheavy - (h - col) : kb;
+            if (col == 0) memset(B, 0, sizeof(double) * (size_t)as_gram_packed_len(n, hb));
+            {
+                double w = weight ? weight[t] : 1.0;
+                AS_FOR_COL(X, as_gram_col(index, t), row, v,
+                           { B[(row >> 2) * 4 * hb + col * 4 + (row & 3)] = w * v; });
+            }
+            col++;
+            h++;
+            if (col == hb) {
+                as_gram_tiles(n, B, hb, G, nt);
+                col = 0;
+                if (h < nheavy && as_interrupted(c)) goto done;
+            }
+        }
+    }
+done:
+    as_free(c, heavy);
+    as_free(c, bnd);
+    as_free(c, B);
+    return c->status;
+}
+
+int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
+            double *G, as_common *c)
+{
+    int64_t n = X->nrow, a, b, kk = index ? k : X->ncol;
+    c->status = AS_OK;
+    memset(G, 0, sizeof(double) * (size_t)(n * n));
+    if (kk > 0) {
+        if (X->kind == AS_DENSE) as_gram_dense(X, kk, index, weight, G, c);
+        else as_gram_csc(X, kk, index, weight, G, c);
+    }
+    if (c->status != AS_OK) return c->status;
+    for (b = 0; b < n; b++)
+        for (a = b + 1; a < n; a++) G[a + b * n] = G[b + a * n];
+    return AS_OK;
+}
+
+int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c)
+{
+    int64_t a;
+    for (a = 0; a < n * n; a++)
+        if (!isfinite(G[a]))
+            return as_error(c, AS_ERR_INPUT,
+                            "%s %s' overflows (%s has entries near %g or a large row norm): scale %s down",
+                            name, name, name, sqrt(DBL_MAX / (double)n), name);
+    return AS_OK;
+}

@@ -1,0 +1,204 @@
+/* test_gram.c: as_gram against a plain triple loop (dense, CSC32, CSC64, subsets, heavy and light columns), the same bits on any thread count, failures and interrupts. */
+#include "check.h"
+#include "as_internal.h"
+#include <string.h>
+
+/* n x d with column j holding about dens(j) * n nonzeros: a mix of empty,
+   light and heavy (near dense) columns; rows beyond `rank` repeat the first. */
+static double *make_x(int64_t n, int64_t d, int64_t rank, uint64_t seed)
+{
+    double *X = calloc((size_t)(n * d), sizeof(double));
+    int64_t i, j;
+    for (j = 0; j < d; j++) {
+        double dens = j % 7 == 0 ? 0.0 : j % 5 == 0 ? 0.9 : j % 3 == 0 ? 0.3 : 0.05;
+        for (i = 0; i < rank && i < n; i++) {
+            uint64_t at = (uint64_t)(j * n + i);
+            if (as_rng_unif(seed, 1, at) < dens) X[i + j * n] = as_rng_normal(seed, 2, at);
+        }
+        for (i = rank; i < n; i++) X[i + j * n] = X[i % rank + j * n];
+    }
+    return X;
+}
+
+/* sum_t w_t^2 x_t x_t' in long double, full storage */
+static void naive_gram(int64_t n, const double *X, int64_t k, const int64_t *index,
+                       const double *weight, double *G)
+{
+    int64_t a, b, t;
+    for (a = 0; a < n; a++)
+        for (b = 0; b < n; b++) {
+            long double s = 0;
+            for (t = 0; t < k; t++) {
+                int64_t j = index ? index[t] : t;
+                double w = weight ? weight[t] : 1.0;
+                s += (long double)(w * w) * X[a + j * n] * X[b + j * n];
+            }
+            G[a + b * n] = (double)s;
+        }
+}
+
+/* max |G - R| / max |R| (0 when both vanish) */
+static double rel_diff(int64_t n, const double *G, const double *R)
+{
+    double dm = 0, rm = 0;
+    int64_t a;
+    for (a = 0; a < n * n; a++) {
+        dm = fmax(dm, fabs(G[a] - R[a]));
+        rm = fmax(rm, fabs(R[a]));
+    }
+    return rm > 0 ? dm / rm : dm;
+}
+
+static int symmetric(int64_t n, const double *G)
+{
+    int64_t a, b;
+    for (a = 0; a < n; a++)
+        for (b = 0; b < a; b++)
+            if (G[a + b * n] != G[b + a * n]) return 0;
+    return 1;
+}
+
+static void test_against_naive(int64_t n, int64_t d, int64_t rank, double heavy)
+{
+    double *X = make_x(n, d, rank, 7 + (uint64_t)n), *R = malloc(sizeof(double) * (size_t)(n * n)),
+           *G = malloc(sizeof(double) * (size_t)(n * n)), *w = malloc(sizeof(double) * (size_t)d);
+    int64_t *idx = malloc(sizeof(int64_t) * (size_t)d), k = 0, j;
+    check_views V;
+    const as_matrix *views[3];
+    int v, sub;
+    double saved = as_gram_heavy;
+    as_common c;
+    as_gram_heavy = heavy;
+    check_views_make(&V, n, d, X);
+    views[0] = &V.D; views[1] = &V.S32; views[2] = &V.S64;
+    for (j = 0; j < d; j += 1 + j % 3) {
+        idx[k] = j;
+        w[k++] = 0.5 + as_rng_unif(3, 4, (uint64_t)j);
+    }
+    for (sub = 0; sub < 3; sub++) {
+        /* all columns; a weighted subset; one zero column */
+        int64_t kk = sub == 0 ? d : sub == 1 ? k : 1;
+        int64_t zero = 0;
+        const int64_t *ix = sub == 0 ? NULL : sub == 1 ? idx : &zero;
+        const double *wt = sub == 1 ? w : NULL;
+        naive_gram(n, X, kk, ix, wt, R);
+        for (v = 0; v < 3; v++) {
+            as_common_init(&c);
+            c.nthreads = 2;
+            CHECK(as_gram(views[v], kk, ix, wt, G, &c) == AS_OK, "%s", c.msg);
+            CHECK(rel_diff(n, G, R) <= 1e-13, "n=%lld d=%lld heavy=%g view %d subset %d: rel diff %g",
+                  (long long)n, (long long)d, heavy, v, sub, rel_diff(n, G, R));
+            CHECK(symmetric(n, G), "view %d subset %d: not symmetric", v, sub);
+        }
+    }
+    as_gram_heavy = saved;
+    check_views_free(&V);
+    free(X); free(R); free(G); free(w); free(idx);
+}
+
+/* the same bits on 1..4 threads, dense and CSC, light and heavy columns */
+static void test_threads(void)
+{
+    int64_t n = 600, d = 3000, nn = n * n;
+    double *X = make_x(n, d, n, 11), *G1 = malloc(sizeof(double) * (size_t)nn),
+           *Gt = malloc(sizeof(double) * (size_t)nn);
+    check_views V;
+    const as_matrix *views[2];
+    int v, t;
+    as_common c;
+    check_views_make(&V, n, d, X);
+    views[0] = &V.D; views[1] = &V.S32;
+    for (v = 0; v < 2; v++) {
+        as_common_init(&c);
+        c.nthreads = 1;
+        CHECK(as_gram(views[v], -1, NULL, NULL, G1, &c) == AS_OK, "%s", c.msg);
+        for (t = 2; t <= 4; t++) {
+            c.nthreads = t;
+            CHECK(as_gram(views[v], -1, NULL, NULL, Gt, &c) == AS_OK, "%s", c.msg);
+            CHECK(memcmp(G1, Gt, sizeof(double) * (size_t)nn) == 0,
+                  "view %d: %d threads give other bits than 1", v, t);
+        }
+    }
+    check_views_free(&V);
+    free(X); free(G1); free(Gt);
+}
+
+typedef struct gram_case { const as_matrix *X; int64_t k; const int64_t *index; const double *weight; } gram_case;
+
+static int run_gram(void *arg, as_common *c)
+{
+    gram_case *gc = arg;
+    double *G = malloc(sizeof(double) * (size_t)(gc->X->nrow * gc->X->nrow));
+    int st = as_gram(gc->X, gc->k, gc->index, gc->weight, G, c);
+    free(G);
+    return st;
+}
+
+/* every allocation and every interrupt poll failing in turn; a big enough
+   input for several blocks (so several polls) */
+static void test_failures(void)
+{
+    int64_t n = 300, d = 30000;
+    double *X = make_x(n, d, n, 13), w[3] = {1, 2, 3};
+    int64_t idx[3] = {1, 5, 10};
+    check_views V;
+    gram_case gc;
+    long polls;
+    check_views_make(&V, n, d, X);
+    gc.k = -1; gc.index = NULL; gc.weight = NULL;
+    gc.X = &V.D;
+    check_fail_at = check_stop_at = -1;
+    check_run_once(run_gram, &gc, 1);
+    polls = check_polls;
+    CHECK(polls >= 2, "dense Gram of %lld columns polled the interrupt hook %ld times", (long long)d, polls);
+    /* straight on X: no allocation, only the polls */
+    CHECK(check_sweep("gram dense", "interrupt poll", run_gram, &gc, &check_stop_at, polls,
+                      AS_ERR_INTERRUPT) == 0, "dense Gram: an interrupt poll saying stop did not stop it");
+    gc.X = &V.S64;
+    check_run_once(run_gram, &gc, 1);
+    CHECK(check_polls >= 2, "CSC Gram polled %ld times", check_polls);
+    check_every_failure("gram CSC64", run_gram, &gc);
+    gc.X = &V.S32;
+    check_every_failure("gram CSC32", run_gram, &gc);
+    gc.k = 3; gc.index = idx; gc.weight = w;
+    check_every_failure("gram CSC32 subset", run_gram, &gc);
+    gc.X = &V.D;
+    check_every_failure("gram dense subset", run_gram, &gc);
+    check_views_free(&V);
+    free(X);
+}
+
+/* the metrics stop on an interrupt inside the Gram */
+static void test_metrics_interrupt(void)
+{
+    int64_t n = 200, d = 40000, idx[2] = {0, 3};
+    double *X = make_x(n, d, n, 17), w[2] = {1, 1};
+    check_views V;
+    as_common c;
+    as_metrics M;
+    int st;
+    check_views_make(&V, n, d, X);
+    as_common_init(&c);
+    c.interrupt_fn = check_interrupt;
+    check_polls = 0;
+    check_stop_at = 1;
+    st = as_attention_error(&V.D, 2, idx, w, 0, &M, &c);
+    CHECK(st == AS_ERR_INTERRUPT && check_polls == 1, "attention_error: status %d after %ld polls", st, check_polls);
+    check_stop_at = -1;
+    check_views_free(&V);
+    free(X);
+}
+
+int main(void)
+{
+    test_against_naive(5, 40, 5, 0.25);
+    test_against_naive(37, 500, 37, 0.25);
+    test_against_naive(37, 500, 10, 0.25);    /* rank-deficient */
+    test_against_naive(37, 500, 37, 2.0);     /* no heavy column */
+    test_against_naive(37, 500, 37, 0.0);     /* every column heavy */
+    test_against_naive(300, 800, 300, 0.25);  /* two tiles a side */
+    test_threads();
+    test_failures();
+    test_metrics_interrupt();
+    return check_report("test_gram");
+}
