@@ -105,7 +105,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
         cdf[j] = total;
     }
     mreq = o->m > 0 ? (double)o->m : as_default_m(out->rank, o->eps, o->delta, o->beta);
-    if (mreq > (double)AS_M_MAX)
+    if (!(mreq <= (double)AS_M_MAX))
         { as_error(c, AS_ERR_TOOBIG, "the default 'm' for eps = %g, delta = %g is %.3g draws, above %lld: pass a smaller 'm' or a larger 'eps'",
                    o->eps, o->delta, mreq, (long long)AS_M_MAX); goto done; }
     m = (int64_t)mreq;
