@@ -23,6 +23,7 @@ new_attsparse <- function(X, res, method, error, spectral, threads, time, extra)
     t0 <- elapsed()
     metrics <- .Call(C_error, X, res$index, res$weight, spectral, threads)
     error_time <- elapsed() - t0
+    warn_overflow(metrics)
   }
   out <- c(list(Y = Y, index = res$index, weight = res$weight, m = res$m, k = res$k,
                 error = metrics[["inf"]], rel_error = metrics[["rel"]], r = metrics[["r"]],
@@ -32,6 +33,15 @@ new_attsparse <- function(X, res, method, error, spectral, threads, time, extra)
                 time = time, error_time = error_time),
            extra)
   structure(out, class = "attsparse")
+}
+
+# The relative metrics are ratios of attention entries near exp(-2 r): past
+# r of about 350 they overflow to Inf, which is said, not left silent.
+warn_overflow <- function(metrics) {
+  if (!is.finite(metrics[["rel"]]) || !is.finite(metrics[["baseline"]]))
+    warning(sprintf(paste0("the relative attention error overflows to Inf: max |X X'| = %g, so Att(X) ",
+                           "has entries near exp(-%g); the spectral eps is unaffected"),
+                    metrics[["r"]], 2 * metrics[["r"]]), call. = FALSE)
 }
 
 # R matches an option typed `s = 8` to the argument `seed` (partial matching):
@@ -92,6 +102,7 @@ attention_error <- function(X, Y, spectral = FALSE, threads = 0) {
   check_number(threads, "threads", lower = 0, upper = 1024, whole = TRUE)
   # Y of another kind than X is fine: each Gram is computed from its own storage
   out <- .Call(C_error_xy, X, Y, spectral, as.numeric(threads))
+  warn_overflow(out)
   res <- as.list(out[c("inf", "rel", "baseline", "r")])
   if (spectral) res <- c(res, as.list(out[c("eps_spectral", "bound")]))
   res

@@ -130,6 +130,11 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
    the chosen probabilities, merge repeats, reweight. */
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
 
+/* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else
+   AS_ERR_INPUT naming the column whose weight times entry overflows. as_rand
+   calls it; front-ends call it after as_det. */
+int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c);
+
 /* ------------------------------------------------------------------ deterministic */
 typedef struct as_det_options {
     double  eps;           /* target spectral error, in (0, 1)                */

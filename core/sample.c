@@ -74,6 +74,20 @@ static void as_norm_probabilities_rescue(const as_matrix *X, double *prob)
     }
 }
 
+int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
+{
+    int64_t t;
+    for (t = 0; t < S->k; t++) {
+        double w = S->weight[t], amax = 0;
+        AS_FOR_COL(X, S->index[t], row, v, { (void)row; amax = fmax(amax, fabs(v)); });
+        if (!isfinite(w) || !isfinite(w * amax))
+            return as_error(c, AS_ERR_INPUT, "Y would overflow: column %lld of X (largest entry %g) "
+                            "times its weight %g is above the largest double; scale X down",
+                            (long long)(S->index[t] + 1), amax, w);
+    }
+    return AS_OK;
+}
+
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j, k, m, t;
@@ -154,6 +168,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
         }
     }
     out->k = k;
+    as_sample_check_finite(X, out, c);
 
 done:
     as_free(c, prob);

@@ -96,6 +96,16 @@ public:
     raise (id, msg);
   }
 
+  // A warning "attsparse:overflow" when the relative metrics overflowed.
+  void warn_overflow (const as_metrics& M)
+  {
+    if (! std::isfinite (M.rel) || ! std::isfinite (M.baseline))
+      mexWarnMsgIdAndTxt ("attsparse:overflow",
+                          "%s: the relative attention error overflows to Inf: max |X X'| = %g, "
+                          "so Att(X) has entries near exp(-%g); the spectral eps is unaffected",
+                          m_fname, M.r, 2 * M.r);
+  }
+
   // Raise the core's status, if any.
   void check (int status)
   {
@@ -408,6 +418,8 @@ double add_metrics (Work& w, const as_matrix *X, bool error, bool spectral, Fiel
       t_err = seconds_since (t0);
       if (! error)
         M.inf = M.rel = M.baseline = M.r = NAN;
+      else
+        w.warn_overflow (M);
     }
   metric_fields (M, "error", "rel_error", info);
   info.add ("error_time", t_err);
@@ -558,6 +570,7 @@ void cmd_det (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
 
   auto t0 = std::chrono::steady_clock::now ();
   w.check (as_det (&X, &dopt, &w.S, &w.c));
+  w.check (as_sample_check_finite (&X, &w.S, &w.c));
   double time = seconds_since (t0);
 
   Fields info;
@@ -617,6 +630,7 @@ void cmd_error (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   w.check (as_gram (&Y, -1, nullptr, nullptr, H, &w.c));
   bool spectral = o.get ("spectral", 0) != 0;
   w.check (as_compare_gram (X.nrow, G, H, spectral, &M, &w.c));
+  w.warn_overflow (M);
   Fields f;
   metric_fields (M, "inf", "rel", f);
   plhs[0] = f.make ();
