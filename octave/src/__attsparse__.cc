@@ -282,19 +282,25 @@ public:
             m_w.fail ("badArgument", "option names must be strings; option argument %d is %s",
                       a + 1, what);
           }
-        if (mxGetString (nm, name, sizeof name) != 0)
-          m_w.fail ("badArgument", "unknown option '%.60s...'", name);
+        char valid[512] = "";
+        for (int u = 0; u < m_nspec; u++)
+          {
+            std::strncat (valid, u ? ", " : "", sizeof valid - std::strlen (valid) - 1);
+            std::strncat (valid, m_spec[u].name, sizeof valid - std::strlen (valid) - 1);
+          }
+        // no option name is that long: say so without reading it into the buffer
+        size_t len = mxGetNumberOfElements (nm);
+        if (len >= sizeof name)
+          m_w.fail ("badArgument", "unknown option of %zu characters (option argument %d); valid options: %s",
+                    len, a + 1, valid);
+        if (mxGetString (nm, name, sizeof name) != 0 || std::strlen (name) != len)
+          m_w.fail ("badArgument", "option argument %d holds a NUL character; valid options: %s",
+                    a + 1, valid);
         int t = find (name);
         if (t < 0)
-          {
-            char valid[512] = "";
-            for (int u = 0; u < m_nspec; u++)
-              {
-                std::strncat (valid, u ? ", " : "", sizeof valid - std::strlen (valid) - 1);
-                std::strncat (valid, m_spec[u].name, sizeof valid - std::strlen (valid) - 1);
-              }
-            m_w.fail ("badArgument", "unknown option '%s'; valid options: %s", name, valid);
-          }
+          m_w.fail ("badArgument", "unknown option '%s'; valid options: %s", name, valid);
+        if (m_given[t])
+          m_w.fail ("badArgument", "option '%s' is given twice", m_spec[t].name);
         m_value[t] = opt_value (m_w, m_spec[t], args[a + 1]);
         m_given[t] = true;
       }

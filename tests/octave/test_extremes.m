@@ -110,3 +110,18 @@
 %! cellfun (@unlink, strcat (base, {".m", ".out"}));
 %! assert (st == 0, "exit status %d (124: hung): %s", st, out);
 %! assert (! isempty (strfind (out, "child 1")) && ! isempty (strfind (out, "parent done")), out);
+
+## an example larger than the machine's memory: attsparse:noMemory naming the function, not the gateway
+%!testif ; exist ("/proc/meminfo", "file")
+%! tok = regexp (fileread ("/proc/meminfo"), 'MemTotal:\s*(\d+)', "tokens", "once");
+%! if (str2double (tok{1}) > 25e6)   # kB: 32 GB might be allocated on this machine
+%!   return;
+%! endif
+%! try
+%!   attsparse_example (1e5, 4e4);
+%!   error ("test:noError", "a 32 GB example was allocated");
+%! catch err
+%!   assert (err.identifier, "attsparse:noMemory");
+%!   assert (strncmp (err.message, "attsparse_example: out of memory for a 100000 x 40000 matrix", 60), err.message);
+%!   assert (isempty (strfind (err.message, "__attsparse__")), err.message);
+%! end_try_catch
