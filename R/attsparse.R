@@ -1,6 +1,6 @@
 # attsparse.R: the user-facing functions; every numerical step is a .Call into the C core.
 
-RAND_OPTIONS <- c("probabilities", "leverage", "jl", "s1", "s", "s2", "beta", "threads",
+RAND_OPTIONS <- c("probabilities", "leverage", "jl", "s1", "s", "s2", "beta", "memory", "threads",
                   "verbose", "spectral")
 DET_OPTIONS <- c("leaf", "memory", "search", "threads", "verbose", "spectral")
 

@@ -33,7 +33,8 @@ typedef struct as_common {
     void  (*print_fn)(void *ctx, const char *line);  /* progress; may be NULL */
     void  *ctx;                               /* passed to the two above    */
     int    nthreads;       /* OpenMP threads; <= 0: the OpenMP default; at
-                              most AS_THREADS_MAX are used                    */
+                              most AS_THREADS_MAX and 4x the online CPUs
+                              are used                                        */
     int    verbose;        /* 0 silent, 1 progress lines through print_fn     */
     int    status;         /* status of the last call                         */
     char   msg[512];       /* message of the last error                       */
@@ -107,6 +108,8 @@ typedef struct as_rand_options {
     int64_t  s1;           /* sparse embedding rows; 0: default              */
     int64_t  s;            /* nonzeros per embedding column; 0: default (4)  */
     int64_t  s2;           /* JL columns; 0: default                         */
+    double   mem_mb;       /* cap on the working arrays in MiB; 0: 3/4 of the
+                              physical memory                                */
 } as_rand_options;
 
 void as_rand_options_init(as_rand_options *o);

@@ -103,17 +103,47 @@ void as_progress(as_common *c, const char *fmt, ...)
     c->print_fn(c->ctx, line);
 }
 
+int as_threads_cap(void)
+{
+    long cpus = 1;
+#ifdef AS_POSIX
+    cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+    if (cpus < 1) cpus = 1;
+    return cpus > AS_THREADS_MAX / 4 ? AS_THREADS_MAX : (int)(4 * cpus);
+}
+
 int as_threads(const as_common *c)
 {
 #ifdef _OPENMP
+    int cap = as_threads_cap();
     if (as_forked_child) return 1;
     /* a front-end that passes 1e5 would have OpenMP exhaust the stack or abort */
-    if (c->nthreads > AS_THREADS_MAX) return AS_THREADS_MAX;
+    if (c->nthreads > cap) return cap;
     return c->nthreads > 0 ? c->nthreads : omp_get_max_threads();
 #else
     (void)c;
     return 1;
 #endif
+}
+
+int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what)
+{
+    double mib = 1048576.0;
+    int dflt = cap_mb <= 0;
+    if (dflt) {
+        double phys = 0;
+#ifdef AS_POSIX
+        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && size > 0) phys = (double)pages * (double)size;
+#endif
+        if (phys <= 0) return AS_OK;   /* unknown: leave it to the allocator */
+        cap_mb = 0.75 * phys / mib;
+    }
+    if (bytes / mib > cap_mb)
+        return as_error(c, AS_ERR_TOOBIG, "%s: %.4g MiB of working arrays, above 'memory' = %.4g MiB%s",
+                        what, bytes / mib, cap_mb, dflt ? " (3/4 of the physical memory)" : "");
+    return AS_OK;
 }
 
 void as_sample_init(as_sample *S)

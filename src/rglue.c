@@ -216,6 +216,7 @@ static void r_rand_options(SEXP opts, as_rand_options *o)
     o->s1 = r_opt_i64(opts, "s1", 0);
     o->s = r_opt_i64(opts, "s", 0);
     o->s2 = r_opt_i64(opts, "s2", 0);
+    o->mem_mb = r_opt_num(opts, "memory", 0);
 }
 
 /* ---------------------------------------------------------------- entry points */

@@ -503,6 +503,8 @@ const OptSpec rand_spec[] = {
   { "s", OPT_WHOLE, 1, int_max, nullptr },
   { "s2", OPT_WHOLE, 1, int_max, nullptr },
   { "beta", OPT_REAL, 0, 0, nullptr },
+  // MiB; the core checks the range
+  { "memory", OPT_REAL, 0, 0, nullptr },
   common_threads,
   common_verbose,
 };
@@ -528,6 +530,7 @@ void set_rand_options (const Options& o, as_rand_options *ro)
   ro->s1 = (int64_t) o.get ("s1", (double) ro->s1);
   ro->s = (int64_t) o.get ("s", (double) ro->s);
   ro->s2 = (int64_t) o.get ("s2", (double) ro->s2);
+  ro->mem_mb = o.get ("memory", ro->mem_mb);
 }
 
 void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
