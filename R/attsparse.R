@@ -1,6 +1,6 @@
 # attsparse.R: the user-facing functions; every numerical step is a .Call into the C core.
 
-RAND_OPTIONS <- c("probabilities", "leverage", "jl", "s1", "s", "s2", "beta", "threads",
+RAND_OPTIONS <- c("probabilities", "leverage", "jl", "s1", "s", "s2", "beta", "memory", "threads",
                   "verbose", "spectral")
 DET_OPTIONS <- c("leaf", "memory", "search", "threads", "verbose", "spectral")
 
@@ -23,6 +23,7 @@ new_attsparse <- function(X, res, method, error, spectral, threads, time, extra)
     t0 <- elapsed()
     metrics <- .Call(C_error, X, res$index, res$weight, spectral, threads)
     error_time <- elapsed() - t0
+    warn_overflow(metrics)
   }
   out <- c(list(Y = Y, index = res$index, weight = res$weight, m = res$m, k = res$k,
                 error = metrics[["inf"]], rel_error = metrics[["rel"]], r = metrics[["r"]],
@@ -34,18 +35,65 @@ new_attsparse <- function(X, res, method, error, spectral, threads, time, extra)
   structure(out, class = "attsparse")
 }
 
-# R matches an option typed `s = 8` to the argument `seed` (partial matching):
-# give it back to the options, and leave seed unset unless it was named.
-unabbreviate_seed <- function(call, seed, dots) {
-  typed <- names(as.list(call))
-  if ("s" %in% typed && !"seed" %in% typed) return(list(seed = NULL, dots = c(dots, list(s = seed))))
-  list(seed = seed, dots = dots)
+# The relative metrics are ratios of attention entries near exp(-2 r): past
+# r of about 350 they overflow to Inf, which is said, not left silent.
+warn_overflow <- function(metrics) {
+  if (!is.finite(metrics[["rel"]]) || !is.finite(metrics[["baseline"]]))
+    warning(sprintf(paste0("the relative attention error overflows to Inf: max |X X'| = %g, so Att(X) ",
+                           "has entries near exp(-%g); the spectral eps is unaffected"),
+                    metrics[["r"]], 2 * metrics[["r"]]), call. = FALSE)
+}
+
+# The argument names as the caller typed them, the caller's own `...`
+# expanded (a wrapper f <- function(...) attsparse_rand(...) passes names on).
+typed_names <- function(call, env) {
+  args <- as.list(call)[-1L]
+  nms <- names(args)
+  if (is.null(nms)) nms <- rep("", length(args))
+  out <- character()
+  for (a in seq_along(args)) {
+    if (identical(args[[a]], quote(...))) {
+      # the caller's `...` as tagged expressions, without evaluating them
+      dots <- as.list(eval(quote(substitute(list(...))), env))[-1L]
+      dn <- names(dots)
+      if (is.null(dn)) dn <- rep("", length(dots))
+      out <- c(out, dn)
+    } else out <- c(out, nms[a])
+  }
+  out
+}
+
+# R matches a name that starts a formal argument to it (`s = 8` to `seed`,
+# `m = 3` to `method`). Such names are options, never abbreviations: returns
+# the typed names that R matched partially, named by the formal they took.
+partial_matches <- function(call, env, formal_names) {
+  all_typed <- typed_names(call, env)
+  free <- formal_names[!formal_names %in% all_typed]   # formals not given by full name
+  typed <- all_typed[nzchar(all_typed) & !all_typed %in% formal_names]
+  hit <- vapply(typed, function(t) {
+    f <- free[startsWith(free, t)]
+    if (length(f) == 1L) f else ""
+  }, "")
+  hit[nzchar(hit)]
+}
+
+# The options of a call: `dots`, plus every value R gave a formal argument
+# (of `defaults`, besides X) through a partial name; that argument goes back
+# to its default in `fenv`, the function's frame.
+options_not_abbreviations <- function(call, env, fenv, dots, defaults) {
+  pm <- partial_matches(call, env, c("X", names(defaults)))
+  for (t in names(pm)) {
+    dots[t] <- list(get(pm[[t]], envir = fenv))
+    assign(pm[[t]], defaults[[pm[[t]]]], envir = fenv)
+  }
+  dots
 }
 
 attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE, ...) {
-  args <- unabbreviate_seed(sys.call(), seed, list(...))
-  seed <- args$seed
-  opts <- collect_options(args$dots, RAND_OPTIONS)
+  # an option typed `s = 8` (or `d = `, ...) is an option, not the start of `seed`
+  dots <- options_not_abbreviations(sys.call(), parent.frame(), environment(), list(...),
+                                    list(m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE))
+  opts <- collect_options(dots, RAND_OPTIONS)
   X <- as_input(X)
   check_number(m, "m", lower = 1, upper = 2147483647, whole = TRUE, null_ok = TRUE)
   check_number(eps, "eps")
@@ -92,6 +140,7 @@ attention_error <- function(X, Y, spectral = FALSE, threads = 0) {
   check_number(threads, "threads", lower = 0, upper = 1024, whole = TRUE)
   # Y of another kind than X is fine: each Gram is computed from its own storage
   out <- .Call(C_error_xy, X, Y, spectral, as.numeric(threads))
+  warn_overflow(out)
   res <- as.list(out[c("inf", "rel", "baseline", "r")])
   if (spectral) res <- c(res, as.list(out[c("eps_spectral", "bound")]))
   res
@@ -106,14 +155,19 @@ sym_attention <- function(X, threads = 0) {
 }
 
 leverage_scores <- function(X, method = c("approx", "exact"), seed = NULL, ...) {
-  method <- match.arg(method)
-  args <- unabbreviate_seed(sys.call(), seed, list(...))
-  seed <- args$seed
-  opts <- collect_options(args$dots, c("jl", "s1", "s", "s2", "threads", "verbose"))
+  dots <- options_not_abbreviations(sys.call(), parent.frame(), environment(), list(...),
+                                    list(method = c("approx", "exact"), seed = NULL))
+  if (identical(method, c("approx", "exact"))) method <- "approx"
+  if (!is.character(method) || length(method) != 1L || !method %in% c("approx", "exact"))
+    stop(sprintf("'method' must be one of \"approx\" or \"exact\", got %s",
+                 paste(deparse(method), collapse = " ")), call. = FALSE)
+  opts <- collect_options(dots, c("jl", "s1", "s", "s2", "threads", "verbose"))
   X <- as_input(X)
   if (is.null(seed)) seed <- seed_from_rng()
   check_number(seed, "seed", lower = 0, upper = 2^53 - 1, whole = TRUE)
-  .Call(C_leverage, X, c(list(leverage = method, seed = as.numeric(seed)), opts))
+  scores <- .Call(C_leverage, X, c(list(leverage = method, seed = as.numeric(seed)), opts))
+  names(scores) <- colnames(X)
+  scores
 }
 
 attsparse_example <- function(n = 100, d = 20000, r = 0.05, seed = 1) {
@@ -125,9 +179,9 @@ attsparse_example <- function(n = 100, d = 20000, r = 0.05, seed = 1) {
 }
 
 default_m <- function(rank, eps = 0.5, delta = 0.01, beta = 2) {
-  check_number(rank, "rank", lower = 0, whole = TRUE)
-  check_number(eps, "eps", lower = 0, upper = 1)
-  check_number(delta, "delta", lower = 0, upper = 1)
+  check_number(rank, "rank", lower = 0, upper = 2147483647, whole = TRUE)
+  check_open_unit(eps, "eps")
+  check_open_unit(delta, "delta")
   check_number(beta, "beta", lower = 1)
   .Call(C_default_m, as.numeric(rank), eps, delta, beta)
 }

@@ -3,7 +3,11 @@
 # X as the core takes it: a base double matrix or a dgCMatrix, never copied
 # when it already is one.
 as_input <- function(X, what = "X") {
-  if (inherits(X, "dgCMatrix")) return(X)
+  if (inherits(X, "dgCMatrix")) {
+    # a subclass (a package's own dgCMatrix with extra slots): its dgCMatrix part
+    if (!identical(class(X)[[1L]], "dgCMatrix")) X <- methods::as(X, "dgCMatrix", strict = TRUE)
+    return(X)
+  }
   if (is(X, "sparseMatrix") || is(X, "sparseVector")) {
     if (is(X, "sparseVector")) stop(sprintf("'%s' must be a matrix, not a sparse vector", what), call. = FALSE)
     if (is(X, "zMatrix")) stop(sprintf("'%s' must be real, not complex", what), call. = FALSE)
@@ -41,6 +45,13 @@ check_number <- function(x, name, lower = -Inf, upper = Inf, whole = FALSE, null
   invisible(x)
 }
 
+# A probability-like number in the open interval (0, 1), as the core says it.
+check_open_unit <- function(x, name) {
+  check_number(x, name)
+  if (!(x > 0 && x < 1)) stop(sprintf("'%s' must be in (0, 1), got %s", name, format(x)), call. = FALSE)
+  invisible(x)
+}
+
 check_flag <- function(x, name) {
   if (!is.logical(x) || length(x) != 1L || is.na(x))
     stop(sprintf("'%s' must be TRUE or FALSE", name), call. = FALSE)
@@ -51,6 +62,9 @@ check_flag <- function(x, name) {
 collect_options <- function(dots, allowed) {
   if (length(dots) && (is.null(names(dots)) || any(names(dots) == "")))
     stop("further options must be named, e.g. threads = 2", call. = FALSE)
+  twice <- unique(names(dots)[duplicated(names(dots))])
+  if (length(twice))
+    stop(sprintf("option '%s' is given twice", twice[[1L]]), call. = FALSE)
   bad <- setdiff(names(dots), allowed)
   if (length(bad))
     stop(sprintf("unknown option%s %s; known options: %s", if (length(bad) > 1) "s" else "",

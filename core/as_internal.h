@@ -33,6 +33,14 @@ void as_progress(as_common *c, const char *fmt, ...)
 
 int as_threads(const as_common *c);
 
+/* Threads the machine can be asked for: 4x its online CPUs (libgomp exits
+   the process when it cannot create a thread). */
+int as_threads_cap(void);
+
+/* AS_OK when `bytes` of working arrays fit under cap_mb MiB (0: 3/4 of the
+   physical memory); else AS_ERR_TOOBIG saying `what` needs them. */
+int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what);
+
 /* Run BODY once per stored entry of column j of A, with ROW (int64_t) and
    VAL (double) set; the index width is resolved once per column, not per entry. */
 #define AS_FOR_COL(A, j, ROW, VAL, BODY)                                        \

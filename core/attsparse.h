@@ -33,7 +33,8 @@ typedef struct as_common {
     void  (*print_fn)(void *ctx, const char *line);  /* progress; may be NULL */
     void  *ctx;                               /* passed to the two above    */
     int    nthreads;       /* OpenMP threads; <= 0: the OpenMP default; at
-                              most AS_THREADS_MAX are used                    */
+                              most AS_THREADS_MAX and 4x the online CPUs
+                              are used                                        */
     int    verbose;        /* 0 silent, 1 progress lines through print_fn     */
     int    status;         /* status of the last call                         */
     char   msg[512];       /* message of the last error                       */
@@ -107,6 +108,8 @@ typedef struct as_rand_options {
     int64_t  s1;           /* sparse embedding rows; 0: default              */
     int64_t  s;            /* nonzeros per embedding column; 0: default (4)  */
     int64_t  s2;           /* JL columns; 0: default                         */
+    double   mem_mb;       /* cap on the working arrays in MiB; 0: 3/4 of the
+                              physical memory                                */
 } as_rand_options;
 
 void as_rand_options_init(as_rand_options *o);
@@ -129,6 +132,11 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
 /* The randomized algorithm: sample o->m (or the default) columns i.i.d. from
    the chosen probabilities, merge repeats, reweight. */
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
+
+/* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else
+   AS_ERR_INPUT naming the column whose weight times entry overflows. as_rand
+   calls it; front-ends call it after as_det. */
+int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c);
 
 /* ------------------------------------------------------------------ deterministic */
 typedef struct as_det_options {

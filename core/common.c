@@ -1,11 +1,34 @@
 /* common.c: the context object, allocation and status hooks, progress, threads. */
+#if !defined(_POSIX_C_SOURCE) && (defined(__unix__) || defined(__APPLE__))
+#define _POSIX_C_SOURCE 200112L   /* pthread_atfork, sysconf under -std=c99 */
+#endif
 #include "as_internal.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#if defined(__unix__) || defined(__APPLE__)
+#include <pthread.h>
+#include <unistd.h>
+#define AS_POSIX 1
+#endif
+
+/* Nonzero in a process forked after the core was used (R's mclapply, Octave's
+   fork): libgomp's thread pool is not carried over to the child, and its first
+   parallel region there would wait forever for the parent's threads. The core
+   then runs on one thread, as data.table does. */
+static volatile int as_forked_child = 0;
+
+#ifdef AS_POSIX
+static void as_atfork_child(void) { as_forked_child = 1; }
+static pthread_once_t as_atfork_once = PTHREAD_ONCE_INIT;
+static void as_atfork_register(void) { pthread_atfork(NULL, NULL, as_atfork_child); }
+#endif
 
 void as_common_init(as_common *c)
 {
+#ifdef AS_POSIX
+    pthread_once(&as_atfork_once, as_atfork_register);
+#endif
     memset(c, 0, sizeof(*c));
     c->malloc_fn = malloc;
     c->free_fn = free;
@@ -80,16 +103,47 @@ void as_progress(as_common *c, const char *fmt, ...)
     c->print_fn(c->ctx, line);
 }
 
+int as_threads_cap(void)
+{
+    long cpus = 1;
+#ifdef AS_POSIX
+    cpus = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+    if (cpus < 1) cpus = 1;
+    return cpus > AS_THREADS_MAX / 4 ? AS_THREADS_MAX : (int)(4 * cpus);
+}
+
 int as_threads(const as_common *c)
 {
 #ifdef _OPENMP
+    int cap = as_threads_cap();
+    if (as_forked_child) return 1;
     /* a front-end that passes 1e5 would have OpenMP exhaust the stack or abort */
-    if (c->nthreads > AS_THREADS_MAX) return AS_THREADS_MAX;
+    if (c->nthreads > cap) return cap;
     return c->nthreads > 0 ? c->nthreads : omp_get_max_threads();
 #else
     (void)c;
     return 1;
 #endif
+}
+
+int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what)
+{
+    double mib = 1048576.0;
+    int dflt = cap_mb <= 0;
+    if (dflt) {
+        double phys = 0;
+#ifdef AS_POSIX
+        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+        if (pages > 0 && size > 0) phys = (double)pages * (double)size;
+#endif
+        if (phys <= 0) return AS_OK;   /* unknown: leave it to the allocator */
+        cap_mb = 0.75 * phys / mib;
+    }
+    if (bytes / mib > cap_mb)
+        return as_error(c, AS_ERR_TOOBIG, "%s: %.4g MiB of working arrays, above 'memory' = %.4g MiB%s",
+                        what, bytes / mib, cap_mb, dflt ? " (3/4 of the physical memory)" : "");
+    return AS_OK;
 }
 
 void as_sample_init(as_sample *S)

@@ -327,6 +327,9 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
     /* when the sketch would not be smaller than X', the exact scores are cheaper */
     exact = o->leverage == AS_LEV_EXACT || d <= s1;
     mrows = exact ? d : s1;
+    if (n > AS_INT_MAX)
+        return as_error(c, AS_ERR_TOOBIG, "nrow(X) = %lld is above %lld, the largest size LAPACK takes",
+                        (long long)n, (long long)AS_INT_MAX);
     if (mrows > AS_INT_MAX || (double)mrows * (double)n > 4e18)
         return as_error(c, AS_ERR_TOOBIG, "exact leverage scores need a dense %lld x %lld copy; use method \"approx\"",
                         (long long)d, (long long)n);
@@ -403,6 +406,17 @@ factored:
 
     /* Z = R11^-1 S2 (r x q): S2 is the identity for exact scores or when the
        JL width is not below the rank */
+    if (!exact && o->s2 == 0) {
+        /* ceil(8 log(d / delta)) as a double first: a delta near the smallest
+           double makes it infinite, and a cast of that to int64_t is undefined */
+        double s2d = ceil(8.0 * log((double)d / o->delta));
+        if (!(s2d <= 100000)) {
+            as_error(c, AS_ERR_TOOBIG, "'delta' = %g needs a JL sketch of ceil(8 log(d / delta)) = %g columns "
+                     "(d = ncol(X) = %lld), above 100000: use a larger 'delta' or pass 's2'",
+                     o->delta, s2d, (long long)d);
+            goto done;
+        }
+    }
     q = exact ? r : (o->s2 > 0 ? o->s2 : as_default_s2(d, o->delta));
     jl = q < r;
     if (!jl) q = r;

@@ -1,6 +1,7 @@
 /* metrics.c: softmax attention of a Gram matrix and the error metrics of DESIGN section 4. */
 #include "as_internal.h"
 #include <float.h>
+#include <stdio.h>
 
 /* log sum_j exp(G(i, j)) for row i, with the row maximum subtracted (G symmetric:
    row i is column i). */
@@ -110,11 +111,24 @@ int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
     int64_t n = X->nrow;
     double *G = NULL, *H = NULL;
     if (as_matrix_check(X, c) != AS_OK) return c->status;
-    G = as_malloc(c, (size_t)(n * n), sizeof(double));
-    H = as_malloc(c, (size_t)(n * n), sizeof(double));
-    if (G && H && as_gram(X, -1, NULL, NULL, G, c) == AS_OK &&
-        as_gram(X, k, index, weight, H, c) == AS_OK)
-        as_compare_gram(n, G, H, spectral, out, c);
+    if (k < 0 || (k > 0 && index == NULL))
+        return as_error(c, AS_ERR_ARG, "as_attention_error: k = %lld columns need an index",
+                        (long long)k);
+    {
+        char what[160];
+        snprintf(what, sizeof what, "the error metrics need X X' and Y Y' (2 n^2 doubles, n = nrow(X) = %lld)",
+                 (long long)n);
+        if (as_mem_check(c, 16.0 * (double)n * (double)n, 0, what) != AS_OK) return c->status;
+    }
+    G = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
+    H = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
+    if (!G || !H || as_gram(X, -1, NULL, NULL, G, c) != AS_OK) goto done;
+    /* an empty sample is Y = 0 (uniform attention), never "all columns"
+       (what as_gram reads from index == NULL) */
+    if (k == 0) memset(H, 0, sizeof(double) * (size_t)n * (size_t)n);
+    else if (as_gram(X, k, index, weight, H, c) != AS_OK) goto done;
+    as_compare_gram(n, G, H, spectral, out, c);
+done:
     as_free(c, G);
     as_free(c, H);
     return c->status;

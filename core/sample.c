@@ -1,5 +1,6 @@
 /* sample.c: the randomized algorithm: probabilities, i.i.d. draws, merging and reweighting. */
 #include "as_internal.h"
+#include <stdio.h>
 
 void as_rand_options_init(as_rand_options *o)
 {
@@ -42,6 +43,9 @@ int as_rand_options_check(const as_rand_options *o, as_common *c)
         return as_error(c, AS_ERR_ARG, "'s' must be a whole number in [1, 64] (0: default)");
     if (o->s2 < 0 || o->s2 > 100000)
         return as_error(c, AS_ERR_ARG, "'s2' must be a whole number in [1, 100000] (0: default)");
+    if (!(o->mem_mb >= 0 && o->mem_mb <= 1e12))
+        return as_error(c, AS_ERR_ARG, "'memory' must be a finite number of MiB in [0, 1e12] (0: 3/4 of the physical memory), got %g",
+                        o->mem_mb);
     return AS_OK;
 }
 
@@ -74,6 +78,45 @@ static void as_norm_probabilities_rescue(const as_matrix *X, double *prob)
     }
 }
 
+int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
+{
+    int64_t t;
+    for (t = 0; t < S->k; t++) {
+        double w = S->weight[t], amax = 0;
+        AS_FOR_COL(X, S->index[t], row, v, { (void)row; amax = fmax(amax, fabs(v)); });
+        if (!isfinite(w) || !isfinite(w * amax))
+            return as_error(c, AS_ERR_INPUT, "Y would overflow: column %lld of X (largest entry %g) "
+                            "times its weight %g is above the largest double; scale X down",
+                            (long long)(S->index[t] + 1), amax, w);
+    }
+    return AS_OK;
+}
+
+/* The working arrays of as_rand and its leverage scores, refused before any
+   is allocated when above the 'memory' cap; the message names the input
+   dimension that makes them large. */
+static int as_rand_memory(const as_matrix *X, const as_rand_options *o, as_common *c)
+{
+    double n = (double)X->nrow, d = (double)X->ncol, bytes = 20 * d, s1, rmax, q;
+    char what[200];
+    int exact;
+    if (o->probabilities != AS_PROB_LEVERAGE)
+        return as_mem_check(c, bytes, o->mem_mb, "the sampling probabilities (d = ncol(X))");
+    s1 = o->s1 > 0 ? (double)o->s1 : 4 * n + 16;
+    exact = o->leverage == AS_LEV_EXACT || d <= s1;
+    rmax = n < (exact ? d : s1) ? n : (exact ? d : s1);
+    q = o->s2 > 0 && (double)o->s2 < rmax ? (double)o->s2 : rmax;
+    /* sketch or copy of X', its Cholesky/QR, R^-1 S2 and N' (rows padded to 16) */
+    bytes += 8 * (exact ? d * n : s1 * n + n * n) + 8 * rmax * q + 8 * (q + 16) * n + 12 * n;
+    if (exact)
+        snprintf(what, sizeof what, "exact leverage scores need a dense copy of X' (d x n = %.0f x %.0f doubles)",
+                 d, n);
+    else
+        snprintf(what, sizeof what, "approximate leverage scores need a sketch of s1 x n = %.0f x %.0f doubles "
+                 "and an n x n factor (n = nrow(X) = %.0f)", s1, n, n);
+    return as_mem_check(c, bytes, o->mem_mb, what);
+}
+
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j, k, m, t;
@@ -87,6 +130,9 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
         return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
                         (long long)n, (long long)o->s1);
     out->eps_target = o->eps;
+    if (c->nthreads > as_threads_cap())
+        as_progress(c, "threads: %d asked, %d used (4x the online CPUs)", c->nthreads, as_threads_cap());
+    if (as_rand_memory(X, o, c) != AS_OK) return c->status;
 
     prob = as_malloc(c, (size_t)d, sizeof(double));
     cdf = as_malloc(c, (size_t)d, sizeof(double));
@@ -105,7 +151,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
         cdf[j] = total;
     }
     mreq = o->m > 0 ? (double)o->m : as_default_m(out->rank, o->eps, o->delta, o->beta);
-    if (mreq > (double)AS_M_MAX)
+    if (!(mreq <= (double)AS_M_MAX))
         { as_error(c, AS_ERR_TOOBIG, "the default 'm' for eps = %g, delta = %g is %.3g draws, above %lld: pass a smaller 'm' or a larger 'eps'",
                    o->eps, o->delta, mreq, (long long)AS_M_MAX); goto done; }
     m = (int64_t)mreq;
@@ -154,6 +200,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
         }
     }
     out->k = k;
+    as_sample_check_finite(X, out, c);
 
 done:
     as_free(c, prob);

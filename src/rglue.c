@@ -216,6 +216,7 @@ static void r_rand_options(SEXP opts, as_rand_options *o)
     o->s1 = r_opt_i64(opts, "s1", 0);
     o->s = r_opt_i64(opts, "s", 0);
     o->s2 = r_opt_i64(opts, "s2", 0);
+    o->mem_mb = r_opt_num(opts, "memory", 0);
 }
 
 /* ---------------------------------------------------------------- entry points */
@@ -247,6 +248,10 @@ SEXP as_r_det(SEXP X, SEXP opts)
     o.mem_mb = r_opt_num(opts, "memory", o.mem_mb);
     o.search = r_choice(opts, "search", search, o.search);
     if (as_det(&A, &o, &S, &c) != AS_OK) r_raise(&c);
+    if (as_sample_check_finite(&A, &S, &c) != AS_OK) {
+        as_sample_free(&S, &c);
+        r_raise(&c);
+    }
     return r_wrap(&A, &S, &c);
 }
 

@@ -21,7 +21,16 @@ function X = attsparse_example (varargin)
   args = {100, 20000, 0.05, 1};
   given = ! cellfun (@isempty, varargin);
   args(given) = varargin(given);
-  X = __attsparse__ ("example", args{:});
+  try
+    X = __attsparse__ ("example", args{:});
+  catch err
+    ## Octave's own allocation failure has no identifier and names the gateway
+    if (isempty (err.identifier))
+      error ("attsparse:noMemory", "attsparse_example: out of memory for a %d x %d matrix (%.3g GiB)",
+             args{1}, args{2}, 8 * args{1} * args{2} / 2^30);
+    endif
+    rethrow (err);
+  end_try_catch
 endfunction
 
 %!test

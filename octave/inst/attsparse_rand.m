@@ -58,9 +58,12 @@
 ## column (4), JL columns (@code{ceil (8 log (@var{d} / delta))}).
 ## @item @qcode{"beta"}
 ## Score approximation factor in [1, 1e6) used in the default @var{m} (2).
+## @item @qcode{"memory"}
+## Cap in MiB on the working arrays, refused before allocating; 0 (default):
+## 3/4 of the physical memory.
 ## @item @qcode{"threads"}
 ## OpenMP threads; 0 (default): @env{OMP_NUM_THREADS} if set, else all
-## cores.  Results do not depend on it.
+## cores; at most 4 times the online CPUs.  Results do not depend on it.
 ## @item @qcode{"verbose"}
 ## Print progress lines (false).
 ## @end table

@@ -96,6 +96,16 @@ public:
     raise (id, msg);
   }
 
+  // A warning "attsparse:overflow" when the relative metrics overflowed.
+  void warn_overflow (const as_metrics& M)
+  {
+    if (! std::isfinite (M.rel) || ! std::isfinite (M.baseline))
+      mexWarnMsgIdAndTxt ("attsparse:overflow",
+                          "%s: the relative attention error overflows to Inf: max |X X'| = %g, "
+                          "so Att(X) has entries near exp(-%g); the spectral eps is unaffected",
+                          m_fname, M.r, 2 * M.r);
+  }
+
   // Raise the core's status, if any.
   void check (int status)
   {
@@ -272,19 +282,25 @@ public:
             m_w.fail ("badArgument", "option names must be strings; option argument %d is %s",
                       a + 1, what);
           }
-        if (mxGetString (nm, name, sizeof name) != 0)
-          m_w.fail ("badArgument", "unknown option '%.60s...'", name);
+        char valid[512] = "";
+        for (int u = 0; u < m_nspec; u++)
+          {
+            std::strncat (valid, u ? ", " : "", sizeof valid - std::strlen (valid) - 1);
+            std::strncat (valid, m_spec[u].name, sizeof valid - std::strlen (valid) - 1);
+          }
+        // no option name is that long: say so without reading it into the buffer
+        size_t len = mxGetNumberOfElements (nm);
+        if (len >= sizeof name)
+          m_w.fail ("badArgument", "unknown option of %zu characters (option argument %d); valid options: %s",
+                    len, a + 1, valid);
+        if (mxGetString (nm, name, sizeof name) != 0 || std::strlen (name) != len)
+          m_w.fail ("badArgument", "option argument %d holds a NUL character; valid options: %s",
+                    a + 1, valid);
         int t = find (name);
         if (t < 0)
-          {
-            char valid[512] = "";
-            for (int u = 0; u < m_nspec; u++)
-              {
-                std::strncat (valid, u ? ", " : "", sizeof valid - std::strlen (valid) - 1);
-                std::strncat (valid, m_spec[u].name, sizeof valid - std::strlen (valid) - 1);
-              }
-            m_w.fail ("badArgument", "unknown option '%s'; valid options: %s", name, valid);
-          }
+          m_w.fail ("badArgument", "unknown option '%s'; valid options: %s", name, valid);
+        if (m_given[t])
+          m_w.fail ("badArgument", "option '%s' is given twice", m_spec[t].name);
         m_value[t] = opt_value (m_w, m_spec[t], args[a + 1]);
         m_given[t] = true;
       }
@@ -408,6 +424,8 @@ double add_metrics (Work& w, const as_matrix *X, bool error, bool spectral, Fiel
       t_err = seconds_since (t0);
       if (! error)
         M.inf = M.rel = M.baseline = M.r = NAN;
+      else
+        w.warn_overflow (M);
     }
   metric_fields (M, "error", "rel_error", info);
   info.add ("error_time", t_err);
@@ -485,6 +503,8 @@ const OptSpec rand_spec[] = {
   { "s", OPT_WHOLE, 1, int_max, nullptr },
   { "s2", OPT_WHOLE, 1, int_max, nullptr },
   { "beta", OPT_REAL, 0, 0, nullptr },
+  // MiB; the core checks the range
+  { "memory", OPT_REAL, 0, 0, nullptr },
   common_threads,
   common_verbose,
 };
@@ -510,6 +530,7 @@ void set_rand_options (const Options& o, as_rand_options *ro)
   ro->s1 = (int64_t) o.get ("s1", (double) ro->s1);
   ro->s = (int64_t) o.get ("s", (double) ro->s);
   ro->s2 = (int64_t) o.get ("s2", (double) ro->s2);
+  ro->mem_mb = o.get ("memory", ro->mem_mb);
 }
 
 void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -558,6 +579,7 @@ void cmd_det (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
 
   auto t0 = std::chrono::steady_clock::now ();
   w.check (as_det (&X, &dopt, &w.S, &w.c));
+  w.check (as_sample_check_finite (&X, &w.S, &w.c));
   double time = seconds_since (t0);
 
   Fields info;
@@ -617,6 +639,7 @@ void cmd_error (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   w.check (as_gram (&Y, -1, nullptr, nullptr, H, &w.c));
   bool spectral = o.get ("spectral", 0) != 0;
   w.check (as_compare_gram (X.nrow, G, H, spectral, &M, &w.c));
+  w.warn_overflow (M);
   Fields f;
   metric_fields (M, "inf", "rel", f);
   plhs[0] = f.make ();

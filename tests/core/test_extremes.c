@@ -247,8 +247,41 @@ static void test_thread_cap(void)
     free(X);
 }
 
+/* An empty sample is Y = 0 (uniform attention) whatever its index pointer:
+   its rel is the baseline, never the 0 of "all columns". A delta whose JL
+   width ceil(8 log(d / delta)) is infinite is refused, not cast to int64_t. */
+static void test_empty_sample_and_tiny_delta(void)
+{
+    double *X = gauss(4, 5000, 4, 1.0, 3);
+    as_matrix A;
+    as_metrics M, M0;
+    as_rand_options o;
+    as_sample S;
+    as_common c;
+    int64_t idx0 = 0;
+    as_common_init(&c);
+    as_view_dense(&A, 4, 5000, X, 4);
+    CHECK(as_attention_error(&A, 0, NULL, NULL, 0, &M, &c) == AS_OK, "%s", c.msg);
+    CHECK(as_attention_error(&A, 0, &idx0, NULL, 0, &M0, &c) == AS_OK, "%s", c.msg);
+    CHECK(M.rel > 0.1 && M.rel == M.baseline && M.rel == M0.rel && M.inf == M0.inf,
+          "empty sample: rel %g, baseline %g, with an index pointer %g", M.rel, M.baseline, M0.rel);
+    CHECK(as_attention_error(&A, 3, NULL, NULL, 0, &M, &c) == AS_ERR_ARG, "k = 3 without index: %d", c.status);
+    as_rand_options_init(&o);
+    o.delta = 5e-324;
+    o.m = 500;
+    o.seed = 1;
+    CHECK(as_rand(&A, &o, &S, &c) == AS_ERR_TOOBIG && strstr(c.msg, "'delta'") != NULL &&
+          strstr(c.msg, "= inf columns") != NULL && S.k == 0, "delta 5e-324: %s", c.msg);
+    o.delta = 1e-300;   /* finite width (about 5600, above the rank: exact scores): accepted */
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && S.k > 0 && S.m == 500, "delta 1e-300: %s, m %lld",
+          c.msg, (long long)S.m);
+    as_sample_free(&S, &c);
+    free(X);
+}
+
 int main(void)
 {
+    test_empty_sample_and_tiny_delta();
     test_scale_invariance();
     test_beyond_range();
     test_shapes();

@@ -91,3 +91,37 @@
 %! [Y, ~, it] = attsparse_rand (Xt, "seed", 4);
 %! assert (Y, double (Xt(:, it.index)) .* it.weight', -1e-15);
 %! assert (all (isfinite (it.weight)) && it.rank == 5 && direct_spectral_eps (double (Xt), Y) < 1);
+
+## fork after a parallel call: the child (one thread there) runs and gets the parent's result
+%!testif ; ! system ("command -v octave-cli >/dev/null && command -v timeout >/dev/null")
+%! dir = fileparts (which ("attsparse_rand"));
+%! base = tempname ();
+%! fid = fopen ([base ".m"], "w");
+%! fprintf (fid, "X = attsparse_example (20, 5000, 1, 3);\n");
+%! fprintf (fid, "[~, ~, a] = attsparse_rand (X, 'seed', 1, 'threads', 2);\n");
+%! fprintf (fid, "pid = fork ();\n");
+%! fprintf (fid, "if (pid == 0)\n [~, ~, b] = attsparse_rand (X, 'seed', 1, 'threads', 2);\n");
+%! fprintf (fid, " printf ('child %%d\\n', isequal (a.index, b.index) && isequal (a.weight, b.weight));\n fflush (stdout);\n exit (0);\nend\n");
+%! fprintf (fid, "waitpid (pid);\nprintf ('parent done\\n');\n");
+%! fclose (fid);
+%! st = system (sprintf ("OCTAVE_HISTFILE=/dev/null timeout 60 octave-cli --norc --quiet --path '%s' '%s.m' > '%s.out' 2>&1", ...
+%!                     dir, base, base));
+%! out = fileread ([base ".out"]);
+%! cellfun (@unlink, strcat (base, {".m", ".out"}));
+%! assert (st == 0, "exit status %d (124: hung): %s", st, out);
+%! assert (! isempty (strfind (out, "child 1")) && ! isempty (strfind (out, "parent done")), out);
+
+## an example larger than the machine's memory: attsparse:noMemory naming the function, not the gateway
+%!testif ; exist ("/proc/meminfo", "file")
+%! tok = regexp (fileread ("/proc/meminfo"), 'MemTotal:\s*(\d+)', "tokens", "once");
+%! if (str2double (tok{1}) > 25e6)   # kB: 32 GB might be allocated on this machine
+%!   return;
+%! endif
+%! try
+%!   attsparse_example (1e5, 4e4);
+%!   error ("test:noError", "a 32 GB example was allocated");
+%! catch err
+%!   assert (err.identifier, "attsparse:noMemory");
+%!   assert (strncmp (err.message, "attsparse_example: out of memory for a 100000 x 40000 matrix", 60), err.message);
+%!   assert (isempty (strfind (err.message, "__attsparse__")), err.message);
+%! end_try_catch

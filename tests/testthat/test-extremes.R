@@ -77,3 +77,22 @@ test_that("entries past the representable squares are refused, not answered with
   r <- attsparse_rand(X0 * 1e160, seed = 1, error = FALSE)   # scores never square X
   expect_identical(r$index, attsparse_rand(X0, seed = 1, error = FALSE)$index)
 })
+
+test_that("forked children (mclapply) run after a parallel call in the parent, and give the parent's results", {
+  skip_on_os("windows")
+  rscript <- file.path(R.home("bin"), "Rscript")
+  script <- tempfile(fileext = ".R")
+  out <- tempfile()
+  writeLines(c(
+    sprintf(".libPaths(c(%s))", paste(deparse(.libPaths()), collapse = "")),
+    "library(attsparse)",
+    "X <- attsparse_example(20, 5000, 1, 3)",
+    "k1 <- attsparse_rand(X, seed = 1, threads = 2)$k",
+    "ks <- unlist(parallel::mclapply(1:4, function(i) attsparse_rand(X, seed = i, threads = 2)$k, mc.cores = 2))",
+    "ref <- vapply(1:4, function(i) attsparse_rand(X, seed = i, threads = 2)$k, 0)",
+    "cat('children', identical(as.numeric(ks), ref), ks[1] == k1, '\\n')"), script)
+  status <- system2("timeout", c("60", rscript, "--vanilla", script), stdout = out, stderr = out)
+  lines <- readLines(out, warn = FALSE)
+  expect_equal(status, 0, label = paste(c("exit status (124: hung)", lines), collapse = " | "))
+  expect_true(any(grepl("children TRUE TRUE", lines)), label = paste(lines, collapse = " | "))
+})
