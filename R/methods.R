@@ -4,7 +4,9 @@ fmt_pct <- function(x) if (is.na(x)) "NA" else sprintf("%.3g%%", 100 * x)
 fmt_num <- function(x) if (is.na(x)) "NA" else formatC(x, digits = 3, format = "g")
 
 print.attsparse <- function(x, ...) {
-  what <- if (x$method == "randomized") sprintf("randomized, %s sampling", x$probabilities)
+  what <- if (x$method == "randomized")
+            sprintf("randomized, %s probabilities, %s sampling", x$probabilities,
+                    if (is.null(x$sampling)) "iid" else x$sampling)
           else "deterministic (BSS)"
   cat(sprintf("<attsparse: %s>\n", what))
   cat(sprintf("  X: %d x %d %s -> Y: %d x %d (%s = %s)\n", x$dim[1], x$dim[2],
@@ -16,6 +18,10 @@ print.attsparse <- function(x, ...) {
     cat(sprintf("  rel error %s (uniform baseline %s), inf error %s, spectral eps %s\n",
                 fmt_pct(x$rel_error), fmt_pct(x$baseline), fmt_num(x$error), fmt_num(x$eps_spectral)))
   }
+  if (!is.null(x$rel_estimate))
+    cat(sprintf("  estimated rel error %s (bootstrap 95%% quantile, without X X')%s\n",
+                fmt_pct(x$rel_estimate),
+                if (!is.null(x$rounds) && x$rounds > 1) sprintf(", %d rounds", x$rounds) else ""))
   cat(sprintf("  time %.3g s%s\n", x$time,
               if (is.na(x$error_time)) "" else sprintf(" (error evaluation %.3g s)", x$error_time)))
   invisible(x)
@@ -27,7 +33,8 @@ summary.attsparse <- function(object, ...) {
             metrics = c(inf = object$error, rel = object$rel_error, baseline = object$baseline,
                         r = object$r, eps_spectral = object$eps_spectral, bound = object$bound),
             weight = summary(object$weight), time = object$time, error_time = object$error_time,
-            seed = object$seed)
+            seed = object$seed, sampling = object$sampling, probabilities = object$probabilities,
+            rel_estimate = object$rel_estimate, inf_estimate = object$inf_estimate)
   class(s) <- "summary.attsparse"
   s
 }
@@ -47,6 +54,12 @@ print.summary.attsparse <- function(x, ...) {
   cat(sprintf("    r          max|X X'|                %s\n", fmt_num(m[["r"]])))
   cat(sprintf("    spectral   eps of Y Y' vs X X'      %s\n", fmt_num(m[["eps_spectral"]])))
   cat(sprintf("    bound      exp(2 eps max G_ii) - 1  %s\n", fmt_num(m[["bound"]])))
+  if (!is.null(x$rel_estimate)) {
+    cat(sprintf("  estimates from Y alone (%s probabilities, %s sampling; bootstrap 95%% quantile):\n",
+                x$probabilities, x$sampling))
+    cat(sprintf("    rel error  %s\n", fmt_pct(x$rel_estimate)))
+    cat(sprintf("    inf error  %s\n", fmt_num(x$inf_estimate)))
+  }
   cat("  weights:\n")
   print(x$weight)
   cat(sprintf("  time %.3g s, error evaluation %s s\n", x$time, fmt_num(x$error_time)))

@@ -1,5 +1,6 @@
-/* sample.c: the randomized algorithm: probabilities, i.i.d. draws, merging and reweighting. */
+/* sample.c: the randomized algorithm: probabilities, i.i.d. or Poisson sampling, reweighting, the bootstrap error estimate. */
 #include "as_internal.h"
+#include <stdlib.h>
 
 void as_rand_options_init(as_rand_options *o)
 {
@@ -10,6 +11,8 @@ void as_rand_options_init(as_rand_options *o)
     o->probabilities = AS_PROB_LEVERAGE;
     o->leverage = AS_LEV_APPROX;
     o->jl = AS_JL_GAUSSIAN;
+    o->sampling = AS_SAMPLING_IID;
+    o->estimate = 1;
 }
 
 /* Largest seed accepted: every integer below it is exact in a double. */
@@ -29,8 +32,10 @@ int as_rand_options_check(const as_rand_options *o, as_common *c)
                         (long long)AS_M_MAX, (long long)o->m);
     if ((double)o->seed >= AS_SEED_MAX)
         return as_error(c, AS_ERR_ARG, "'seed' must be a whole number in [0, 2^53)");
-    if (o->probabilities < AS_PROB_LEVERAGE || o->probabilities > AS_PROB_NORM)
-        return as_error(c, AS_ERR_ARG, "'probabilities' must be leverage, uniform or norm");
+    if (o->probabilities < AS_PROB_LEVERAGE || o->probabilities > AS_PROB_MIXED)
+        return as_error(c, AS_ERR_ARG, "'probabilities' must be leverage, uniform, norm or mixed");
+    if (o->sampling != AS_SAMPLING_IID && o->sampling != AS_SAMPLING_POISSON)
+        return as_error(c, AS_ERR_ARG, "'sampling' must be iid or poisson");
     if (o->leverage != AS_LEV_APPROX && o->leverage != AS_LEV_EXACT)
         return as_error(c, AS_ERR_ARG, "'leverage' must be approx or exact");
     if (o->jl != AS_JL_GAUSSIAN && o->jl != AS_JL_AMS)
@@ -74,47 +79,43 @@ static void as_norm_probabilities_rescue(const as_matrix *X, double *prob)
     }
 }
 
-int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
+/* Unnormalized sampling probabilities of the columns (sum in *total);
+   fills out->rank (and the sketch sizes for leverage scores). */
+static int as_probabilities(const as_matrix *X, const as_rand_options *o, double *prob,
+                            as_sample *out, as_common *c)
 {
-    int64_t n = X->nrow, d = X->ncol, j, k, m, t;
-    double *prob = NULL, *cdf = NULL, total = 0, mreq;
-    int32_t *count = NULL;
-
-    as_sample_init(out);
-    if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
-        return c->status;
-    if (o->s1 > 0 && o->s1 < n)
-        return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
-                        (long long)n, (long long)o->s1);
-    out->eps_target = o->eps;
-
-    prob = as_malloc(c, (size_t)d, sizeof(double));
-    cdf = as_malloc(c, (size_t)d, sizeof(double));
-    if (!prob || !cdf) goto done;
-    if (o->probabilities == AS_PROB_LEVERAGE) {
-        if (as_leverage_run(X, o, prob, out, c) != AS_OK) goto done;
+    int64_t n = X->nrow, d = X->ncol, j;
+    if (o->probabilities == AS_PROB_LEVERAGE || o->probabilities == AS_PROB_MIXED) {
+        if (as_leverage_run(X, o, prob, out, c) != AS_OK) return c->status;
     } else {
         out->rank = n < d ? n : d;
         for (j = 0; j < d; j++)
             prob[j] = o->probabilities == AS_PROB_UNIFORM ? 1.0 : as_col_norm2(X, j);
         if (o->probabilities == AS_PROB_NORM) as_norm_probabilities_rescue(X, prob);
     }
-    /* cumulative sums in column order: the same for any thread count */
-    for (j = 0; j < d; j++) {
-        total += prob[j];
-        cdf[j] = total;
+    if (o->probabilities == AS_PROB_MIXED) {
+        /* each part normalized to sum 1, so each keeps half its weight */
+        double *nrm = as_malloc(c, (size_t)d, sizeof(double)), slev = 0, snrm = 0;
+        if (!nrm) return c->status;
+        for (j = 0; j < d; j++) nrm[j] = as_col_norm2(X, j);
+        as_norm_probabilities_rescue(X, nrm);
+        for (j = 0; j < d; j++) { slev += prob[j]; snrm += nrm[j]; }
+        for (j = 0; j < d; j++)
+            prob[j] = 0.5 * ((slev > 0 ? prob[j] / slev : 0) + (snrm > 0 ? nrm[j] / snrm : 0));
+        as_free(c, nrm);
     }
-    mreq = o->m > 0 ? (double)o->m : as_default_m(out->rank, o->eps, o->delta, o->beta);
-    if (mreq > (double)AS_M_MAX)
-        { as_error(c, AS_ERR_TOOBIG, "the default 'm' for eps = %g, delta = %g is %.3g draws, above %lld: pass a smaller 'm' or a larger 'eps'",
-                   o->eps, o->delta, mreq, (long long)AS_M_MAX); goto done; }
-    m = (int64_t)mreq;
-    out->m = m;
-    if (!(total > 0) || m == 0) goto done;   /* X == 0: the empty Y is exact */
-    as_progress(c, "sampling: %lld draws over %lld columns", (long long)m, (long long)d);
+    return AS_OK;
+}
 
-    count = as_calloc(c, (size_t)d, sizeof(int32_t));
-    if (!count) goto done;
+/* m draws i.i.d. from prob (cdf its cumulative sums, total its sum); repeats
+   merged. mult[t] receives the draw count of the t-th kept column. */
+static int as_sample_iid(const as_matrix *X, const double *prob, const double *cdf,
+                         double total, int64_t m, uint64_t seed, as_sample *out,
+                         double **mult, as_common *c)
+{
+    int64_t d = X->ncol, j, k, t;
+    int32_t *count = as_calloc(c, (size_t)d, sizeof(int32_t));
+    if (!count) return c->status;
     {
         int nt = as_threads(c);
         int64_t t0, chunk = 1 << 20;
@@ -124,7 +125,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
 #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
             for (t = t0; t < t1; t++) {
-                double u = as_rng_unif(o->seed, AS_STREAM_SAMPLE, (uint64_t)t) * total;
+                double u = as_rng_unif(seed, AS_STREAM_SAMPLE, (uint64_t)t) * total;
                 int64_t lo = 0, hi = d - 1;
                 /* first j with cdf[j] > u: never a column of probability 0 */
                 while (lo < hi) {
@@ -144,21 +145,191 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
     for (k = 0, j = 0; j < d; j++) k += count[j] > 0;
     out->index = as_malloc(c, (size_t)k, sizeof(int64_t));
     out->weight = as_malloc(c, (size_t)k, sizeof(double));
-    if (!out->index || !out->weight) goto done;
+    *mult = as_malloc(c, (size_t)k, sizeof(double));
+    if (!out->index || !out->weight || !*mult) goto done;
     for (t = 0, j = 0; j < d; j++) {
         if (count[j] > 0) {
             double pj = prob[j] / total;
             out->index[t] = j;
             out->weight[t] = sqrt((double)count[j] / ((double)m * pj));
+            (*mult)[t] = (double)count[j];
             t++;
         }
     }
     out->k = k;
+done:
+    as_free(c, count);
+    return c->status;
+}
+
+/* Column j's inclusion probability under Poisson sampling with m. */
+static double as_poisson_q(const double *prob, double total, int64_t m, int64_t j)
+{
+    double q = (double)m * (prob[j] / total);
+    return q < 1 ? q : 1;
+}
+
+/* Poisson sampling: column j kept when its uniform (seed, j) is below
+   q_j = min(1, m p_j); weight 1 / sqrt(q_j). qk[t] receives q of the t-th
+   kept column. A larger m keeps a superset of the columns. */
+static int as_sample_poisson(const as_matrix *X, const double *prob, double total, int64_t m,
+                             uint64_t seed, as_sample *out, double **qk, as_common *c)
+{
+    int64_t d = X->ncol, j, k, t;
+    for (k = 0, j = 0; j < d; j++)
+        k += prob[j] > 0 && as_rng_unif(seed, AS_STREAM_POISSON, (uint64_t)j) < as_poisson_q(prob, total, m, j);
+    out->index = as_malloc(c, (size_t)k, sizeof(int64_t));
+    out->weight = as_malloc(c, (size_t)k, sizeof(double));
+    *qk = as_malloc(c, (size_t)k, sizeof(double));
+    if (!out->index || !out->weight || !*qk) return c->status;
+    for (t = 0, j = 0; j < d; j++) {
+        double q = as_poisson_q(prob, total, m, j);
+        if (prob[j] > 0 && as_rng_unif(seed, AS_STREAM_POISSON, (uint64_t)j) < q) {
+            out->index[t] = j;
+            out->weight[t] = q < 1 ? 1.0 / sqrt(q) : 1.0;
+            (*qk)[t] = q;
+            t++;
+        }
+    }
+    out->k = k;
+    return AS_OK;
+}
+
+/* A Poisson(lambda) variate from the counter-based generator: inversion of
+   one uniform, or a rounded normal above 500 (where exp(-lambda) nears
+   underflow and the normal is within 1e-2 of it). */
+static double as_poisson_variate(double lambda, uint64_t seed, uint64_t index)
+{
+    double u, p, F, v;
+    int64_t i;
+    if (lambda > 500) {
+        v = floor(lambda + sqrt(lambda) * as_rng_normal(seed, AS_STREAM_BOOTSTRAP, index) + 0.5);
+        return v > 0 ? v : 0;
+    }
+    u = as_rng_unif(seed, AS_STREAM_BOOTSTRAP, index);
+    p = exp(-lambda);
+    F = p;
+    for (i = 0; u > F && i < 100000; ) {
+        i++;
+        p *= lambda / (double)i;
+        F += p;
+        if (p == 0) break;
+    }
+    return (double)i;
+}
+
+static int as_all_finite(int64_t len, const double *v)
+{
+    int64_t i;
+    for (i = 0; i < len; i++) if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+static int as_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The bootstrap error estimate of a sample (see as_rand in attsparse.h).
+   term[t]: draw count (i.i.d.) or q (Poisson) of the t-th kept column.
+   Resample b of round r uses the uniforms (seed, bootstrap stream,
+   (r * AS_ESTIMATE_B + b) * d + j): a function of the column, not of k. */
+static int as_estimate(const as_matrix *X, as_sample *S, int sampling, const double *term,
+                       uint64_t seed, int round, as_common *c)
+{
+    int64_t n = X->nrow, d = X->ncol, k = S->k, t;
+    int b, B = AS_ESTIMATE_B;
+    double *H = NULL, *Hb = NULL, *wb = NULL, rel[AS_ESTIMATE_B], inf[AS_ESTIMATE_B];
+    as_metrics M;
+    if (k == 0) { S->rel_estimate = S->inf_estimate = 0; return AS_OK; }
+    H = as_malloc(c, (size_t)(n * n), sizeof(double));
+    Hb = as_malloc(c, (size_t)(n * n), sizeof(double));
+    wb = as_malloc(c, (size_t)k, sizeof(double));
+    if (!H || !Hb || !wb) goto done;
+    if (as_gram(X, k, S->index, S->weight, H, c) != AS_OK) goto done;
+    /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
+    if (!as_all_finite(n * n, H)) goto done;
+    as_progress(c, "estimate: %d resamples of %lld columns", B, (long long)k);
+    for (b = 0; b < B; b++) {
+        uint64_t base = ((uint64_t)round * (uint64_t)B + (uint64_t)b) * (uint64_t)d;
+        for (t = 0; t < k; t++) {
+            uint64_t idx = base + (uint64_t)S->index[t];
+            double f;
+            if (sampling == AS_SAMPLING_IID)
+                f = as_poisson_variate(term[t], seed, idx) / term[t];
+            else if (term[t] >= 1)
+                f = 1;
+            else
+                f = 1 + (as_poisson_variate(1.0, seed, idx) - 1) * sqrt(1 - term[t]);
+            wb[t] = S->weight[t] * sqrt(f);
+        }
+        if (as_gram(X, k, S->index, wb, Hb, c) != AS_OK) goto done;
+        if (!as_all_finite(n * n, Hb)) goto done;
+        if (as_compare_gram(n, H, Hb, 0, &M, c) != AS_OK) goto done;
+        rel[b] = M.rel;
+        inf[b] = M.inf;
+        if (as_interrupted(c)) goto done;
+    }
+    qsort(rel, (size_t)B, sizeof(double), as_cmp_double);
+    qsort(inf, (size_t)B, sizeof(double), as_cmp_double);
+    b = (int)ceil(AS_ESTIMATE_QUANTILE * B) - 1;
+    S->rel_estimate = rel[b];
+    S->inf_estimate = inf[b];
+done:
+    as_free(c, H);
+    as_free(c, Hb);
+    as_free(c, wb);
+    return c->status;
+}
+
+int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
+{
+    int64_t n = X->nrow, d = X->ncol, j, m;
+    double *prob = NULL, *cdf = NULL, *term = NULL, total = 0, mreq;
+
+    as_sample_init(out);
+    if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
+        return c->status;
+    if (o->s1 > 0 && o->s1 < n)
+        return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
+                        (long long)n, (long long)o->s1);
+    out->eps_target = o->eps;
+    out->probabilities = o->probabilities;
+    out->rounds = 1;
+
+    prob = as_malloc(c, (size_t)d, sizeof(double));
+    cdf = as_malloc(c, (size_t)d, sizeof(double));
+    if (!prob || !cdf) goto done;
+    if (as_probabilities(X, o, prob, out, c) != AS_OK) goto done;
+    /* cumulative sums in column order: the same for any thread count */
+    for (j = 0; j < d; j++) {
+        total += prob[j];
+        cdf[j] = total;
+    }
+    mreq = o->m > 0 ? (double)o->m : as_default_m(out->rank, o->eps, o->delta, o->beta);
+    if (mreq > (double)AS_M_MAX)
+        { as_error(c, AS_ERR_TOOBIG, "the default 'm' for eps = %g, delta = %g is %.3g draws, above %lld: pass a smaller 'm' or a larger 'eps'",
+                   o->eps, o->delta, mreq, (long long)AS_M_MAX); goto done; }
+    m = (int64_t)mreq;
+    out->m = m;
+    if (!(total > 0) || m == 0) {   /* X == 0: the empty Y is exact */
+        if (o->estimate) out->rel_estimate = out->inf_estimate = 0;
+        goto done;
+    }
+    as_progress(c, "sampling: %s, m = %lld over %lld columns",
+                o->sampling == AS_SAMPLING_IID ? "i.i.d. draws" : "Poisson", (long long)m, (long long)d);
+    if (o->sampling == AS_SAMPLING_IID) {
+        if (as_sample_iid(X, prob, cdf, total, m, o->seed, out, &term, c) != AS_OK) goto done;
+    } else {
+        if (as_sample_poisson(X, prob, total, m, o->seed, out, &term, c) != AS_OK) goto done;
+    }
+    if (o->estimate) as_estimate(X, out, o->sampling, term, o->seed, 0, c);
 
 done:
     as_free(c, prob);
     as_free(c, cdf);
-    as_free(c, count);
+    as_free(c, term);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
 }

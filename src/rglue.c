@@ -133,7 +133,8 @@ static SEXP r_wrap_body(void *data)
     r_wrap_args *w = data;
     const as_sample *S = w->S;
     const as_matrix *X = w->X;
-    const char *names[] = {"index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound", "Y", ""};
+    const char *names[] = {"index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound", "Y",
+                           "rel_estimate", "inf_estimate", "rounds", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight, Y;
     int64_t t, k = S->k, n = X->nrow;
 
@@ -152,6 +153,9 @@ static SEXP r_wrap_body(void *data)
     SET_VECTOR_ELT(out, 6, Rf_ScalarReal((double)S->s));
     SET_VECTOR_ELT(out, 7, Rf_ScalarReal((double)S->s2));
     SET_VECTOR_ELT(out, 8, Rf_ScalarReal(S->eps_bound));
+    SET_VECTOR_ELT(out, 10, Rf_ScalarReal(S->rel_estimate));
+    SET_VECTOR_ELT(out, 11, Rf_ScalarReal(S->inf_estimate));
+    SET_VECTOR_ELT(out, 12, Rf_ScalarReal((double)S->rounds));
     if (X->kind == AS_DENSE) {
         Y = Rf_allocMatrix(REALSXP, (int)n, (int)k);
         SET_VECTOR_ELT(out, 9, Y);
@@ -197,7 +201,8 @@ static int r_choice(SEXP opts, const char *name, const char *const *choices, int
 
 static void r_rand_options(SEXP opts, as_rand_options *o)
 {
-    static const char *const prob[] = {"leverage", "uniform", "norm", NULL};
+    static const char *const prob[] = {"leverage", "uniform", "norm", "mixed", NULL};
+    static const char *const sampling[] = {"iid", "poisson", NULL};
     static const char *const lev[] = {"approx", "exact", NULL};
     static const char *const jl[] = {"gaussian", "ams", NULL};
     double seed;
@@ -216,6 +221,8 @@ static void r_rand_options(SEXP opts, as_rand_options *o)
     o->s1 = r_opt_i64(opts, "s1", 0);
     o->s = r_opt_i64(opts, "s", 0);
     o->s2 = r_opt_i64(opts, "s2", 0);
+    o->sampling = r_choice(opts, "sampling", sampling, o->sampling);
+    o->estimate = (int)r_opt_num(opts, "estimate", o->estimate);
 }
 
 /* ---------------------------------------------------------------- entry points */
