@@ -1,10 +1,10 @@
 # attsparse.R: the user-facing functions; every numerical step is a .Call into the C core.
 
 RAND_OPTIONS <- c("probabilities", "leverage", "jl", "s1", "s", "s2", "beta", "threads",
-                  "verbose", "spectral", "sampling", "estimate")
+                  "verbose", "spectral", "sampling", "estimate", "rel")
 
 # The randomized options checked here rather than by collect_options: a
-# choice and a flag (their ranges and defaults are the core's).
+# choice, a flag and a number (their ranges and defaults are the core's).
 rand_accuracy_options <- function(dots) {
   out <- list()
   if (!is.null(v <- dots[["sampling", exact = TRUE]])) {
@@ -16,8 +16,12 @@ rand_accuracy_options <- function(dots) {
     check_flag(v, "estimate")
     out$estimate <- as.numeric(v)
   }
+  if (!is.null(v <- dots[["rel", exact = TRUE]])) {
+    check_number(v, "rel")
+    out$rel <- as.numeric(v)
+  }
   if (is.null(names(dots))) return(list(core = out, dots = dots))
-  list(core = out, dots = dots[!(names(dots) %in% c("sampling", "estimate"))])
+  list(core = out, dots = dots[!(names(dots) %in% c("sampling", "estimate", "rel"))])
 }
 DET_OPTIONS <- c("leaf", "memory", "search", "threads", "verbose", "spectral")
 
@@ -81,8 +85,9 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
   time <- elapsed() - t0
   new_attsparse(X, res, "randomized", error, spectral, threads, time,
                 list(seed = as.numeric(seed), eps = eps, delta = delta,
-                     probabilities = if (is.null(opts$probabilities)) "leverage" else opts$probabilities,
-                     sampling = if (is.null(acc$core$sampling)) "iid" else acc$core$sampling,
+                     probabilities = res$probabilities,
+                     sampling = res$sampling,
+                     rel_target = if (is.null(acc$core$rel)) NA_real_ else acc$core$rel,
                      rel_estimate = res$rel_estimate, inf_estimate = res$inf_estimate,
                      rounds = res$rounds, s1 = res$s1, s = res$s, s2 = res$s2))
 }

@@ -91,6 +91,7 @@ typedef struct as_sample {
                               resamples); NaN when not asked                  */
     double   inf_estimate; /* the same for max |Att(Y) - Att(X)|              */
     int      probabilities;/* AS_PROB_* used (target mode may pick it)         */
+    int      sampling;     /* AS_SAMPLING_* used (target mode: Poisson)        */
     int      rounds;       /* target mode: samples drawn; else 1               */
 } as_sample;
 
@@ -98,8 +99,11 @@ void as_sample_init(as_sample *S);
 void as_sample_free(as_sample *S, as_common *c);
 
 /* ------------------------------------------------------------------ randomized */
-/* MIXED: (p_leverage + p_norm) / 2, each part normalized to sum 1. */
-enum { AS_PROB_LEVERAGE = 0, AS_PROB_UNIFORM = 1, AS_PROB_NORM = 2, AS_PROB_MIXED = 3 };
+/* MIXED: (p_leverage + p_norm) / 2, each part normalized to sum 1.
+   AUTO (the default): LEVERAGE, or in target mode the one of LEVERAGE, NORM,
+   MIXED whose pilot sample has the smallest estimated error per kept column. */
+enum { AS_PROB_LEVERAGE = 0, AS_PROB_UNIFORM = 1, AS_PROB_NORM = 2, AS_PROB_MIXED = 3,
+       AS_PROB_AUTO = 4 };
 /* IID: m draws with replacement, a column drawn c times gets weight
    sqrt(c / (m p_j)). POISSON: column j kept with probability
    q_j = min(1, m p_j), weight 1 / sqrt(q_j); the decision depends on
@@ -122,6 +126,9 @@ typedef struct as_rand_options {
     int64_t  s2;           /* JL columns; 0: default                         */
     int      sampling;     /* AS_SAMPLING_*                                  */
     int      estimate;     /* nonzero (default): fill rel_estimate, inf_estimate */
+    double   rel;          /* NaN (default): off; else target mode, in (0, 1), m 0:
+                              Poisson sampling with m raised over rounds until
+                              rel_estimate <= rel (see as_rand)              */
 } as_rand_options;
 
 /* Resamples of the bootstrap error estimate and the quantile reported. */
@@ -152,7 +159,16 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
    Poisson(c) / c; Poisson: a kept column with q < 1 gets
    1 + (W - 1) sqrt(1 - q), W ~ Poisson(1), which has the variance of the
    sampling), forms H* and takes rel(Att(H*), Att(H)); the estimate is a
-   high quantile of these. Cost: AS_ESTIMATE_B Grams of Y. */
+   high quantile of these. Cost: AS_ESTIMATE_B Grams of Y.
+   Target mode (o->rel not NaN): a Poisson pilot with m = AS_PILOT_FACTOR * rank
+   per candidate probabilities (all three under AS_PROB_AUTO), the one with
+   the smallest rel_estimate * sqrt(k) kept; then m is scaled by
+   1.1 (rel_estimate / rel)^2 (the estimate falls like m^-1/2), at least by
+   1.25 and at most by 4, until rel_estimate <= rel, every column kept (estimate 0), m at
+   AS_M_MAX or AS_TARGET_ROUNDS samples. A larger m keeps a superset of the
+   columns. out->rounds counts the samples of the chosen probabilities. */
+#define AS_PILOT_FACTOR 4
+#define AS_TARGET_ROUNDS 12
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
 
 /* ------------------------------------------------------------------ deterministic */

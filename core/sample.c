@@ -13,6 +13,8 @@ void as_rand_options_init(as_rand_options *o)
     o->jl = AS_JL_GAUSSIAN;
     o->sampling = AS_SAMPLING_IID;
     o->estimate = 1;
+    o->probabilities = AS_PROB_AUTO;
+    o->rel = NAN;
 }
 
 /* Largest seed accepted: every integer below it is exact in a double. */
@@ -32,8 +34,12 @@ int as_rand_options_check(const as_rand_options *o, as_common *c)
                         (long long)AS_M_MAX, (long long)o->m);
     if ((double)o->seed >= AS_SEED_MAX)
         return as_error(c, AS_ERR_ARG, "'seed' must be a whole number in [0, 2^53)");
-    if (o->probabilities < AS_PROB_LEVERAGE || o->probabilities > AS_PROB_MIXED)
-        return as_error(c, AS_ERR_ARG, "'probabilities' must be leverage, uniform, norm or mixed");
+    if (o->probabilities < AS_PROB_LEVERAGE || o->probabilities > AS_PROB_AUTO)
+        return as_error(c, AS_ERR_ARG, "'probabilities' must be leverage, uniform, norm, mixed or auto");
+    if (!isnan(o->rel) && !(o->rel > 0 && o->rel < 1))
+        return as_error(c, AS_ERR_ARG, "'rel' must be in (0, 1), got %g", o->rel);
+    if (!isnan(o->rel) && o->m != 0)
+        return as_error(c, AS_ERR_ARG, "'rel' and 'm' cannot be given together: 'rel' chooses m");
     if (o->sampling != AS_SAMPLING_IID && o->sampling != AS_SAMPLING_POISSON)
         return as_error(c, AS_ERR_ARG, "'sampling' must be iid or poisson");
     if (o->leverage != AS_LEV_APPROX && o->leverage != AS_LEV_EXACT)
@@ -79,32 +85,20 @@ static void as_norm_probabilities_rescue(const as_matrix *X, double *prob)
     }
 }
 
-/* Unnormalized sampling probabilities of the columns (sum in *total);
-   fills out->rank (and the sketch sizes for leverage scores). */
-static int as_probabilities(const as_matrix *X, const as_rand_options *o, double *prob,
-                            as_sample *out, as_common *c)
+/* Unnormalized sampling probabilities of one scheme from the leverage
+   scores lev and the squared norms nrm (each computed when the scheme needs it). */
+static void as_scheme_probabilities(int64_t d, int scheme, const double *lev, const double *nrm,
+                                    double *prob)
 {
-    int64_t n = X->nrow, d = X->ncol, j;
-    if (o->probabilities == AS_PROB_LEVERAGE || o->probabilities == AS_PROB_MIXED) {
-        if (as_leverage_run(X, o, prob, out, c) != AS_OK) return c->status;
-    } else {
-        out->rank = n < d ? n : d;
-        for (j = 0; j < d; j++)
-            prob[j] = o->probabilities == AS_PROB_UNIFORM ? 1.0 : as_col_norm2(X, j);
-        if (o->probabilities == AS_PROB_NORM) as_norm_probabilities_rescue(X, prob);
-    }
-    if (o->probabilities == AS_PROB_MIXED) {
-        /* each part normalized to sum 1, so each keeps half its weight */
-        double *nrm = as_malloc(c, (size_t)d, sizeof(double)), slev = 0, snrm = 0;
-        if (!nrm) return c->status;
-        for (j = 0; j < d; j++) nrm[j] = as_col_norm2(X, j);
-        as_norm_probabilities_rescue(X, nrm);
-        for (j = 0; j < d; j++) { slev += prob[j]; snrm += nrm[j]; }
-        for (j = 0; j < d; j++)
-            prob[j] = 0.5 * ((slev > 0 ? prob[j] / slev : 0) + (snrm > 0 ? nrm[j] / snrm : 0));
-        as_free(c, nrm);
-    }
-    return AS_OK;
+    int64_t j;
+    double slev = 0, snrm = 0;
+    if (scheme == AS_PROB_LEVERAGE) { memcpy(prob, lev, sizeof(double) * (size_t)d); return; }
+    if (scheme == AS_PROB_NORM) { memcpy(prob, nrm, sizeof(double) * (size_t)d); return; }
+    if (scheme == AS_PROB_UNIFORM) { for (j = 0; j < d; j++) prob[j] = 1.0; return; }
+    /* mixed: each part normalized to sum 1, so each keeps half its weight */
+    for (j = 0; j < d; j++) { slev += lev[j]; snrm += nrm[j]; }
+    for (j = 0; j < d; j++)
+        prob[j] = 0.5 * ((slev > 0 ? lev[j] / slev : 0) + (snrm > 0 ? nrm[j] / snrm : 0));
 }
 
 /* m draws i.i.d. from prob (cdf its cumulative sums, total its sum); repeats
@@ -283,10 +277,95 @@ done:
     return c->status;
 }
 
+/* Poisson sample with m from prob and its estimate (bootstrap round r);
+   out is filled (free it with as_sample_free). */
+static int as_poisson_round(const as_matrix *X, const double *prob, double total, int64_t m,
+                            uint64_t seed, int r, as_sample *out, as_common *c)
+{
+    double *term = NULL;
+    as_sample_init(out);
+    out->m = m;
+    if (as_sample_poisson(X, prob, total, m, seed, out, &term, c) == AS_OK)
+        as_estimate(X, out, AS_SAMPLING_POISSON, term, seed, r, c);
+    as_free(c, term);
+    if (c->status != AS_OK) as_sample_free(out, c);
+    return c->status;
+}
+
+static double as_sum(int64_t d, const double *v)
+{
+    int64_t j;
+    double t = 0;
+    for (j = 0; j < d; j++) t += v[j];
+    return t;
+}
+
+/* Target mode (see as_rand in attsparse.h); lev, nrm as needed by the
+   candidates, prob a work array; out->rank and sketch sizes already set. */
+static int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
+                          const double *nrm, double *prob, as_sample *out, as_common *c)
+{
+    int64_t d = X->ncol, m0, m, kpos, j;
+    int cand[3], ncand = 0, t, best = -1, rounds;
+    double bestscore = INFINITY, total;
+    as_sample S, T;
+    as_sample_init(&S);
+    if (o->probabilities == AS_PROB_AUTO) {
+        cand[0] = AS_PROB_LEVERAGE; cand[1] = AS_PROB_NORM; cand[2] = AS_PROB_MIXED; ncand = 3;
+    } else cand[ncand++] = o->probabilities;
+    m0 = AS_PILOT_FACTOR * (out->rank > 0 ? out->rank : 1);
+    for (t = 0; t < ncand; t++) {
+        double score;
+        as_scheme_probabilities(d, cand[t], lev, nrm, prob);
+        total = as_sum(d, prob);
+        if (!(total > 0)) { out->probabilities = cand[t]; out->rounds = 1;
+                            out->rel_estimate = out->inf_estimate = 0; return AS_OK; }
+        if (as_poisson_round(X, prob, total, m0, o->seed, 0, &T, c) != AS_OK) goto fail;
+        score = T.rel_estimate * sqrt((double)T.k);
+        as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", cand[t],
+                    (long long)m0, (long long)T.k, T.rel_estimate);
+        if (best < 0 || score < bestscore) {
+            as_sample_free(&S, c);
+            S = T;
+            best = cand[t];
+            bestscore = score;
+        } else as_sample_free(&T, c);
+    }
+    as_scheme_probabilities(d, best, lev, nrm, prob);
+    total = as_sum(d, prob);
+    for (kpos = 0, j = 0; j < d; j++) kpos += prob[j] > 0;
+    m = m0;
+    for (rounds = 1; S.rel_estimate > o->rel && rounds < AS_TARGET_ROUNDS && S.k < kpos &&
+                     m < AS_M_MAX; rounds++) {
+        double f = 1.1 * (S.rel_estimate / o->rel) * (S.rel_estimate / o->rel);
+        /* at most 4x a round: a small pilot's estimate is not yet on the m^-1/2 law */
+        double mn = ceil((double)m * (f < 1.25 ? 1.25 : f > 4 ? 4 : f));
+        m = mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
+        if (as_poisson_round(X, prob, total, m, o->seed, rounds, &T, c) != AS_OK) goto fail;
+        as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds + 1,
+                    (long long)m, (long long)T.k, T.rel_estimate);
+        as_sample_free(&S, c);
+        S = T;
+    }
+    out->k = S.k;
+    out->index = S.index;
+    out->weight = S.weight;
+    out->m = m;
+    out->rel_estimate = S.rel_estimate;
+    out->inf_estimate = S.inf_estimate;
+    out->probabilities = best;
+    out->rounds = rounds;
+    return AS_OK;
+fail:
+    as_sample_free(&S, c);
+    return c->status;
+}
+
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j, m;
-    double *prob = NULL, *cdf = NULL, *term = NULL, total = 0, mreq;
+    double *prob = NULL, *cdf = NULL, *term = NULL, *lev = NULL, *nrm = NULL, total = 0, mreq;
+    int target, scheme, need_lev, need_nrm;
 
     as_sample_init(out);
     if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
@@ -294,14 +373,34 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
     if (o->s1 > 0 && o->s1 < n)
         return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
                         (long long)n, (long long)o->s1);
+    target = !isnan(o->rel);
+    scheme = o->probabilities == AS_PROB_AUTO ? AS_PROB_LEVERAGE : o->probabilities;
+    need_lev = scheme == AS_PROB_LEVERAGE || scheme == AS_PROB_MIXED ||
+               (target && o->probabilities == AS_PROB_AUTO);
+    need_nrm = scheme == AS_PROB_NORM || scheme == AS_PROB_MIXED ||
+               (target && o->probabilities == AS_PROB_AUTO);
     out->eps_target = o->eps;
-    out->probabilities = o->probabilities;
+    out->probabilities = scheme;
+    out->sampling = target ? AS_SAMPLING_POISSON : o->sampling;
     out->rounds = 1;
 
     prob = as_malloc(c, (size_t)d, sizeof(double));
     cdf = as_malloc(c, (size_t)d, sizeof(double));
-    if (!prob || !cdf) goto done;
-    if (as_probabilities(X, o, prob, out, c) != AS_OK) goto done;
+    lev = need_lev ? as_malloc(c, (size_t)d, sizeof(double)) : NULL;
+    nrm = need_nrm ? as_malloc(c, (size_t)d, sizeof(double)) : NULL;
+    if (!prob || !cdf || (need_lev && !lev) || (need_nrm && !nrm)) goto done;
+    if (need_lev) {
+        if (as_leverage_run(X, o, lev, out, c) != AS_OK) goto done;
+    } else out->rank = n < d ? n : d;
+    if (need_nrm) {
+        for (j = 0; j < d; j++) nrm[j] = as_col_norm2(X, j);
+        as_norm_probabilities_rescue(X, nrm);
+    }
+    if (target) {
+        as_rand_target(X, o, lev, nrm, prob, out, c);
+        goto done;
+    }
+    as_scheme_probabilities(d, scheme, lev, nrm, prob);
     /* cumulative sums in column order: the same for any thread count */
     for (j = 0; j < d; j++) {
         total += prob[j];
@@ -330,6 +429,8 @@ done:
     as_free(c, prob);
     as_free(c, cdf);
     as_free(c, term);
+    as_free(c, lev);
+    as_free(c, nrm);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
 }

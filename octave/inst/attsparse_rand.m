@@ -46,7 +46,8 @@
 ## Compute @var{info}.eps_spectral and @var{info}.bound (default: the value of
 ## @qcode{"error"}).
 ## @item @qcode{"probabilities"}
-## @qcode{"leverage"} (default), @qcode{"uniform"}, @qcode{"norm"} (squared
+## @qcode{"auto"} (default: @qcode{"leverage"}, or with @qcode{"rel"} the
+## scheme picked by the pilot samples), @qcode{"leverage"}, @qcode{"uniform"}, @qcode{"norm"} (squared
 ## column norms) or @qcode{"mixed"} (the mean of the leverage and the norm
 ## probabilities, each normalized to sum 1: each keeps its guarantee up to a
 ## factor 2).  Norm probabilities often do better on heavy-tailed counts,
@@ -57,6 +58,16 @@
 ## @code{q = min (1, @var{m} p(@var{j}))} and weight @code{1 / sqrt (q)},
 ## independently of the others; columns with @code{q = 1} enter with weight 1,
 ## none is repeated, and a larger @var{m} keeps a superset of the columns.
+## @item @qcode{"rel"}
+## A target for @var{info}.rel_estimate in (0, 1); not together with
+## @qcode{"m"}.  Poisson pilot samples (@code{m = 4 rank}) estimate the error
+## of the leverage, norm and mixed probabilities (only the given one when
+## @qcode{"probabilities"} is set); the one with the smallest estimate per
+## kept column is used, and @var{m} grows (by the estimate's
+## @code{m^(-1/2)} law, at most 4-fold a round, at most 12 rounds) until the
+## estimate meets the target or every column is kept.  Each round keeps a
+## superset of the previous round's columns.  @var{info}.rounds counts the
+## samples.
 ## @item @qcode{"estimate"}
 ## Compute @var{info}.rel_estimate and @var{info}.inf_estimate (true): a
 ## bootstrap estimate of the error from @var{Y} alone (30 resamples of the
@@ -188,9 +199,22 @@ endfunction
 %! assert (d.probabilities, "mixed");
 %! assert (d.sampling, "iid");
 
+%!test
+%! [Y, ~, info] = attsparse_rand (X, "rel", 0.05, "seed", 2, "spectral", false);
+%! assert (info.rel_estimate <= 0.05);
+%! assert (info.sampling, "poisson");
+%! assert (any (strcmp (info.probabilities, {"leverage", "norm", "mixed"})));
+%! assert (info.rounds >= 1 && info.m >= 1);
+%! assert (isequal (Y, X(:, info.index) .* info.weight'));
+%! [~, ~, lev] = attsparse_rand (X, "rel", 0.05, "seed", 2, "probabilities", "leverage", "error", false);
+%! assert (lev.probabilities, "leverage");
+
+%!error <'rel' must be in \(0, 1\)> attsparse_rand (X, "rel", 0)
+%!error <'rel' must be in \(0, 1\)> attsparse_rand (X, "rel", 1)
+%!error <'rel' and 'm' cannot be given together> attsparse_rand (X, "rel", 0.1, "m", 40)
 %!error <'sampling' must be one of iid\|poisson> attsparse_rand (X, "sampling", "bernoulli")
 %!error <'estimate' must be true or false> attsparse_rand (X, "estimate", 2)
-%!error <'probabilities' must be one of leverage\|uniform\|norm\|mixed> attsparse_rand (X, "probabilities", "mix")
+%!error <'probabilities' must be one of leverage\|uniform\|norm\|mixed\|auto> attsparse_rand (X, "probabilities", "mix")
 %!error <Invalid call> attsparse_rand ()
 %!error id=attsparse:badInput attsparse_rand ({1})
 %!error <X must be a real matrix> attsparse_rand ("abc")

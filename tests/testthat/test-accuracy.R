@@ -124,3 +124,32 @@ test_that("on real counts (tm's acq) the estimate is calibrated", {
     expect_lte(cal[["ratio"]], 3, label = sprintf("acq %s ratio", sm))
   }
 })
+
+test_that("target mode: the estimate meets rel, the exact rel is near it, schemes and rounds reported", {
+  X <- attsparse_example(30, 6000, r = 0.5, seed = 8)
+  res <- lapply(1:5, function(s) attsparse_rand(X, rel = 0.02, seed = s, spectral = FALSE))
+  for (r in res) {
+    expect_lte(r$rel_estimate, 0.02)
+    expect_identical(r$sampling, "poisson")
+    expect_true(r$probabilities %in% c("leverage", "norm", "mixed"))
+    expect_gte(r$rounds, 1)
+    expect_equal(r$rel_target, 0.02)
+    expect_identical(max(abs(r$Y - X[, r$index, drop = FALSE] %*% diag(r$weight, length(r$index)))), 0)
+  }
+  expect_lte(median(vapply(res, `[[`, 0, "rel_error")), 0.02)
+  fixed <- attsparse_rand(X, rel = 0.05, seed = 1, probabilities = "leverage", error = FALSE)
+  expect_identical(fixed$probabilities, "leverage")
+  expect_lte(fixed$rel_estimate, 0.05)
+  # a looser target keeps no more columns
+  loose <- attsparse_rand(X, rel = 0.2, seed = 1, probabilities = "leverage", error = FALSE)
+  expect_true(all(loose$index %in% fixed$index))
+})
+
+test_that("bad rel values are refused by name", {
+  X <- attsparse_example(5, 100, seed = 1)
+  expect_error(attsparse_rand(X, rel = 0), "'rel' must be in \\(0, 1\\)")
+  expect_error(attsparse_rand(X, rel = -0.1), "'rel' must be in \\(0, 1\\)")
+  expect_error(attsparse_rand(X, rel = 1), "'rel' must be in \\(0, 1\\)")
+  expect_error(attsparse_rand(X, rel = 0.1, m = 50), "'rel' and 'm'")
+  expect_error(attsparse_rand(X, rel = "a"), "'rel'")
+})
