@@ -1,7 +1,28 @@
 # attsparse.R: the user-facing functions; every numerical step is a .Call into the C core.
 
 RAND_OPTIONS <- c("probabilities", "leverage", "jl", "s1", "s", "s2", "beta", "memory", "threads",
-                  "verbose", "spectral")
+                  "verbose", "spectral", "sampling", "estimate", "rel")
+
+# The randomized options checked here rather than by collect_options: a
+# choice, a flag and a number (their ranges and defaults are the core's).
+rand_accuracy_options <- function(dots) {
+  out <- list()
+  if (!is.null(v <- dots[["sampling", exact = TRUE]])) {
+    if (!is.character(v) || length(v) != 1L || is.na(v))
+      stop("'sampling' must be a single string: \"iid\" or \"poisson\"", call. = FALSE)
+    out$sampling <- v
+  }
+  if (!is.null(v <- dots[["estimate", exact = TRUE]])) {
+    check_flag(v, "estimate")
+    out$estimate <- as.numeric(v)
+  }
+  if (!is.null(v <- dots[["rel", exact = TRUE]])) {
+    check_number(v, "rel")
+    out$rel <- as.numeric(v)
+  }
+  if (is.null(names(dots))) return(list(core = out, dots = dots))
+  list(core = out, dots = dots[!(names(dots) %in% c("sampling", "estimate", "rel"))])
+}
 DET_OPTIONS <- c("leaf", "memory", "search", "threads", "verbose", "spectral")
 
 elapsed <- function() proc.time()[["elapsed"]]
@@ -93,7 +114,8 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
   # an option typed `s = 8` (or `d = `, ...) is an option, not the start of `seed`
   dots <- options_not_abbreviations(sys.call(), parent.frame(), environment(), list(...),
                                     list(m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE))
-  opts <- collect_options(dots, RAND_OPTIONS)
+  acc <- rand_accuracy_options(dots)
+  opts <- collect_options(acc$dots, RAND_OPTIONS)
   X <- as_input(X)
   check_number(m, "m", lower = 1, upper = 2147483647, whole = TRUE, null_ok = TRUE)
   check_number(eps, "eps")
@@ -105,14 +127,17 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
   threads <- if (is.null(opts$threads)) 0 else opts$threads
   opts$spectral <- NULL
   core_opts <- c(list(m = if (is.null(m)) 0 else as.numeric(m), eps = eps, delta = delta,
-                      seed = as.numeric(seed)), opts)
+                      seed = as.numeric(seed)), opts, acc$core)
   t0 <- elapsed()
   res <- .Call(C_rand, X, core_opts)
   time <- elapsed() - t0
   new_attsparse(X, res, "randomized", error, spectral, threads, time,
                 list(seed = as.numeric(seed), eps = eps, delta = delta,
-                     probabilities = if (is.null(opts$probabilities)) "leverage" else opts$probabilities,
-                     s1 = res$s1, s = res$s, s2 = res$s2))
+                     probabilities = res$probabilities,
+                     sampling = res$sampling,
+                     rel_target = if (is.null(acc$core$rel)) NA_real_ else acc$core$rel,
+                     rel_estimate = res$rel_estimate, inf_estimate = res$inf_estimate,
+                     rounds = res$rounds, s1 = res$s1, s = res$s, s2 = res$s2))
 }
 
 attsparse_det <- function(X, eps = 0.5, error = TRUE, ...) {

@@ -11,7 +11,8 @@ field <- function(x, name) if (is.null(x[[name]]) || !length(x[[name]])) NA else
 # the fields print and summary show by name; anything else goes to the generic listing
 known_fields <- c("Y", "index", "weight", "m", "k", "error", "rel_error", "r", "baseline",
                   "eps_spectral", "bound", "rank", "method", "dim", "sparse", "time",
-                  "error_time", "seed", "eps", "probabilities")
+                  "error_time", "seed", "eps", "probabilities", "sampling", "rel_estimate",
+                  "inf_estimate", "rounds")
 
 # "name value" for a scalar, "name d1 x d2 class" otherwise
 describe_field <- function(name, value) {
@@ -41,7 +42,8 @@ wrap_items <- function(items, indent = "    ", width = getOption("width", 80)) {
 print.attsparse <- function(x, ...) {
   method <- field(x, "method")
   rand <- identical(method, "randomized")
-  what <- if (rand) sprintf("randomized, %s sampling", format(field(x, "probabilities")))
+  what <- if (rand) sprintf("randomized, %s probabilities, %s sampling", format(field(x, "probabilities")),
+                            if (is.na(field(x, "sampling"))) "iid" else format(field(x, "sampling")))
           else if (identical(method, "deterministic")) "deterministic (BSS)" else format(method)
   dims <- if (length(x$dim) == 2L) x$dim else c(NA, NA)
   cat(sprintf("<attsparse: %s>\n", what))
@@ -53,6 +55,12 @@ print.attsparse <- function(x, ...) {
   } else {
     cat(sprintf("  rel error %s (uniform baseline %s), inf error %s, spectral eps %s\n",
                 fmt_pct(x$rel_error), fmt_pct(x$baseline), fmt_num(x$error), fmt_num(x$eps_spectral)))
+  }
+  rel_estimate <- field(x, "rel_estimate")
+  if (!is.na(rel_estimate)) {
+    rounds <- field(x, "rounds")
+    cat(sprintf("  estimated rel error %s (bootstrap 95%% quantile, without X X')%s\n",
+                fmt_pct(rel_estimate), if (!is.na(rounds) && rounds > 1) sprintf(", %d rounds", rounds) else ""))
   }
   error_time <- field(x, "error_time")
   cat(sprintf("  time %s s%s\n", fmt_num(x$time),
@@ -69,6 +77,8 @@ summary.attsparse <- function(object, ...) {
                         r = f("r"), eps_spectral = f("eps_spectral"), bound = f("bound")),
             weight = summary(as.numeric(object$weight)), time = f("time"),
             error_time = f("error_time"), seed = object$seed,
+            sampling = f("sampling"), probabilities = f("probabilities"),
+            rel_estimate = f("rel_estimate"), inf_estimate = f("inf_estimate"),
             other = vapply(other, function(n) describe_field(n, object[[n]]), ""))
   class(s) <- "summary.attsparse"
   s
@@ -91,6 +101,12 @@ print.summary.attsparse <- function(x, ...) {
   cat(sprintf("    r          max|X X'|                %s\n", fmt_num(m[["r"]])))
   cat(sprintf("    spectral   eps of Y Y' vs X X'      %s\n", fmt_num(m[["eps_spectral"]])))
   cat(sprintf("    bound      exp(2 eps max G_ii) - 1  %s\n", fmt_num(m[["bound"]])))
+  if (!is.na(x$rel_estimate)) {
+    cat(sprintf("  estimates from Y alone (%s probabilities, %s sampling; bootstrap 95%% quantile):\n",
+                x$probabilities, x$sampling))
+    cat(sprintf("    rel error  %s\n", fmt_pct(x$rel_estimate)))
+    cat(sprintf("    inf error  %s\n", fmt_num(x$inf_estimate)))
+  }
   cat("  weights:\n")
   print(x$weight)
   cat(sprintf("  time %s s, error evaluation %s s\n", fmt_num(x$time), fmt_num(x$error_time)))

@@ -138,6 +138,7 @@ extern int as_scores_avx2;
 extern double as_gram_heavy;
 
 /* Random streams (distinct constants keep the draws of each step independent). */
-enum { AS_STREAM_OSNAP = 1, AS_STREAM_JL = 2, AS_STREAM_SAMPLE = 3, AS_STREAM_AMS = 4 };
+enum { AS_STREAM_OSNAP = 1, AS_STREAM_JL = 2, AS_STREAM_SAMPLE = 3, AS_STREAM_AMS = 4,
+       AS_STREAM_POISSON = 5, AS_STREAM_BOOTSTRAP = 6 };
 
 #endif

@@ -86,13 +86,30 @@ typedef struct as_sample {
     int64_t  s1, s, s2; /* sketch sizes used (randomized, approx scores)    */
     double   eps_target;/* eps the run was asked for                        */
     double   eps_bound; /* det: (u-l)/(u+l) reached; rand: NaN              */
+    /* randomized only (NaN or 0 otherwise): */
+    double   rel_estimate; /* bootstrap estimate of max |Att(Y)/Att(X) - 1|, from
+                              Y alone (the AS_ESTIMATE_QUANTILE of AS_ESTIMATE_B
+                              resamples); NaN when not asked                  */
+    double   inf_estimate; /* the same for max |Att(Y) - Att(X)|              */
+    int      probabilities;/* AS_PROB_* used (target mode may pick it)         */
+    int      sampling;     /* AS_SAMPLING_* used (target mode: Poisson)        */
+    int      rounds;       /* target mode: samples drawn; else 1               */
 } as_sample;
 
 void as_sample_init(as_sample *S);
 void as_sample_free(as_sample *S, as_common *c);
 
 /* ------------------------------------------------------------------ randomized */
-enum { AS_PROB_LEVERAGE = 0, AS_PROB_UNIFORM = 1, AS_PROB_NORM = 2 };
+/* MIXED: (p_leverage + p_norm) / 2, each part normalized to sum 1.
+   AUTO (the default): LEVERAGE, or in target mode the one of LEVERAGE, NORM,
+   MIXED whose pilot sample has the smallest estimated error per kept column. */
+enum { AS_PROB_LEVERAGE = 0, AS_PROB_UNIFORM = 1, AS_PROB_NORM = 2, AS_PROB_MIXED = 3,
+       AS_PROB_AUTO = 4 };
+/* IID: m draws with replacement, a column drawn c times gets weight
+   sqrt(c / (m p_j)). POISSON: column j kept with probability
+   q_j = min(1, m p_j), weight 1 / sqrt(q_j); the decision depends on
+   (seed, j) only. */
+enum { AS_SAMPLING_IID = 0, AS_SAMPLING_POISSON = 1 };
 enum { AS_LEV_APPROX = 0, AS_LEV_EXACT = 1 };
 enum { AS_JL_GAUSSIAN = 0, AS_JL_AMS = 1 };
 
@@ -110,7 +127,16 @@ typedef struct as_rand_options {
     int64_t  s2;           /* JL columns; 0: default                         */
     double   mem_mb;       /* cap on the working arrays in MiB; 0: 3/4 of the
                               physical memory                                */
+    int      sampling;     /* AS_SAMPLING_*                                  */
+    int      estimate;     /* nonzero (default): fill rel_estimate, inf_estimate */
+    double   rel;          /* NaN (default): off; else target mode, in (0, 1), m 0:
+                              Poisson sampling with m raised over rounds until
+                              rel_estimate <= rel (see as_rand)              */
 } as_rand_options;
+
+/* Resamples of the bootstrap error estimate and the quantile reported. */
+#define AS_ESTIMATE_B 30
+#define AS_ESTIMATE_QUANTILE 0.95
 
 void as_rand_options_init(as_rand_options *o);
 int  as_rand_options_check(const as_rand_options *o, as_common *c);
@@ -130,7 +156,22 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
                 int64_t *rank, as_common *c);
 
 /* The randomized algorithm: sample o->m (or the default) columns i.i.d. from
-   the chosen probabilities, merge repeats, reweight. */
+   the chosen probabilities, merge repeats, reweight (or Poisson sampling);
+   then, when o->estimate, the bootstrap error estimate: each resample
+   reweights the sampled terms (i.i.d.: a column drawn c times gets
+   Poisson(c) / c; Poisson: a kept column with q < 1 gets
+   1 + (W - 1) sqrt(1 - q), W ~ Poisson(1), which has the variance of the
+   sampling), forms H* and takes rel(Att(H*), Att(H)); the estimate is a
+   high quantile of these. Cost: AS_ESTIMATE_B Grams of Y.
+   Target mode (o->rel not NaN): a Poisson pilot with m = AS_PILOT_FACTOR * rank
+   per candidate probabilities (all three under AS_PROB_AUTO), the one with
+   the smallest rel_estimate * sqrt(k) kept; then m is scaled by
+   1.1 (rel_estimate / rel)^2 (the estimate falls like m^-1/2), at least by
+   1.25 and at most by 4, until rel_estimate <= rel, every column kept (estimate 0), m at
+   AS_M_MAX or AS_TARGET_ROUNDS samples. A larger m keeps a superset of the
+   columns. out->rounds counts the samples of the chosen probabilities. */
+#define AS_PILOT_FACTOR 4
+#define AS_TARGET_ROUNDS 12
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
 
 /* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else

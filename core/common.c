@@ -150,6 +150,7 @@ void as_sample_init(as_sample *S)
 {
     memset(S, 0, sizeof(*S));
     S->eps_bound = NAN;
+    S->rel_estimate = S->inf_estimate = NAN;
 }
 
 void as_sample_free(as_sample *S, as_common *c)

@@ -1,6 +1,7 @@
-/* sample.c: the randomized algorithm: probabilities, i.i.d. draws, merging and reweighting. */
+/* sample.c: the randomized algorithm: probabilities, i.i.d. or Poisson sampling, reweighting, the bootstrap error estimate. */
 #include "as_internal.h"
 #include <stdio.h>
+#include <stdlib.h>
 
 void as_rand_options_init(as_rand_options *o)
 {
@@ -11,6 +12,10 @@ void as_rand_options_init(as_rand_options *o)
     o->probabilities = AS_PROB_LEVERAGE;
     o->leverage = AS_LEV_APPROX;
     o->jl = AS_JL_GAUSSIAN;
+    o->sampling = AS_SAMPLING_IID;
+    o->estimate = 1;
+    o->probabilities = AS_PROB_AUTO;
+    o->rel = NAN;
 }
 
 /* Largest seed accepted: every integer below it is exact in a double. */
@@ -30,8 +35,14 @@ int as_rand_options_check(const as_rand_options *o, as_common *c)
                         (long long)AS_M_MAX, (long long)o->m);
     if ((double)o->seed >= AS_SEED_MAX)
         return as_error(c, AS_ERR_ARG, "'seed' must be a whole number in [0, 2^53)");
-    if (o->probabilities < AS_PROB_LEVERAGE || o->probabilities > AS_PROB_NORM)
-        return as_error(c, AS_ERR_ARG, "'probabilities' must be leverage, uniform or norm");
+    if (o->probabilities < AS_PROB_LEVERAGE || o->probabilities > AS_PROB_AUTO)
+        return as_error(c, AS_ERR_ARG, "'probabilities' must be leverage, uniform, norm, mixed or auto");
+    if (!isnan(o->rel) && !(o->rel > 0 && o->rel < 1))
+        return as_error(c, AS_ERR_ARG, "'rel' must be in (0, 1), got %g", o->rel);
+    if (!isnan(o->rel) && o->m != 0)
+        return as_error(c, AS_ERR_ARG, "'rel' and 'm' cannot be given together: 'rel' chooses m");
+    if (o->sampling != AS_SAMPLING_IID && o->sampling != AS_SAMPLING_POISSON)
+        return as_error(c, AS_ERR_ARG, "'sampling' must be iid or poisson");
     if (o->leverage != AS_LEV_APPROX && o->leverage != AS_LEV_EXACT)
         return as_error(c, AS_ERR_ARG, "'leverage' must be approx or exact");
     if (o->jl != AS_JL_GAUSSIAN && o->jl != AS_JL_AMS)
@@ -95,13 +106,19 @@ int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
 /* The working arrays of as_rand and its leverage scores, refused before any
    is allocated when above the 'memory' cap; the message names the input
    dimension that makes them large. */
-static int as_rand_memory(const as_matrix *X, const as_rand_options *o, as_common *c)
+static int as_rand_memory(const as_matrix *X, const as_rand_options *o, int need_lev, int need_nrm,
+                          as_common *c)
 {
-    double n = (double)X->nrow, d = (double)X->ncol, bytes = 20 * d, s1, rmax, q;
+    double n = (double)X->nrow, d = (double)X->ncol, s1, rmax, q;
+    /* prob, cdf, the per-column counts or decisions, lev and nrm when used */
+    double bytes = 20 * d + 8 * d * (need_lev + need_nrm);
     char what[200];
     int exact;
-    if (o->probabilities != AS_PROB_LEVERAGE)
-        return as_mem_check(c, bytes, o->mem_mb, "the sampling probabilities (d = ncol(X))");
+    if (!need_lev) {
+        if (as_mem_check(c, bytes, o->mem_mb, "the sampling probabilities (d = ncol(X))") != AS_OK)
+            return c->status;
+        goto estimate;
+    }
     s1 = o->s1 > 0 ? (double)o->s1 : 4 * n + 16;
     exact = o->leverage == AS_LEV_EXACT || d <= s1;
     rmax = n < (exact ? d : s1) ? n : (exact ? d : s1);
@@ -114,53 +131,40 @@ static int as_rand_memory(const as_matrix *X, const as_rand_options *o, as_commo
     else
         snprintf(what, sizeof what, "approximate leverage scores need a sketch of s1 x n = %.0f x %.0f doubles "
                  "and an n x n factor (n = nrow(X) = %.0f)", s1, n, n);
-    return as_mem_check(c, bytes, o->mem_mb, what);
+    if (as_mem_check(c, bytes, o->mem_mb, what) != AS_OK) return c->status;
+estimate:
+    /* the bootstrap estimate's Y Y' and one resample's Gram */
+    if (!o->estimate && isnan(o->rel)) return AS_OK;
+    snprintf(what, sizeof what, "the error estimate needs Y Y' and a resample's Gram (2 n^2 doubles, "
+             "n = nrow(X) = %.0f; estimate = FALSE skips it)", n);
+    return as_mem_check(c, bytes + 16 * n * n, o->mem_mb, what);
 }
 
-int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
+/* Unnormalized sampling probabilities of one scheme from the leverage
+   scores lev and the squared norms nrm (each computed when the scheme needs it). */
+static void as_scheme_probabilities(int64_t d, int scheme, const double *lev, const double *nrm,
+                                    double *prob)
 {
-    int64_t n = X->nrow, d = X->ncol, j, k, m, t;
-    double *prob = NULL, *cdf = NULL, total = 0, mreq;
-    int32_t *count = NULL;
+    int64_t j;
+    double slev = 0, snrm = 0;
+    if (scheme == AS_PROB_LEVERAGE) { memcpy(prob, lev, sizeof(double) * (size_t)d); return; }
+    if (scheme == AS_PROB_NORM) { memcpy(prob, nrm, sizeof(double) * (size_t)d); return; }
+    if (scheme == AS_PROB_UNIFORM) { for (j = 0; j < d; j++) prob[j] = 1.0; return; }
+    /* mixed: each part normalized to sum 1, so each keeps half its weight */
+    for (j = 0; j < d; j++) { slev += lev[j]; snrm += nrm[j]; }
+    for (j = 0; j < d; j++)
+        prob[j] = 0.5 * ((slev > 0 ? lev[j] / slev : 0) + (snrm > 0 ? nrm[j] / snrm : 0));
+}
 
-    as_sample_init(out);
-    if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
-        return c->status;
-    if (o->s1 > 0 && o->s1 < n)
-        return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
-                        (long long)n, (long long)o->s1);
-    out->eps_target = o->eps;
-    if (c->nthreads > as_threads_cap())
-        as_progress(c, "threads: %d asked, %d used (4x the online CPUs)", c->nthreads, as_threads_cap());
-    if (as_rand_memory(X, o, c) != AS_OK) return c->status;
-
-    prob = as_malloc(c, (size_t)d, sizeof(double));
-    cdf = as_malloc(c, (size_t)d, sizeof(double));
-    if (!prob || !cdf) goto done;
-    if (o->probabilities == AS_PROB_LEVERAGE) {
-        if (as_leverage_run(X, o, prob, out, c) != AS_OK) goto done;
-    } else {
-        out->rank = n < d ? n : d;
-        for (j = 0; j < d; j++)
-            prob[j] = o->probabilities == AS_PROB_UNIFORM ? 1.0 : as_col_norm2(X, j);
-        if (o->probabilities == AS_PROB_NORM) as_norm_probabilities_rescue(X, prob);
-    }
-    /* cumulative sums in column order: the same for any thread count */
-    for (j = 0; j < d; j++) {
-        total += prob[j];
-        cdf[j] = total;
-    }
-    mreq = o->m > 0 ? (double)o->m : as_default_m(out->rank, o->eps, o->delta, o->beta);
-    if (!(mreq <= (double)AS_M_MAX))
-        { as_error(c, AS_ERR_TOOBIG, "the default 'm' for eps = %g, delta = %g is %.3g draws, above %lld: pass a smaller 'm' or a larger 'eps'",
-                   o->eps, o->delta, mreq, (long long)AS_M_MAX); goto done; }
-    m = (int64_t)mreq;
-    out->m = m;
-    if (!(total > 0) || m == 0) goto done;   /* X == 0: the empty Y is exact */
-    as_progress(c, "sampling: %lld draws over %lld columns", (long long)m, (long long)d);
-
-    count = as_calloc(c, (size_t)d, sizeof(int32_t));
-    if (!count) goto done;
+/* m draws i.i.d. from prob (cdf its cumulative sums, total its sum); repeats
+   merged. mult[t] receives the draw count of the t-th kept column. */
+static int as_sample_iid(const as_matrix *X, const double *prob, const double *cdf,
+                         double total, int64_t m, uint64_t seed, as_sample *out,
+                         double **mult, as_common *c)
+{
+    int64_t d = X->ncol, j, k, t;
+    int32_t *count = as_calloc(c, (size_t)d, sizeof(int32_t));
+    if (!count) return c->status;
     {
         int nt = as_threads(c);
         int64_t t0, chunk = 1 << 20;
@@ -170,7 +174,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
 #pragma omp parallel for num_threads(nt) schedule(static)
 #endif
             for (t = t0; t < t1; t++) {
-                double u = as_rng_unif(o->seed, AS_STREAM_SAMPLE, (uint64_t)t) * total;
+                double u = as_rng_unif(seed, AS_STREAM_SAMPLE, (uint64_t)t) * total;
                 int64_t lo = 0, hi = d - 1;
                 /* first j with cdf[j] > u: never a column of probability 0 */
                 while (lo < hi) {
@@ -190,22 +194,302 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
     for (k = 0, j = 0; j < d; j++) k += count[j] > 0;
     out->index = as_malloc(c, (size_t)k, sizeof(int64_t));
     out->weight = as_malloc(c, (size_t)k, sizeof(double));
-    if (!out->index || !out->weight) goto done;
+    *mult = as_malloc(c, (size_t)k, sizeof(double));
+    if (!out->index || !out->weight || !*mult) goto done;
     for (t = 0, j = 0; j < d; j++) {
         if (count[j] > 0) {
             double pj = prob[j] / total;
             out->index[t] = j;
             out->weight[t] = sqrt((double)count[j] / ((double)m * pj));
+            (*mult)[t] = (double)count[j];
             t++;
         }
     }
     out->k = k;
-    as_sample_check_finite(X, out, c);
+done:
+    as_free(c, count);
+    return c->status;
+}
+
+/* Column j's inclusion probability under Poisson sampling with m. */
+static double as_poisson_q(const double *prob, double total, int64_t m, int64_t j)
+{
+    double q = (double)m * (prob[j] / total);
+    return q < 1 ? q : 1;
+}
+
+/* Poisson sampling: column j kept when its uniform (seed, j) is below
+   q_j = min(1, m p_j); weight 1 / sqrt(q_j). qk[t] receives q of the t-th
+   kept column. A larger m keeps a superset of the columns. */
+static int as_sample_poisson(const as_matrix *X, const double *prob, double total, int64_t m,
+                             uint64_t seed, as_sample *out, double **qk, as_common *c)
+{
+    int64_t d = X->ncol, j, k, t;
+    for (k = 0, j = 0; j < d; j++)
+        k += prob[j] > 0 && as_rng_unif(seed, AS_STREAM_POISSON, (uint64_t)j) < as_poisson_q(prob, total, m, j);
+    out->index = as_malloc(c, (size_t)k, sizeof(int64_t));
+    out->weight = as_malloc(c, (size_t)k, sizeof(double));
+    *qk = as_malloc(c, (size_t)k, sizeof(double));
+    if (!out->index || !out->weight || !*qk) return c->status;
+    for (t = 0, j = 0; j < d; j++) {
+        double q = as_poisson_q(prob, total, m, j);
+        if (prob[j] > 0 && as_rng_unif(seed, AS_STREAM_POISSON, (uint64_t)j) < q) {
+            out->index[t] = j;
+            out->weight[t] = q < 1 ? 1.0 / sqrt(q) : 1.0;
+            (*qk)[t] = q;
+            t++;
+        }
+    }
+    out->k = k;
+    return AS_OK;
+}
+
+/* A Poisson(lambda) variate from the counter-based generator: inversion of
+   one uniform, or a rounded normal above 500 (where exp(-lambda) nears
+   underflow and the normal is within 1e-2 of it). */
+static double as_poisson_variate(double lambda, uint64_t seed, uint64_t index)
+{
+    double u, p, F, v;
+    int64_t i;
+    if (lambda > 500) {
+        v = floor(lambda + sqrt(lambda) * as_rng_normal(seed, AS_STREAM_BOOTSTRAP, index) + 0.5);
+        return v > 0 ? v : 0;
+    }
+    u = as_rng_unif(seed, AS_STREAM_BOOTSTRAP, index);
+    p = exp(-lambda);
+    F = p;
+    for (i = 0; u > F && i < 100000; ) {
+        i++;
+        p *= lambda / (double)i;
+        F += p;
+        if (p == 0) break;
+    }
+    return (double)i;
+}
+
+static int as_all_finite(int64_t len, const double *v)
+{
+    int64_t i;
+    for (i = 0; i < len; i++) if (!isfinite(v[i])) return 0;
+    return 1;
+}
+
+static int as_cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The bootstrap error estimate of a sample (see as_rand in attsparse.h).
+   term[t]: draw count (i.i.d.) or q (Poisson) of the t-th kept column.
+   Resample b of round r uses the uniforms (seed, bootstrap stream,
+   (r * AS_ESTIMATE_B + b) * d + j): a function of the column, not of k. */
+static int as_estimate(const as_matrix *X, as_sample *S, int sampling, const double *term,
+                       uint64_t seed, int round, as_common *c)
+{
+    int64_t n = X->nrow, d = X->ncol, k = S->k, t;
+    int b, B = AS_ESTIMATE_B;
+    double *H = NULL, *Hb = NULL, *wb = NULL, rel[AS_ESTIMATE_B], inf[AS_ESTIMATE_B];
+    as_metrics M;
+    if (k == 0) { S->rel_estimate = S->inf_estimate = 0; return AS_OK; }
+    H = as_malloc(c, (size_t)(n * n), sizeof(double));
+    Hb = as_malloc(c, (size_t)(n * n), sizeof(double));
+    wb = as_malloc(c, (size_t)k, sizeof(double));
+    if (!H || !Hb || !wb) goto done;
+    if (as_gram(X, k, S->index, S->weight, H, c) != AS_OK) goto done;
+    /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
+    if (!as_all_finite(n * n, H)) goto done;
+    as_progress(c, "estimate: %d resamples of %lld columns", B, (long long)k);
+    for (b = 0; b < B; b++) {
+        uint64_t base = ((uint64_t)round * (uint64_t)B + (uint64_t)b) * (uint64_t)d;
+        for (t = 0; t < k; t++) {
+            uint64_t idx = base + (uint64_t)S->index[t];
+            double f;
+            if (sampling == AS_SAMPLING_IID)
+                f = as_poisson_variate(term[t], seed, idx) / term[t];
+            else if (term[t] >= 1)
+                f = 1;
+            else
+                f = 1 + (as_poisson_variate(1.0, seed, idx) - 1) * sqrt(1 - term[t]);
+            wb[t] = S->weight[t] * sqrt(f);
+        }
+        if (as_gram(X, k, S->index, wb, Hb, c) != AS_OK) goto done;
+        if (!as_all_finite(n * n, Hb)) goto done;
+        if (as_compare_gram(n, H, Hb, 0, &M, c) != AS_OK) goto done;
+        rel[b] = M.rel;
+        inf[b] = M.inf;
+        if (as_interrupted(c)) goto done;
+    }
+    qsort(rel, (size_t)B, sizeof(double), as_cmp_double);
+    qsort(inf, (size_t)B, sizeof(double), as_cmp_double);
+    b = (int)ceil(AS_ESTIMATE_QUANTILE * B) - 1;
+    S->rel_estimate = rel[b];
+    S->inf_estimate = inf[b];
+done:
+    as_free(c, H);
+    as_free(c, Hb);
+    as_free(c, wb);
+    return c->status;
+}
+
+/* Poisson sample with m from prob and its estimate (bootstrap round r);
+   out is filled (free it with as_sample_free). */
+static int as_poisson_round(const as_matrix *X, const double *prob, double total, int64_t m,
+                            uint64_t seed, int r, as_sample *out, as_common *c)
+{
+    double *term = NULL;
+    as_sample_init(out);
+    out->m = m;
+    if (as_sample_poisson(X, prob, total, m, seed, out, &term, c) == AS_OK)
+        as_estimate(X, out, AS_SAMPLING_POISSON, term, seed, r, c);
+    as_free(c, term);
+    if (c->status != AS_OK) as_sample_free(out, c);
+    return c->status;
+}
+
+static double as_sum(int64_t d, const double *v)
+{
+    int64_t j;
+    double t = 0;
+    for (j = 0; j < d; j++) t += v[j];
+    return t;
+}
+
+/* Target mode (see as_rand in attsparse.h); lev, nrm as needed by the
+   candidates, prob a work array; out->rank and sketch sizes already set. */
+static int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
+                          const double *nrm, double *prob, as_sample *out, as_common *c)
+{
+    int64_t d = X->ncol, m0, m, kpos, j;
+    int cand[3], ncand = 0, t, best = -1, rounds;
+    double bestscore = INFINITY, total;
+    as_sample S, T;
+    as_sample_init(&S);
+    if (o->probabilities == AS_PROB_AUTO) {
+        cand[0] = AS_PROB_LEVERAGE; cand[1] = AS_PROB_NORM; cand[2] = AS_PROB_MIXED; ncand = 3;
+    } else cand[ncand++] = o->probabilities;
+    m0 = AS_PILOT_FACTOR * (out->rank > 0 ? out->rank : 1);
+    for (t = 0; t < ncand; t++) {
+        double score;
+        as_scheme_probabilities(d, cand[t], lev, nrm, prob);
+        total = as_sum(d, prob);
+        if (!(total > 0)) { out->probabilities = cand[t]; out->rounds = 1;
+                            out->rel_estimate = out->inf_estimate = 0; return AS_OK; }
+        if (as_poisson_round(X, prob, total, m0, o->seed, 0, &T, c) != AS_OK) goto fail;
+        score = T.rel_estimate * sqrt((double)T.k);
+        as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", cand[t],
+                    (long long)m0, (long long)T.k, T.rel_estimate);
+        if (best < 0 || score < bestscore) {
+            as_sample_free(&S, c);
+            S = T;
+            best = cand[t];
+            bestscore = score;
+        } else as_sample_free(&T, c);
+    }
+    as_scheme_probabilities(d, best, lev, nrm, prob);
+    total = as_sum(d, prob);
+    for (kpos = 0, j = 0; j < d; j++) kpos += prob[j] > 0;
+    m = m0;
+    for (rounds = 1; S.rel_estimate > o->rel && rounds < AS_TARGET_ROUNDS && S.k < kpos &&
+                     m < AS_M_MAX; rounds++) {
+        double f = 1.1 * (S.rel_estimate / o->rel) * (S.rel_estimate / o->rel);
+        /* at most 4x a round: a small pilot's estimate is not yet on the m^-1/2 law */
+        double mn = ceil((double)m * (f < 1.25 ? 1.25 : f > 4 ? 4 : f));
+        m = mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
+        if (as_poisson_round(X, prob, total, m, o->seed, rounds, &T, c) != AS_OK) goto fail;
+        as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds + 1,
+                    (long long)m, (long long)T.k, T.rel_estimate);
+        as_sample_free(&S, c);
+        S = T;
+    }
+    out->k = S.k;
+    out->index = S.index;
+    out->weight = S.weight;
+    out->m = m;
+    out->rel_estimate = S.rel_estimate;
+    out->inf_estimate = S.inf_estimate;
+    out->probabilities = best;
+    out->rounds = rounds;
+    return AS_OK;
+fail:
+    as_sample_free(&S, c);
+    return c->status;
+}
+
+int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
+{
+    int64_t n = X->nrow, d = X->ncol, j, m;
+    double *prob = NULL, *cdf = NULL, *term = NULL, *lev = NULL, *nrm = NULL, total = 0, mreq;
+    int target, scheme, need_lev, need_nrm;
+
+    as_sample_init(out);
+    if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
+        return c->status;
+    if (o->s1 > 0 && o->s1 < n)
+        return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
+                        (long long)n, (long long)o->s1);
+    target = !isnan(o->rel);
+    scheme = o->probabilities == AS_PROB_AUTO ? AS_PROB_LEVERAGE : o->probabilities;
+    need_lev = scheme == AS_PROB_LEVERAGE || scheme == AS_PROB_MIXED ||
+               (target && o->probabilities == AS_PROB_AUTO);
+    need_nrm = scheme == AS_PROB_NORM || scheme == AS_PROB_MIXED ||
+               (target && o->probabilities == AS_PROB_AUTO);
+    out->eps_target = o->eps;
+    if (c->nthreads > as_threads_cap())
+        as_progress(c, "threads: %d asked, %d used (4x the online CPUs)", c->nthreads, as_threads_cap());
+    if (as_rand_memory(X, o, need_lev, need_nrm, c) != AS_OK) return c->status;
+    out->probabilities = scheme;
+    out->sampling = target ? AS_SAMPLING_POISSON : o->sampling;
+    out->rounds = 1;
+
+    prob = as_malloc(c, (size_t)d, sizeof(double));
+    cdf = as_malloc(c, (size_t)d, sizeof(double));
+    lev = need_lev ? as_malloc(c, (size_t)d, sizeof(double)) : NULL;
+    nrm = need_nrm ? as_malloc(c, (size_t)d, sizeof(double)) : NULL;
+    if (!prob || !cdf || (need_lev && !lev) || (need_nrm && !nrm)) goto done;
+    if (need_lev) {
+        if (as_leverage_run(X, o, lev, out, c) != AS_OK) goto done;
+    } else out->rank = n < d ? n : d;
+    if (need_nrm) {
+        for (j = 0; j < d; j++) nrm[j] = as_col_norm2(X, j);
+        as_norm_probabilities_rescue(X, nrm);
+    }
+    if (target) {
+        if (as_rand_target(X, o, lev, nrm, prob, out, c) == AS_OK) as_sample_check_finite(X, out, c);
+        goto done;
+    }
+    as_scheme_probabilities(d, scheme, lev, nrm, prob);
+    /* cumulative sums in column order: the same for any thread count */
+    for (j = 0; j < d; j++) {
+        total += prob[j];
+        cdf[j] = total;
+    }
+    mreq = o->m > 0 ? (double)o->m : as_default_m(out->rank, o->eps, o->delta, o->beta);
+    if (!(mreq <= (double)AS_M_MAX))
+        { as_error(c, AS_ERR_TOOBIG, "the default 'm' for eps = %g, delta = %g is %.3g draws, above %lld: pass a smaller 'm' or a larger 'eps'",
+                   o->eps, o->delta, mreq, (long long)AS_M_MAX); goto done; }
+    m = (int64_t)mreq;
+    out->m = m;
+    if (!(total > 0) || m == 0) {   /* X == 0: the empty Y is exact */
+        if (o->estimate) out->rel_estimate = out->inf_estimate = 0;
+        goto done;
+    }
+    as_progress(c, "sampling: %s, m = %lld over %lld columns",
+                o->sampling == AS_SAMPLING_IID ? "i.i.d. draws" : "Poisson", (long long)m, (long long)d);
+    if (o->sampling == AS_SAMPLING_IID) {
+        if (as_sample_iid(X, prob, cdf, total, m, o->seed, out, &term, c) != AS_OK) goto done;
+    } else {
+        if (as_sample_poisson(X, prob, total, m, o->seed, out, &term, c) != AS_OK) goto done;
+    }
+    if (as_sample_check_finite(X, out, c) != AS_OK) goto done;
+    if (o->estimate) as_estimate(X, out, o->sampling, term, o->seed, 0, c);
 
 done:
     as_free(c, prob);
     as_free(c, cdf);
-    as_free(c, count);
+    as_free(c, term);
+    as_free(c, lev);
+    as_free(c, nrm);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
 }

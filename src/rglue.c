@@ -115,6 +115,11 @@ static void r_check(const as_matrix *A, as_common *c)
     if (as_matrix_check(A, c) != AS_OK) r_raise(c);
 }
 
+/* Choices of 'probabilities', at the positions of the core's AS_PROB_*. */
+static const char *const r_prob_names[] = {"leverage", "uniform", "norm", "mixed", "auto", NULL};
+/* Choices of 'sampling', at the positions of AS_SAMPLING_*. */
+static const char *const r_sampling_names[] = {"iid", "poisson", NULL};
+
 /* ---------------------------------------------------------------- results */
 typedef struct {
     const as_matrix *X;
@@ -133,7 +138,8 @@ static SEXP r_wrap_body(void *data)
     r_wrap_args *w = data;
     const as_sample *S = w->S;
     const as_matrix *X = w->X;
-    const char *names[] = {"index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound", "Y", ""};
+    const char *names[] = {"index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound", "Y",
+                           "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight, Y;
     int64_t t, k = S->k, n = X->nrow;
 
@@ -152,6 +158,11 @@ static SEXP r_wrap_body(void *data)
     SET_VECTOR_ELT(out, 6, Rf_ScalarReal((double)S->s));
     SET_VECTOR_ELT(out, 7, Rf_ScalarReal((double)S->s2));
     SET_VECTOR_ELT(out, 8, Rf_ScalarReal(S->eps_bound));
+    SET_VECTOR_ELT(out, 10, Rf_ScalarReal(S->rel_estimate));
+    SET_VECTOR_ELT(out, 11, Rf_ScalarReal(S->inf_estimate));
+    SET_VECTOR_ELT(out, 12, Rf_ScalarReal((double)S->rounds));
+    SET_VECTOR_ELT(out, 13, Rf_mkString(r_prob_names[S->probabilities]));
+    SET_VECTOR_ELT(out, 14, Rf_mkString(r_sampling_names[S->sampling]));
     if (X->kind == AS_DENSE) {
         Y = Rf_allocMatrix(REALSXP, (int)n, (int)k);
         SET_VECTOR_ELT(out, 9, Y);
@@ -197,7 +208,6 @@ static int r_choice(SEXP opts, const char *name, const char *const *choices, int
 
 static void r_rand_options(SEXP opts, as_rand_options *o)
 {
-    static const char *const prob[] = {"leverage", "uniform", "norm", NULL};
     static const char *const lev[] = {"approx", "exact", NULL};
     static const char *const jl[] = {"gaussian", "ams", NULL};
     double seed;
@@ -210,13 +220,16 @@ static void r_rand_options(SEXP opts, as_rand_options *o)
     if (!(seed >= 0 && seed < 9007199254740992.0) || seed != (double)(int64_t)seed)
         Rf_errorcall(R_NilValue, "'seed' must be a whole number in [0, 2^53)");
     o->seed = (uint64_t)seed;
-    o->probabilities = r_choice(opts, "probabilities", prob, o->probabilities);
+    o->probabilities = r_choice(opts, "probabilities", r_prob_names, o->probabilities);
     o->leverage = r_choice(opts, "leverage", lev, o->leverage);
     o->jl = r_choice(opts, "jl", jl, o->jl);
     o->s1 = r_opt_i64(opts, "s1", 0);
     o->s = r_opt_i64(opts, "s", 0);
     o->s2 = r_opt_i64(opts, "s2", 0);
     o->mem_mb = r_opt_num(opts, "memory", 0);
+    o->sampling = r_choice(opts, "sampling", r_sampling_names, o->sampling);
+    o->estimate = (int)r_opt_num(opts, "estimate", o->estimate);
+    o->rel = r_opt_num(opts, "rel", o->rel);
 }
 
 /* ---------------------------------------------------------------- entry points */

@@ -26,6 +26,8 @@
 ## the errors of the attention of @var{Y} against that of @var{X}
 ## @item leverage_scores
 ## exact or approximate leverage scores of the columns of @var{X}
+## @item gram
+## the exact Gram matrix @code{X * X'}, multithreaded, the same for any thread count
 ## @end table
 ##
 ## Example input and demo:

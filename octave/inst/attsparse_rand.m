@@ -1,5 +1,5 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
-## attsparse_rand.m: the randomized algorithm (leverage-score column sampling) for Octave.
+## attsparse_rand.m: the randomized algorithm (column sampling, i.i.d. or Poisson, with an error estimate) for Octave.
 
 ## -*- texinfo -*-
 ## @deftypefn  {} {[@var{Y}, @var{err}, @var{info}] =} attsparse_rand (@var{X})
@@ -46,8 +46,33 @@
 ## Compute @var{info}.eps_spectral and @var{info}.bound (default: the value of
 ## @qcode{"error"}).
 ## @item @qcode{"probabilities"}
-## @qcode{"leverage"} (default), @qcode{"uniform"} or @qcode{"norm"}
-## (squared column norms).
+## @qcode{"auto"} (default: @qcode{"leverage"}, or with @qcode{"rel"} the
+## scheme picked by the pilot samples), @qcode{"leverage"}, @qcode{"uniform"}, @qcode{"norm"} (squared
+## column norms) or @qcode{"mixed"} (the mean of the leverage and the norm
+## probabilities, each normalized to sum 1: each keeps its guarantee up to a
+## factor 2).  Norm probabilities often do better on heavy-tailed counts,
+## leverage scores on data whose columns are alike in norm.
+## @item @qcode{"sampling"}
+## @qcode{"iid"} (default): @var{m} draws with replacement, as above.
+## @qcode{"poisson"}: column @var{j} is kept with probability
+## @code{q = min (1, @var{m} p(@var{j}))} and weight @code{1 / sqrt (q)},
+## independently of the others; columns with @code{q = 1} enter with weight 1,
+## none is repeated, and a larger @var{m} keeps a superset of the columns.
+## @item @qcode{"rel"}
+## A target for @var{info}.rel_estimate in (0, 1); not together with
+## @qcode{"m"}.  Poisson pilot samples (@code{m = 4 rank}) estimate the error
+## of the leverage, norm and mixed probabilities (only the given one when
+## @qcode{"probabilities"} is set); the one with the smallest estimate per
+## kept column is used, and @var{m} grows (by the estimate's
+## @code{m^(-1/2)} law, at most 4-fold a round, at most 12 rounds) until the
+## estimate meets the target or every column is kept.  Each round keeps a
+## superset of the previous round's columns.  @var{info}.rounds counts the
+## samples.
+## @item @qcode{"estimate"}
+## Compute @var{info}.rel_estimate and @var{info}.inf_estimate (true): a
+## bootstrap estimate of the error from @var{Y} alone (30 resamples of the
+## sampled terms, their 95% quantile), without the Gram matrix of @var{X}; it
+## costs 30 Gram matrices of @var{Y}.
 ## @item @qcode{"leverage"}
 ## @qcode{"approx"} (default) or @qcode{"exact"} leverage scores.  When the
 ## embedding would not be smaller than @var{X}', exact scores are used.
@@ -78,7 +103,11 @@
 ## @code{(1-eps) X X' <= Y Y' <= (1+eps) X X'}), @code{bound}
 ## (@code{exp (2 eps_spectral max (diag (X X'))) - 1}, a bound on
 ## @code{rel_error}), @code{error_time}, @code{seed}, and @code{s1}, @code{s},
-## @code{s2} (sketch sizes used; 0 when not used).  Metrics not computed are NaN.
+## @code{s2} (sketch sizes used; 0 when not used), @code{sampling} and
+## @code{probabilities} (the schemes used), @code{rel_estimate} and
+## @code{inf_estimate} (estimates of @code{rel_error} and @code{error} from
+## @var{Y} alone; NaN with @code{"estimate", false}) and @code{rounds}.
+## Metrics not computed are NaN.
 ##
 ## Errors have identifiers @qcode{"attsparse:badInput"} (@var{X}),
 ## @qcode{"attsparse:badArgument"} (options), @qcode{"attsparse:interrupted"}
@@ -145,6 +174,50 @@ endfunction
 %! [~, ~, info] = attsparse_rand (X, "seed", 1, "error", false, "spectral", true);
 %! assert (isnan (info.rel_error) && ! isnan (info.eps_spectral));
 
+%!test
+%! ## Poisson sampling: certain columns (q = 1) enter with weight exactly 1
+%! Xh = X;
+%! Xh(:, [5, 200]) *= 30;
+%! [Y, ~, info] = attsparse_rand (Xh, "seed", 3, "m", 40, "sampling", "poisson", ...
+%!                                "probabilities", "norm", "error", false);
+%! p = sumsq (Xh, 1)' / sum (sumsq (Xh, 1));
+%! q = min (1, 40 * p);
+%! assert (q([5, 200]), [1; 1]);
+%! assert (ismember ([5; 200], info.index));
+%! assert (info.weight(ismember (info.index, [5; 200])), [1; 1]);
+%! assert (info.weight, 1 ./ sqrt (q(info.index)), -1e-14);
+%! assert (info.sampling, "poisson");
+%! assert (info.probabilities, "norm");
+%! assert (isequal (Y, Xh(:, info.index) .* info.weight'));
+
+%!test
+%! [~, ~, a] = attsparse_rand (X, "seed", 5, "m", 30, "sampling", "poisson", "error", false);
+%! [~, ~, b] = attsparse_rand (X, "seed", 5, "m", 90, "sampling", "poisson", "error", false);
+%! assert (all (ismember (a.index, b.index)));
+%! assert (a.rel_estimate > 0 && isfinite (a.inf_estimate));
+%! [~, ~, c] = attsparse_rand (X, "seed", 5, "m", 30, "sampling", "poisson", "error", false, ...
+%!                             "estimate", false);
+%! assert (isnan (c.rel_estimate) && isequal (c.index, a.index) && isequal (c.weight, a.weight));
+%! [~, ~, d] = attsparse_rand (Xs, "seed", 5, "probabilities", "mixed", "error", false);
+%! assert (d.probabilities, "mixed");
+%! assert (d.sampling, "iid");
+
+%!test
+%! [Y, ~, info] = attsparse_rand (X, "rel", 0.05, "seed", 2, "spectral", false);
+%! assert (info.rel_estimate <= 0.05);
+%! assert (info.sampling, "poisson");
+%! assert (any (strcmp (info.probabilities, {"leverage", "norm", "mixed"})));
+%! assert (info.rounds >= 1 && info.m >= 1);
+%! assert (isequal (Y, X(:, info.index) .* info.weight'));
+%! [~, ~, lev] = attsparse_rand (X, "rel", 0.05, "seed", 2, "probabilities", "leverage", "error", false);
+%! assert (lev.probabilities, "leverage");
+
+%!error <'rel' must be in \(0, 1\)> attsparse_rand (X, "rel", 0)
+%!error <'rel' must be in \(0, 1\)> attsparse_rand (X, "rel", 1)
+%!error <'rel' and 'm' cannot be given together> attsparse_rand (X, "rel", 0.1, "m", 40)
+%!error <'sampling' must be one of iid\|poisson> attsparse_rand (X, "sampling", "bernoulli")
+%!error <'estimate' must be true or false> attsparse_rand (X, "estimate", 2)
+%!error <'probabilities' must be one of leverage\|uniform\|norm\|mixed\|auto> attsparse_rand (X, "probabilities", "mix")
 %!error <Invalid call> attsparse_rand ()
 %!error id=attsparse:badInput attsparse_rand ({1})
 %!error <X must be a real matrix> attsparse_rand ("abc")

@@ -496,7 +496,7 @@ const OptSpec rand_spec[] = {
   { "seed", OPT_WHOLE, 0, seed_max, nullptr },
   { "error", OPT_FLAG, 0, 0, nullptr },
   { "spectral", OPT_FLAG, 0, 0, nullptr },
-  { "probabilities", OPT_CHOICE, 0, 0, "leverage|uniform|norm" },
+  { "probabilities", OPT_CHOICE, 0, 0, "leverage|uniform|norm|mixed|auto" },
   { "leverage", OPT_CHOICE, 0, 0, "approx|exact" },
   { "jl", OPT_CHOICE, 0, 0, "gaussian|ams" },
   { "s1", OPT_WHOLE, 1, int_max, nullptr },
@@ -507,10 +507,18 @@ const OptSpec rand_spec[] = {
   { "memory", OPT_REAL, 0, 0, nullptr },
   common_threads,
   common_verbose,
+  { "sampling", OPT_CHOICE, 0, 0, "iid|poisson" },
+  { "estimate", OPT_FLAG, 0, 0, nullptr },
+  { "rel", OPT_REAL, 0, 0, nullptr },
 };
+
+// Names of the choices, for the result (positions as in rand_spec).
+const char *const prob_names[] = { "leverage", "uniform", "norm", "mixed", "auto" };
+const char *const sampling_names[] = { "iid", "poisson" };
 
 // The choice positions above follow the core's AS_PROB_*, AS_LEV_*, AS_JL_*.
 static_assert (AS_PROB_LEVERAGE == 0 && AS_PROB_UNIFORM == 1 && AS_PROB_NORM == 2
+               && AS_PROB_MIXED == 3 && AS_PROB_AUTO == 4 && AS_SAMPLING_IID == 0 && AS_SAMPLING_POISSON == 1
                && AS_LEV_APPROX == 0 && AS_LEV_EXACT == 1
                && AS_JL_GAUSSIAN == 0 && AS_JL_AMS == 1,
                "option choices out of step with attsparse.h");
@@ -531,6 +539,9 @@ void set_rand_options (const Options& o, as_rand_options *ro)
   ro->s = (int64_t) o.get ("s", (double) ro->s);
   ro->s2 = (int64_t) o.get ("s2", (double) ro->s2);
   ro->mem_mb = o.get ("memory", ro->mem_mb);
+  ro->sampling = (int) o.get ("sampling", ro->sampling);
+  ro->estimate = o.get ("estimate", ro->estimate) != 0;
+  ro->rel = o.get ("rel", ro->rel);
 }
 
 void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -550,6 +561,11 @@ void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
   info.add ("s1", (double) w.S.s1);
   info.add ("s", (double) w.S.s);
   info.add ("s2", (double) w.S.s2);
+  info.add ("sampling", mxCreateString (sampling_names[w.S.sampling]));
+  info.add ("probabilities", mxCreateString (prob_names[w.S.probabilities]));
+  info.add ("rel_estimate", w.S.rel_estimate);
+  info.add ("inf_estimate", w.S.inf_estimate);
+  info.add ("rounds", (double) w.S.rounds);
   if (nlhs > 2)
     plhs[2] = info.make ();
 }

@@ -80,6 +80,12 @@ static void test_validation(void)
         o.delta = 0.1; o.m = -3; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'m'"), "%s", c.msg);
         o.m = 0; o.seed = 1ULL << 60; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'seed'"), "%s", c.msg);
         o.seed = 0; o.jl = 7; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'jl'"), "%s", c.msg);
+        o.jl = 0; o.sampling = 2; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'sampling'"), "%s", c.msg);
+        o.sampling = 1; o.rel = 0; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'rel'"), "%s", c.msg);
+        o.rel = 1; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'rel'"), "%s", c.msg);
+        o.rel = 0.1; o.m = 5; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'rel' and 'm'"), "%s", c.msg);
+        o.m = 0; CHECK(as_rand_options_check(&o, &c) == AS_OK, "%s", c.msg);
+        o.probabilities = 5; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'probabilities'"), "%s", c.msg);
     }
 }
 

@@ -91,6 +91,10 @@ static void test_rand_paths(void)
     rc.o.probabilities = AS_PROB_UNIFORM;
     rc.X = &A.D;
     sites += check_every_failure("rand uniform dense", run_rand, &rc);
+    as_rand_options_init(&rc.o);   /* target mode: pilots of three schemes, then rounds */
+    rc.o.rel = 0.3; rc.o.seed = 2; rc.with_error = 0;
+    rc.X = &A.S32;
+    sites += check_every_failure("rand target CSC32", run_rand, &rc);
     printf("randomized paths: %ld allocation sites failed in turn\n", sites);
     check_views_free(&A); check_views_free(&R); check_views_free(&T);
     free(X); free(Xr); free(Xt);

@@ -27,7 +27,7 @@ test_that("summary lists unknown fields generically and tolerates missing ones",
   expect_match(other, "extra_scalar 0.25", fixed = TRUE)
   expect_lte(length(s), 22)
   p <- capture.output(print(res))
-  expect_match(p[1], "randomized, NA sampling", fixed = TRUE)
+  expect_match(p[1], "randomized, NA probabilities, iid sampling", fixed = TRUE)
   det <- attsparse_det(X, error = FALSE)
   p <- capture.output(print(det))
   expect_match(p[3], "error not computed", fixed = TRUE)

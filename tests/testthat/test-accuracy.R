@@ -1,0 +1,155 @@
+# test-accuracy.R: Poisson sampling, mixed probabilities and the bootstrap error estimate.
+
+norm_q <- function(X, m) {
+  p <- Matrix::colSums(X^2)
+  pmin(1, m * p / sum(p))
+}
+
+test_that("Poisson sampling is unbiased: the mean of Y Y' over seeds is X X' within a CLT tolerance", {
+  set.seed(40)
+  X <- matrix(rnorm(5 * 200), 5) * rep(exp(rnorm(200)), each = 5)
+  G <- tcrossprod(X)
+  for (prob in c("norm", "mixed")) {
+    S <- 400
+    Hs <- vapply(seq_len(S), function(s) {
+      r <- attsparse_rand(X, m = 40, seed = s, sampling = "poisson", probabilities = prob,
+                          error = FALSE, estimate = FALSE)
+      as.vector(tcrossprod(r$Y))
+    }, numeric(25))
+    mu <- rowMeans(Hs)
+    se <- apply(Hs, 1, sd) / sqrt(S)
+    # 25 entries (15 distinct): 4.5 standard errors leave a false alarm below 1e-4
+    z <- abs(mu - as.vector(G)) / pmax(se, 1e-15)
+    expect_lt(max(z), 4.5, label = sprintf("%s: max |z| = %.2f", prob, max(z)))
+    expect_true(all(se > 0))
+  }
+})
+
+test_that("Poisson sampling: certain columns enter with weight 1, k averages sum q_j, no duplicates", {
+  set.seed(41)
+  X <- matrix(rnorm(6 * 500), 6)
+  X[, c(3, 77, 400)] <- X[, c(3, 77, 400)] * 40   # heavy columns: q_j = 1
+  m <- 60
+  q <- norm_q(X, m)
+  expect_true(all(q[c(3, 77, 400)] == 1))
+  ks <- vapply(1:300, function(s) {
+    r <- attsparse_rand(X, m = m, seed = s, sampling = "poisson", probabilities = "norm",
+                        error = FALSE, estimate = FALSE)
+    expect_true(all(c(3, 77, 400) %in% r$index))
+    expect_identical(r$weight[match(c(3, 77, 400), r$index)], c(1, 1, 1))
+    expect_equal(r$weight, 1 / sqrt(q[r$index]), tolerance = 1e-14)
+    expect_true(all(diff(r$index) > 0))
+    length(r$index)
+  }, numeric(1))
+  tol <- 4.5 * sqrt(sum(q * (1 - q)) / length(ks))
+  expect_lt(abs(mean(ks) - sum(q)), tol)
+})
+
+test_that("a larger m in Poisson sampling keeps a superset of the columns", {
+  X <- attsparse_example(20, 4000, seed = 4)
+  a <- attsparse_rand(X, m = 100, seed = 9, sampling = "poisson", error = FALSE, estimate = FALSE)
+  b <- attsparse_rand(X, m = 400, seed = 9, sampling = "poisson", error = FALSE, estimate = FALSE)
+  expect_true(all(a$index %in% b$index))
+  expect_gt(length(b$index), length(a$index))
+})
+
+test_that("mixed probabilities average the normalized leverage and norm probabilities", {
+  X <- attsparse_example(8, 400, seed = 5)
+  lev <- leverage_scores(X, seed = 3)
+  nrm <- colSums(X^2)
+  p <- (lev / sum(lev) + nrm / sum(nrm)) / 2
+  m <- 50
+  r <- attsparse_rand(X, m = m, seed = 3, sampling = "poisson", probabilities = "mixed",
+                      error = FALSE, estimate = FALSE)
+  q <- pmin(1, m * p)
+  expect_equal(r$weight, 1 / sqrt(q[r$index]), tolerance = 1e-12)
+  expect_identical(r$probabilities, "mixed")
+  expect_identical(r$sampling, "poisson")
+})
+
+test_that("bad sampling, probabilities and estimate values are refused by name", {
+  X <- attsparse_example(5, 100, seed = 1)
+  expect_error(attsparse_rand(X, sampling = "bernoulli"), "'sampling'")
+  expect_error(attsparse_rand(X, sampling = 1), "'sampling'")
+  expect_error(attsparse_rand(X, sampling = c("iid", "poisson")), "'sampling'")
+  expect_error(attsparse_rand(X, probabilities = "mix"), "'probabilities'")
+  expect_error(attsparse_rand(X, estimate = "yes"), "'estimate'")
+  expect_error(attsparse_rand(X, estimate = NA), "'estimate'")
+})
+
+test_that("the estimate is on every randomized result, NA with estimate = FALSE, 0 for X = 0", {
+  X <- attsparse_example(10, 1000, seed = 1)
+  r <- attsparse_rand(X, seed = 1)
+  expect_true(is.finite(r$rel_estimate) && r$rel_estimate > 0)
+  expect_true(is.finite(r$inf_estimate) && r$inf_estimate > 0)
+  expect_output(print(r), "estimated rel error")
+  expect_output(print(summary(r)), "estimates from Y alone")
+  expect_true(is.na(attsparse_rand(X, seed = 1, estimate = FALSE)$rel_estimate))
+  r2 <- attsparse_rand(X, seed = 1, estimate = FALSE)
+  expect_identical(r2$index, r$index)
+  expect_identical(r2$weight, r$weight)
+  O <- Matrix(0, 4, 50, sparse = TRUE)
+  expect_equal(attsparse_rand(O, seed = 1)$rel_estimate, 0)
+})
+
+# Fraction of runs whose estimate covers the exact rel, and the median ratio.
+calibration <- function(X, seeds, ...) {
+  v <- vapply(seeds, function(s) {
+    r <- attsparse_rand(X, seed = s, spectral = FALSE, ...)
+    c(r$rel_estimate, r$rel_error)
+  }, numeric(2))
+  c(cover = mean(v[1, ] >= v[2, ]), ratio = median(v[1, ] / v[2, ]))
+}
+
+test_that("the estimate covers the exact rel in >= 90% of seeds and is within 3x in the median", {
+  X <- attsparse_example(40, 8000, r = 0.5, seed = 7)
+  for (sm in c("iid", "poisson")) for (pr in c("leverage", "norm")) {
+    cal <- calibration(X, 1:40, m = 400, sampling = sm, probabilities = pr)
+    expect_gte(cal[["cover"]], 0.9, label = sprintf("example %s/%s cover", sm, pr))
+    expect_lte(cal[["ratio"]], 3, label = sprintf("example %s/%s ratio", sm, pr))
+  }
+})
+
+test_that("on real counts (tm's acq) the estimate is calibrated", {
+  skip_if_not_installed("tm")
+  env <- new.env()
+  ok <- tryCatch({ utils::data("acq", package = "tm", envir = env); TRUE }, error = function(e) FALSE)
+  if (!ok) skip("data set acq of package tm not available")
+  dtm <- tm::DocumentTermMatrix(env$acq)
+  X <- Matrix::sparseMatrix(i = dtm$i, j = dtm$j, x = as.numeric(dtm$v), dims = dim(dtm))
+  X <- X / sqrt(max(Matrix::rowSums(X^2)))   # max_i (X X')_ii = 1
+  for (sm in c("iid", "poisson")) {
+    cal <- calibration(X, 1:40, m = 200, sampling = sm, probabilities = "norm")
+    expect_gte(cal[["cover"]], 0.9, label = sprintf("acq %s cover", sm))
+    expect_lte(cal[["ratio"]], 3, label = sprintf("acq %s ratio", sm))
+  }
+})
+
+test_that("target mode: the estimate meets rel, the exact rel is near it, schemes and rounds reported", {
+  X <- attsparse_example(30, 6000, r = 0.5, seed = 8)
+  res <- lapply(1:5, function(s) attsparse_rand(X, rel = 0.02, seed = s, spectral = FALSE))
+  for (r in res) {
+    expect_lte(r$rel_estimate, 0.02)
+    expect_identical(r$sampling, "poisson")
+    expect_true(r$probabilities %in% c("leverage", "norm", "mixed"))
+    expect_gte(r$rounds, 1)
+    expect_equal(r$rel_target, 0.02)
+    expect_identical(max(abs(r$Y - X[, r$index, drop = FALSE] %*% diag(r$weight, length(r$index)))), 0)
+  }
+  expect_lte(median(vapply(res, `[[`, 0, "rel_error")), 0.02)
+  fixed <- attsparse_rand(X, rel = 0.05, seed = 1, probabilities = "leverage", error = FALSE)
+  expect_identical(fixed$probabilities, "leverage")
+  expect_lte(fixed$rel_estimate, 0.05)
+  # a looser target keeps no more columns
+  loose <- attsparse_rand(X, rel = 0.2, seed = 1, probabilities = "leverage", error = FALSE)
+  expect_true(all(loose$index %in% fixed$index))
+})
+
+test_that("bad rel values are refused by name", {
+  X <- attsparse_example(5, 100, seed = 1)
+  expect_error(attsparse_rand(X, rel = 0), "'rel' must be in \\(0, 1\\)")
+  expect_error(attsparse_rand(X, rel = -0.1), "'rel' must be in \\(0, 1\\)")
+  expect_error(attsparse_rand(X, rel = 1), "'rel' must be in \\(0, 1\\)")
+  expect_error(attsparse_rand(X, rel = 0.1, m = 50), "'rel' and 'm'")
+  expect_error(attsparse_rand(X, rel = "a"), "'rel'")
+})
