@@ -2,6 +2,7 @@
 #include "as_internal.h"
 #include <float.h>
 #include <stdlib.h>
+#include <time.h>
 
 /* Defaults and block sizes. */
 #define AS_DET_MEM_MB    512.0   /* cap on the search tree when mem_mb == 0           */
@@ -11,6 +12,8 @@
 #define AS_DET_SCAN_CHUNK 65536  /* columns between interrupt checks in a plain scan   */
 #define AS_DET_BUILD_WORK 2e7    /* multiply-adds per thread between interrupt checks  */
 #define AS_DET_PHI_TOL   1e-6    /* relative slack allowed on the barrier potentials   */
+#define AS_DET_PROGRESS_SEC 10.0 /* at most this long between progress lines (verbose) */
+#define AS_DET_BIG_PLAN  1e5     /* more iterations than this: say so (verbose)         */
 
 #ifdef _OPENMP
 #define AS_SIMD _Pragma("omp simd")
@@ -214,20 +217,24 @@ typedef struct as_det_cand {
     double gap, U, L;  /* L_j - U_j, U_j, L_j */
 } as_det_cand;
 
+/* The barrier matrices come from Cholesky factorizations, never from an
+   eigendecomposition: with MU = (u'I - A)^-1 and ML = (A - l'I)^-1,
+   BU = MU^2 / dphiU + MU and BL = ML^2 / dphiL - ML, so for v = W x
+   U = v'MU v + |MU v|^2 / dphiU and L = |ML v|^2 / dphiL - v'ML v. */
 typedef struct as_det_run {
     const as_matrix *X;
     int64_t n, d, r;
     int nt;
     double *W;        /* r x n: W G W' = I on the range of G                  */
     double *A;        /* r x r, lower triangle: sum_j s_j v_j v_j'            */
-    double *Aw, *E;   /* r x r: copy of A for LAPACK, its eigenvectors        */
-    double *alpha;    /* r: eigenvalues of A, ascending                       */
-    double *bu, *bl;  /* r: BU, BL in the eigenbasis of A (diagonal there)    */
-    double *Z;        /* r x n: E' W, so that E' v_j = Z x_j                  */
-    double *D, *Mo;   /* r x n: diag(bl - bu) Z; n x n: Z' D = W' (BL - BU) W */
+    double *MU, *ML;  /* r x r: (u'I - A)^-1, (A - l'I)^-1 of this step        */
+    double *MUp, *MLp;/* r x r: the same of the previous step                 */
+    double *Z;        /* 3r x n: [W; MU W; ML W], so Z x_j = [v; MU v; ML v]   */
+    double *D, *Mo;   /* 2r x n; n x n: Z(r:3r)' D = W' (BL - BU) W            */
     double *Mp;       /* n (n + 1) / 2: Mo packed, off-diagonal doubled       */
-    double *ybuf;     /* dense: r x AS_DET_BLOCK; CSC: nt x r                 */
-    double *v;        /* r */
+    double *ybuf;     /* dense: 3r x AS_DET_BLOCK; CSC: nt x 3r               */
+    double *v, *wu, *wl; /* 3r: Z x_j of the pick; r: MU v, ML v of the pick  */
+    double dphiU, dphiL;
 } as_det_run;
 
 /* a is better than b: larger gap, then smaller column (a total order, so the
@@ -239,18 +246,29 @@ static int as_det_better(const as_det_cand *a, const as_det_cand *b)
     return a->gap > b->gap || (a->gap == b->gap && a->j < b->j);
 }
 
-/* Score column j from y = E' v_j: U_j = y' diag(bu) y, L_j = y' diag(bl) y.
-   Only U_j > 0 (not an all-zero column) and L_j > U_j qualify. */
+/* U_j and L_j from y = Z x_j = [v; MU v; ML v]. */
+static void as_det_ul(const as_det_run *R, const double *y, double *U, double *L)
+{
+    const double *yu = y + R->r, *yl = y + 2 * R->r;
+    double vu = 0, uu = 0, vl = 0, ll = 0;
+    int64_t i;
+    for (i = 0; i < R->r; i++) {
+        vu += y[i] * yu[i];
+        uu += yu[i] * yu[i];
+        vl += y[i] * yl[i];
+        ll += yl[i] * yl[i];
+    }
+    *U = vu + uu / R->dphiU;
+    *L = ll / R->dphiL - vl;
+}
+
+/* Score column j from y = Z x_j. Only U_j > 0 (not an all-zero column) and
+   L_j > U_j qualify. */
 static void as_det_consider(const as_det_run *R, const double *y, int64_t j, as_det_cand *best)
 {
-    double su = 0, sl = 0;
-    int64_t i;
+    double su, sl;
     as_det_cand cand;
-    for (i = 0; i < R->r; i++) {
-        double y2 = y[i] * y[i];
-        su += R->bu[i] * y2;
-        sl += R->bl[i] * y2;
-    }
+    as_det_ul(R, y, &su, &sl);
     if (!(su > 0) || !(sl - su > 0) || !isfinite(sl)) return;
     cand.j = j;
     cand.gap = sl - su;
@@ -278,23 +296,23 @@ static void as_det_apply(const as_matrix *X, int64_t j, const double *M, int64_t
 static void as_det_score(const as_det_run *R, int64_t j0, int64_t j1, as_det_cand *best)
 {
     const as_matrix *X = R->X;
-    int64_t r = R->r;
+    int64_t r3 = 3 * R->r;
     if (X->kind == AS_DENSE && X->ld <= AS_INT_MAX) {
-        int ri = (int)r, ni = (int)R->n, ldx = (int)X->ld, nb;
+        int ri = (int)r3, ni = (int)R->n, ldx = (int)X->ld, nb;
         double one = 1.0, zero = 0.0;
         int64_t j, t;
         for (j = j0; j < j1; j += AS_DET_BLOCK) {
             nb = (int)(j1 - j < AS_DET_BLOCK ? j1 - j : AS_DET_BLOCK);
             dgemm_("N", "N", &ri, &nb, &ni, &one, R->Z, &ri, X->x + j * X->ld, &ldx, &zero,
                    R->ybuf, &ri, 1, 1);
-            for (t = 0; t < nb; t++) as_det_consider(R, R->ybuf + t * r, j + t, best);
+            for (t = 0; t < nb; t++) as_det_consider(R, R->ybuf + t * r3, j + t, best);
         }
         return;
     }
     if (j1 - j0 < AS_DET_PAR_MIN || R->nt == 1) {
         int64_t j;
         for (j = j0; j < j1; j++) {
-            as_det_apply(X, j, R->Z, r, R->ybuf);
+            as_det_apply(X, j, R->Z, r3, R->ybuf);
             as_det_consider(R, R->ybuf, j, best);
         }
         return;
@@ -310,14 +328,14 @@ static void as_det_score(const as_det_run *R, int64_t j0, int64_t j1, as_det_can
 #ifdef _OPENMP
         tid = omp_get_thread_num();
 #endif
-        y = R->ybuf + (int64_t)tid * r;
+        y = R->ybuf + (int64_t)tid * r3;
         mine.j = -1;
         mine.gap = mine.U = mine.L = 0;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
         for (j = j0; j < j1; j++) {
-            as_det_apply(X, j, R->Z, r, y);
+            as_det_apply(X, j, R->Z, r3, y);
             as_det_consider(R, y, j, &mine);
         }
 #ifdef _OPENMP
@@ -325,6 +343,62 @@ static void as_det_score(const as_det_run *R, int64_t j0, int64_t j1, as_det_can
 #endif
         if (as_det_better(&mine, best)) *best = mine;
     }
+}
+
+/* ------------------------------------------------------------------ resolvents */
+/* M = (s I - A)^-1 (sign 1) or (A - s I)^-1 (sign -1), full symmetric storage,
+   for A (r x r, lower triangle). Returns LAPACK's info: nonzero when the shifted
+   matrix is not (numerically) positive definite, i.e. A reached the barrier s. */
+static int as_det_resolvent(int64_t r, const double *A, double s, int sign, double *M)
+{
+    int ri = (int)r, info = 0;
+    int64_t a, b;
+    for (b = 0; b < r; b++) {
+        for (a = b; a < r; a++) M[a + b * r] = -sign * A[a + b * r];
+        M[b + b * r] += sign * s;
+    }
+    dpotrf_("L", &ri, M, &ri, &info, 1);
+    if (info != 0) return info;
+    dpotri_("L", &ri, M, &ri, &info, 1);
+    if (info != 0) return info;
+    for (b = 0; b < r; b++)
+        for (a = b + 1; a < r; a++) M[b + a * r] = M[a + b * r];
+    return 0;
+}
+
+static double as_det_trace(int64_t r, const double *M)
+{
+    double s = 0;
+    int64_t i;
+    for (i = 0; i < r; i++) s += M[i + i * r];
+    return s;
+}
+
+static double as_det_dot2(int64_t r, const double *x, const double *y)
+{
+    double s = 0;
+    int64_t i;
+    for (i = 0; i < r; i++) s += x[i] * y[i];
+    return s;
+}
+
+/* <P, M> = tr(P M) for symmetric P, M (full storage). */
+static double as_det_frob(int64_t r, const double *P, const double *M)
+{
+    return as_det_dot2(r * r, P, M);
+}
+
+/* x' M x for symmetric M (full storage). */
+static double as_det_quad(int64_t r, const double *M, const double *x)
+{
+    double s = 0;
+    int64_t a, b;
+    for (b = 0; b < r; b++) {
+        double mb = 0;
+        for (a = 0; a < r; a++) mb += M[a + b * r] * x[a];
+        s += mb * x[b];
+    }
+    return s;
 }
 
 /* A plain scan of all columns, with interrupt checks between chunks. */
@@ -404,7 +478,8 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
 {
     int64_t n, d, r = 0, Q, q, i, a, b2, k, np, lf = 0, L = 1, fallbacks = 0;
     int nt, use_tree;
-    double b, sb, dU, dL, eU, eL, u0, l0, u, l, gamma, cap, node_mb, gmax;
+    double b, sb, dU, dL, eU, eL, u0, l0, u, l, gamma, cap, node_mb, gmax, au, al, tp;
+    time_t t_start, t_last;
     double *G = NULL;
     as_det_tree T;
     as_det_run R;
@@ -500,31 +575,45 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     R.d = d;
     R.r = r;
     R.nt = nt;
+    /* every workspace once, before the first step */
     R.A = as_calloc(c, (size_t)(r * r), sizeof(double));
-    R.Aw = as_malloc(c, (size_t)(r * r), sizeof(double));
-    R.E = as_malloc(c, (size_t)(r * r), sizeof(double));
-    R.alpha = as_malloc(c, (size_t)r, sizeof(double));
-    R.bu = as_malloc(c, (size_t)r, sizeof(double));
-    R.bl = as_malloc(c, (size_t)r, sizeof(double));
-    R.Z = as_malloc(c, (size_t)(r * n), sizeof(double));
-    R.ybuf = as_malloc(c, (size_t)(r * (nt > AS_DET_BLOCK ? nt : AS_DET_BLOCK)), sizeof(double));
-    R.v = as_malloc(c, (size_t)r, sizeof(double));
+    R.MU = as_malloc(c, (size_t)(r * r), sizeof(double));
+    R.ML = as_malloc(c, (size_t)(r * r), sizeof(double));
+    R.MUp = as_calloc(c, (size_t)(r * r), sizeof(double));
+    R.MLp = as_calloc(c, (size_t)(r * r), sizeof(double));
+    R.Z = as_malloc(c, (size_t)(3 * r * n), sizeof(double));
+    R.ybuf = as_malloc(c, (size_t)(3 * r * (nt > AS_DET_BLOCK ? nt : AS_DET_BLOCK)), sizeof(double));
+    R.v = as_malloc(c, (size_t)(3 * r), sizeof(double));
+    R.wu = as_calloc(c, (size_t)r, sizeof(double));
+    R.wl = as_calloc(c, (size_t)r, sizeof(double));
     picks = as_malloc(c, (size_t)Q, sizeof(as_det_pick));
-    if (!R.A || !R.Aw || !R.E || !R.alpha || !R.bu || !R.bl || !R.Z || !R.ybuf || !R.v || !picks)
+    if (!R.A || !R.MU || !R.ML || !R.MUp || !R.MLp || !R.Z || !R.ybuf || !R.v || !R.wu || !R.wl || !picks)
         goto done;
     if (use_tree) {
-        R.D = as_malloc(c, (size_t)(r * n), sizeof(double));
+        R.D = as_malloc(c, (size_t)(2 * r * n), sizeof(double));
         R.Mo = as_malloc(c, (size_t)(n * n), sizeof(double));
         R.Mp = as_malloc(c, (size_t)np, sizeof(double));
         if (!R.D || !R.Mo || !R.Mp) goto done;
     }
+    /* the W rows of Z never change */
+    for (a = 0; a < n; a++) memcpy(R.Z + a * 3 * r, R.W + a * r, sizeof(double) * (size_t)r);
+    /* before the first step A = 0: (u0 I - A)^-1 = I / u0, (A - l0 I)^-1 = I / -l0 */
+    for (i = 0; i < r; i++) {
+        R.MUp[i + i * r] = 1.0 / u0;
+        R.MLp[i + i * r] = -1.0 / l0;
+    }
+    au = al = tp = 0;
     as_progress(c, "det: start of %lld iterations, rank %lld, eps %g, b = %.4g, %s", (long long)Q,
                 (long long)r, o->eps, b, use_tree ? "tree search" : "plain scan");
+    if ((double)Q > AS_DET_BIG_PLAN)
+        as_progress(c, "det: a large plan: %lld iterations of O(rank^3) = %.3g flops each", (long long)Q,
+                    10.0 * (double)r * (double)r * (double)r);
+    t_start = time(NULL);
+    t_last = t_start;
 
     for (q = 0; q < Q; q++) {
-        double phiU = 0, phiL = 0, dphiU = 0, dphiL = 0, t, one = 1.0, zero = 0.0;
-        double up, lp;
-        int ri = (int)r, ni = (int)n;
+        double phiU, phiL, t, one = 1.0, zero = 0.0, up, lp, *sw;
+        int ri = (int)r, ni = (int)n, r2 = 2 * (int)r, r3 = 3 * (int)r;
         as_det_cand best;
         /* barriers from the counter of this iteration: u = u_q, l = l_q */
         u = u0 + (double)q * dU;
@@ -532,43 +621,50 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
         up = u + dU;
         lp = l + dL;
         if (as_interrupted(c)) goto done;
-        memcpy(R.Aw, R.A, sizeof(double) * (size_t)(r * r));
-        if (as_syev(ri, R.Aw, R.alpha, R.E, c) != AS_OK) goto done;
-        /* l' < lambda_min(A) and lambda_max(A) < u: strictly, before inverting */
-        if (!(R.alpha[r - 1] < u) || !(R.alpha[0] > lp)) {
-            as_det_breakdown(c, q, "an eigenvalue of A reached a barrier");
+        /* a Cholesky factorization of each certifies A < u'I and A > l'I */
+        if (as_det_resolvent(r, R.A, up, 1, R.MU) != 0) {
+            as_det_breakdown(c, q, "A reached the upper barrier: u'I - A is not positive definite");
             goto done;
         }
-        for (i = 0; i < r; i++) {
-            double gu = u - R.alpha[i], gl = R.alpha[i] - l;
-            phiU += 1.0 / gu;
-            phiL += 1.0 / gl;
-            /* PhiU(u) - PhiU(u') and PhiL(l') - PhiL(l) without cancellation */
-            dphiU += dU / (gu * (gu + dU));
-            dphiL += dL / (gl * (gl - dL));
+        if (as_det_resolvent(r, R.A, lp, -1, R.ML) != 0) {
+            as_det_breakdown(c, q, "A reached the lower barrier: A - l'I is not positive definite");
+            goto done;
         }
+        if (as_interrupted(c)) goto done;
+        /* The potentials at (u, l) for this A and their drops, without cancellation:
+           (uI - A)^-1 = MUp + tp wu wu' / (1 - tp au) (the previous pick, Sherman-Morrison),
+           PhiU(u) - PhiU(u') = dU tr((uI - A)^-1 MU), and the same below with
+           (A - lI)^-1 = MLp - tp wl wl' / (1 + tp al). */
+        phiU = as_det_trace(r, R.MUp) + (q ? tp * as_det_dot2(r, R.wu, R.wu) / (1.0 - tp * au) : 0);
+        phiL = as_det_trace(r, R.MLp) - (q ? tp * as_det_dot2(r, R.wl, R.wl) / (1.0 + tp * al) : 0);
+        R.dphiU = dU * (as_det_frob(r, R.MUp, R.MU) +
+                        (q ? tp * as_det_quad(r, R.MU, R.wu) / (1.0 - tp * au) : 0));
+        R.dphiL = dL * (as_det_frob(r, R.MLp, R.ML) -
+                        (q ? tp * as_det_quad(r, R.ML, R.wl) / (1.0 + tp * al) : 0));
         if (!(phiU <= eU * (1 + AS_DET_PHI_TOL)) || !(phiL <= eL * (1 + AS_DET_PHI_TOL)) ||
-            !(dphiU > 0) || !(dphiL > 0) || !isfinite(dphiU) || !isfinite(dphiL)) {
+            !(R.dphiU > 0) || !(R.dphiL > 0) || !isfinite(R.dphiU) || !isfinite(R.dphiL)) {
             as_det_breakdown(c, q, "a barrier potential grew");
             goto done;
         }
-        for (i = 0; i < r; i++) {
-            double iu = 1.0 / (up - R.alpha[i]), il = 1.0 / (R.alpha[i] - lp);
-            R.bu[i] = iu * iu / dphiU + iu;
-            R.bl[i] = il * il / dphiL - il;
-        }
-        /* Z = E' W: column j of X maps to E' v_j = Z x_j */
-        dgemm_("T", "N", &ri, &ni, &ri, &one, R.E, &ri, R.W, &ri, &zero, R.Z, &ri, 1, 1);
+        /* Z = [W; MU W; ML W] */
+        dgemm_("N", "N", &ri, &ni, &ri, &one, R.MU, &ri, R.W, &ri, &zero, R.Z + r, &r3, 1, 1);
+        dgemm_("N", "N", &ri, &ni, &ri, &one, R.ML, &ri, R.W, &ri, &zero, R.Z + 2 * r, &r3, 1, 1);
 
         best.j = -1;
         best.gap = best.U = best.L = 0;
         if (use_tree) {
             int64_t leaf, j0, j1, e = 0;
-            /* Mo = W' (BL - BU) W = Z' diag(bl - bu) Z */
-            for (a = 0; a < n; a++)
-                for (i = 0; i < r; i++)
-                    R.D[i + a * r] = (R.bl[i] - R.bu[i]) * R.Z[i + a * r];
-            dgemm_("T", "N", &ni, &ni, &ri, &one, R.Z, &ri, R.D, &ri, &zero, R.Mo, &ni, 1, 1);
+            /* Mo = W' (BL - BU) W = [MU W; ML W]' [-(MU W / dphiU + W); ML W / dphiL - W] */
+            for (a = 0; a < n; a++) {
+                const double *za = R.Z + a * 3 * r;
+                double *da = R.D + a * 2 * r;
+                for (i = 0; i < r; i++) {
+                    da[i] = -(za[r + i] / R.dphiU + za[i]);
+                    da[r + i] = za[2 * r + i] / R.dphiL - za[i];
+                }
+            }
+            if (as_interrupted(c)) goto done;
+            dgemm_("T", "N", &ni, &ni, &r2, &one, R.Z + r, &r3, R.D, &r2, &zero, R.Mo, &ni, 1, 1);
             for (b2 = 0; b2 < n; b2++) {
                 R.Mp[e++] = R.Mo[b2 + b2 * n];
                 for (a = b2 + 1; a < n; a++) R.Mp[e++] = R.Mo[a + b2 * n] + R.Mo[b2 + a * n];
@@ -591,25 +687,44 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
         }
         /* 1/t in the middle of [U_j, L_j]: both potentials can only go down */
         t = 2.0 / (best.U + best.L);
-        as_det_apply(X, best.j, R.W, r, R.v);
+        as_det_apply(X, best.j, R.Z, 3 * r, R.v);
+        au = as_det_dot2(r, R.v, R.v + r);
+        al = as_det_dot2(r, R.v, R.v + 2 * r);
+        /* u'I - (A + t v v') is positive definite iff 1 - t v'MU v > 0 (u'I - A is):
+           this certifies the upper barrier after the step; the lower one only
+           moves away (A grows) and the next step's factorization at its own,
+           higher l' certifies it */
+        if (!(1.0 - t * au > 0)) {
+            as_det_breakdown(c, q, "the step would cross the upper barrier");
+            goto done;
+        }
         for (b2 = 0; b2 < r; b2++) {
             double tv = t * R.v[b2];
             for (a = b2; a < r; a++) R.A[a + b2 * r] += tv * R.v[a];
         }
+        memcpy(R.wu, R.v + r, sizeof(double) * (size_t)r);
+        memcpy(R.wl, R.v + 2 * r, sizeof(double) * (size_t)r);
+        tp = t;
+        sw = R.MUp; R.MUp = R.MU; R.MU = sw;
+        sw = R.MLp; R.MLp = R.ML; R.ML = sw;
         picks[q].j = best.j;
         picks[q].q = q;
         picks[q].t = t;
-        if (((q + 1) * 10) / Q != (q * 10) / Q)
-            as_progress(c, "det: iteration %lld of %lld, (u-l)/(u+l) = %.4g",
-                        (long long)(q + 1), (long long)Q, (up - lp) / (up + lp));
+        if (c->verbose && (((q + 1) * 10) / Q != (q * 10) / Q ||
+                           difftime(time(NULL), t_last) >= AS_DET_PROGRESS_SEC)) {
+            double el = difftime(time(NULL), t_start);
+            t_last = time(NULL);
+            as_progress(c, "det: iteration %lld of %lld, (u-l)/(u+l) = %.4g, %.0f s elapsed, about %.0f s left",
+                        (long long)(q + 1), (long long)Q, (up - lp) / (up + lp), el,
+                        el / (double)(q + 1) * (double)(Q - q - 1));
+        }
     }
 
-    /* the final A must lie strictly between the final barriers */
+    /* the final A must lie strictly between the final barriers: certified by
+       two Cholesky factorizations */
     u = u0 + (double)Q * dU;
     l = l0 + (double)Q * dL;
-    memcpy(R.Aw, R.A, sizeof(double) * (size_t)(r * r));
-    if (as_syev((int)r, R.Aw, R.alpha, NULL, c) != AS_OK) goto done;
-    if (!(R.alpha[r - 1] < u) || !(R.alpha[0] > l)) {
+    if (as_det_resolvent(r, R.A, u, 1, R.MU) != 0 || as_det_resolvent(r, R.A, l, -1, R.ML) != 0) {
         as_det_breakdown(c, Q - 1, "the final A is not between the barriers");
         goto done;
     }
@@ -633,9 +748,8 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     }
     out->k = k + 1;
     for (i = 0; i < out->k; i++) out->weight[i] = sqrt(gamma * out->weight[i]);
-    as_progress(c, "det: %lld iterations, %lld distinct columns, eps bound %.4g, on the whitened Gram %.4g%s",
-                (long long)Q, (long long)out->k, out->eps_bound,
-                fmax(gamma * R.alpha[r - 1] - 1.0, 1.0 - gamma * R.alpha[0]),
+    as_progress(c, "det: %lld iterations, %lld distinct columns, eps bound %.4g, %.0f s%s",
+                (long long)Q, (long long)out->k, out->eps_bound, difftime(time(NULL), t_start),
                 fallbacks ? " (some leaves rescanned)" : "");
 
 done:
@@ -643,11 +757,12 @@ done:
     as_free(c, T.P);
     as_free(c, R.W);
     as_free(c, R.A);
-    as_free(c, R.Aw);
-    as_free(c, R.E);
-    as_free(c, R.alpha);
-    as_free(c, R.bu);
-    as_free(c, R.bl);
+    as_free(c, R.MU);
+    as_free(c, R.ML);
+    as_free(c, R.MUp);
+    as_free(c, R.MLp);
+    as_free(c, R.wu);
+    as_free(c, R.wl);
     as_free(c, R.Z);
     as_free(c, R.D);
     as_free(c, R.Mo);
