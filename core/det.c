@@ -49,10 +49,10 @@ int as_det_options_check(const as_det_options *o, as_common *c)
 static int64_t as_det_off(int64_t n, int64_t b) { return b * n - b * (b - 1) / 2; }
 
 /* P = sum over columns j0..j1-1 of x_j x_j' (dense X), four columns per pass. */
-static void as_det_leaf_dense(const as_matrix *X, int64_t j0, int64_t j1, double *P)
+static void as_det_leaf_dense(const as_matrix *X, int64_t j0, int64_t j1, double *P, int add)
 {
     int64_t n = X->nrow, ld = X->ld, j = j0, a, b;
-    memset(P, 0, sizeof(double) * (size_t)(n * (n + 1) / 2));
+    if (!add) memset(P, 0, sizeof(double) * (size_t)(n * (n + 1) / 2));
     for (; j + 4 <= j1; j += 4) {
         const double *x0 = X->x + j * ld, *x1 = x0 + ld, *x2 = x1 + ld, *x3 = x2 + ld;
         double *col = P;
@@ -166,9 +166,50 @@ static void as_det_tree_sum(as_det_tree *T, int64_t id, int64_t lo, int64_t hi)
     for (e = 0; e < np; e++) P[e] = Pl[e] + Pr[e];
 }
 
+/* y += val * m (length r). */
+static void as_det_axpy(int64_t r, double val, const double *m, double *y)
+{
+    int64_t i;
+    AS_SIMD
+    for (i = 0; i < r; i++) y[i] += val * m[i];
+}
+
+/* y = M x_j for M (r x n, column-major). */
+static void as_det_apply(const as_matrix *X, int64_t j, const double *M, int64_t r, double *y)
+{
+    memset(y, 0, sizeof(double) * (size_t)r);
+    AS_FOR_COL(X, j, row, val, { as_det_axpy(r, val, M + row * r, y); });
+}
+
+/* P = sum over columns j0..j1-1 of v_j v_j' with v_j = W x_j (W: r x n), in
+   blocks of AS_DET_BLOCK whitened columns held in V (r x AS_DET_BLOCK). */
+static void as_det_leaf_white(const as_matrix *X, const double *W, int64_t r, int64_t j0,
+                              int64_t j1, double *P, double *V)
+{
+    int64_t j, t;
+    int ri = (int)r, ni = (int)X->nrow;
+    double one = 1.0, zero = 0.0;
+    as_matrix Vv;
+    if (j1 <= j0) memset(P, 0, sizeof(double) * (size_t)(r * (r + 1) / 2));
+    for (j = j0; j < j1; j += AS_DET_BLOCK) {
+        int nb = (int)(j1 - j < AS_DET_BLOCK ? j1 - j : AS_DET_BLOCK);
+        if (X->kind == AS_DENSE && X->ld <= AS_INT_MAX) {
+            int ldx = (int)X->ld;
+            dgemm_("N", "N", &ri, &nb, &ni, &one, W, &ri, X->x + j * X->ld, &ldx, &zero, V, &ri, 1, 1);
+        } else {
+            for (t = 0; t < nb; t++) as_det_apply(X, j + t, W, r, V + t * r);
+        }
+        as_view_dense(&Vv, r, nb, V, r);
+        as_det_leaf_dense(&Vv, 0, nb, P, j > j0);
+    }
+}
+
 /* Leaf Grams in parallel (each leaf is one task: the same sums for any thread
-   count), in chunks with an interrupt check between them; then the sums. */
-static int as_det_tree_build(const as_matrix *X, as_det_tree *T, int nt, as_common *c)
+   count), in chunks with an interrupt check between them; then the sums.
+   W == NULL: Grams of the columns of X; else of the whitened columns W x_j
+   (r x n), with V a workspace of nt x r x AS_DET_BLOCK. */
+static int as_det_tree_build(const as_matrix *X, const double *W, int64_t r, double *V,
+                             as_det_tree *T, int nt, as_common *c)
 {
     int64_t d = X->ncol, i0 = 0, i1, i;
     double budget = AS_DET_BUILD_WORK * nt;
@@ -176,7 +217,8 @@ static int as_det_tree_build(const as_matrix *X, as_det_tree *T, int nt, as_comm
         double work = 0;
         for (i1 = i0; i1 < T->L && (work < budget || i1 - i0 < nt); i1++) {
             int64_t j0 = i1 * T->lf, j1 = j0 + T->lf < d ? j0 + T->lf : d;
-            work += as_det_leaf_work(X, j0, j1);
+            work += W ? (double)(j1 - j0) * (double)r * ((double)r / 2 + (double)X->nrow)
+                      : as_det_leaf_work(X, j0, j1);
         }
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
@@ -184,7 +226,12 @@ static int as_det_tree_build(const as_matrix *X, as_det_tree *T, int nt, as_comm
         for (i = i0; i < i1; i++) {
             int64_t j0 = i * T->lf, j1 = j0 + T->lf < d ? j0 + T->lf : d;
             double *P = T->P + as_det_leaf_node(T->L, i) * T->np;
-            if (X->kind == AS_DENSE) as_det_leaf_dense(X, j0, j1, P);
+            int tid = 0;
+#ifdef _OPENMP
+            tid = omp_get_thread_num();
+#endif
+            if (W) as_det_leaf_white(X, W, r, j0, j1, P, V + (int64_t)tid * r * AS_DET_BLOCK);
+            else if (X->kind == AS_DENSE) as_det_leaf_dense(X, j0, j1, P, 0);
             else as_det_leaf_csc(X, j0, j1, P);
         }
         if (as_interrupted(c)) return c->status;
@@ -233,6 +280,7 @@ typedef struct as_det_run {
     double *D, *Mo;   /* 2r x n; n x n: Z(r:3r)' D = W' (BL - BU) W            */
     double *Mp;       /* n (n + 1) / 2: Mo packed, off-diagonal doubled       */
     double *ybuf;     /* dense: 3r x AS_DET_BLOCK; CSC: nt x 3r               */
+    double *SQ;       /* r x r: MU^2 or ML^2 (lower triangle), whitened tree  */
     double *v, *wu, *wl; /* 3r: Z x_j of the pick; r: MU v, ML v of the pick  */
     double dphiU, dphiL;
 } as_det_run;
@@ -275,21 +323,6 @@ static void as_det_consider(const as_det_run *R, const double *y, int64_t j, as_
     cand.U = su;
     cand.L = sl;
     if (as_det_better(&cand, best)) *best = cand;
-}
-
-/* y += val * m (length r). */
-static void as_det_axpy(int64_t r, double val, const double *m, double *y)
-{
-    int64_t i;
-    AS_SIMD
-    for (i = 0; i < r; i++) y[i] += val * m[i];
-}
-
-/* y = M x_j for M (r x n, column-major). */
-static void as_det_apply(const as_matrix *X, int64_t j, const double *M, int64_t r, double *y)
-{
-    memset(y, 0, sizeof(double) * (size_t)r);
-    AS_FOR_COL(X, j, row, val, { as_det_axpy(r, val, M + row * r, y); });
 }
 
 /* The best candidate among columns j0..j1-1 (merged into *best). */
@@ -401,6 +434,59 @@ static double as_det_quad(int64_t r, const double *M, const double *x)
     return s;
 }
 
+/* Z = [W; MU W; ML W] (the W rows are set once). */
+static void as_det_fill_z(as_det_run *R)
+{
+    int ri = (int)R->r, ni = (int)R->n, r3 = 3 * (int)R->r;
+    double one = 1.0, zero = 0.0;
+    dgemm_("N", "N", &ri, &ni, &ri, &one, R->MU, &ri, R->W, &ri, &zero, R->Z + R->r, &r3, 1, 1);
+    dgemm_("N", "N", &ri, &ni, &ri, &one, R->ML, &ri, R->W, &ri, &zero, R->Z + 2 * R->r, &r3, 1, 1);
+}
+
+/* P (packed lower, off-diagonal doubled) = or += sa S + sm M over the lower
+   triangles of S and M (r x r). */
+static void as_det_pack_add(int64_t r, const double *S, double sa, const double *M, double sm,
+                            double *P, int add)
+{
+    int64_t a, b, e = 0;
+    for (b = 0; b < r; b++)
+        for (a = b; a < r; a++, e++) {
+            double val = (sa * S[a + b * r] + sm * M[a + b * r]) * (a == b ? 1.0 : 2.0);
+            P[e] = add ? P[e] + val : val;
+        }
+}
+
+/* Like as_det_score over a leaf, without the 3r x n matrix Z: the block's
+   whitened columns V = W X(:, j..) and then MU V, ML V (r x r products). */
+static void as_det_score_white(const as_det_run *R, int64_t j0, int64_t j1, as_det_cand *best)
+{
+    const as_matrix *X = R->X;
+    int64_t r = R->r, j, t;
+    int ri = (int)r, r3 = 3 * (int)r, ni = (int)R->n;
+    double one = 1.0, zero = 0.0;
+    for (j = j0; j < j1; j += AS_DET_BLOCK) {
+        int nb = (int)(j1 - j < AS_DET_BLOCK ? j1 - j : AS_DET_BLOCK);
+        if (X->kind == AS_DENSE && X->ld <= AS_INT_MAX) {
+            int ldx = (int)X->ld;
+            dgemm_("N", "N", &ri, &nb, &ni, &one, R->W, &ri, X->x + j * X->ld, &ldx, &zero,
+                   R->ybuf, &r3, 1, 1);
+        } else {
+            for (t = 0; t < nb; t++) as_det_apply(X, j + t, R->W, r, R->ybuf + t * 3 * r);
+        }
+        dgemm_("N", "N", &ri, &nb, &ri, &one, R->MU, &ri, R->ybuf, &r3, &zero, R->ybuf + r, &r3, 1, 1);
+        dgemm_("N", "N", &ri, &nb, &ri, &one, R->ML, &ri, R->ybuf, &r3, &zero, R->ybuf + 2 * r, &r3, 1, 1);
+        for (t = 0; t < nb; t++) as_det_consider(R, R->ybuf + t * 3 * r, j + t, best);
+    }
+}
+
+/* y = M x for symmetric M (r x r, full storage). */
+static void as_det_symv(int64_t r, const double *M, const double *x, double *y)
+{
+    int64_t b;
+    memset(y, 0, sizeof(double) * (size_t)r);
+    for (b = 0; b < r; b++) as_det_axpy(r, x[b], M + b * r, y);
+}
+
 /* A plain scan of all columns, with interrupt checks between chunks. */
 static int as_det_scan_all(const as_det_run *R, as_det_cand *best, as_common *c)
 {
@@ -477,7 +563,7 @@ static int as_det_breakdown(as_common *c, int64_t q, const char *what)
 int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_common *c)
 {
     int64_t n, d, r = 0, Q, q, i, a, b2, k, np, lf = 0, L = 1, fallbacks = 0;
-    int nt, use_tree;
+    int nt, use_tree, white;
     double b, sb, dU, dL, eU, eL, u0, l0, u, l, gamma, cap, node_mb, gmax, au, al, tp;
     time_t t_start, t_last;
     double *G = NULL;
@@ -530,6 +616,11 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     }
     use_tree = o->search == 0 && L >= 2;
 
+    /* The tree holds Grams of the whitened columns when building it that way
+       (a Gram of X, then r n + r^2 / 2 per column) costs less than what it saves:
+       three products of O(n^3) per iteration, about b n iterations. */
+    white = use_tree && (X->kind == AS_DENSE ||
+                         (double)as_nnz(X) * n + (double)d * n * n <= 6.0 * b * pow((double)n, 4));
     G = as_malloc(c, (size_t)(n * n), sizeof(double));
     if (!G) goto done;
     if (use_tree) {
@@ -537,16 +628,20 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
         T.lf = lf;
         T.nodes = 2 * L - 1;
         T.np = np;
-        as_progress(c, "det: search tree of %lld leaves x %lld columns (%.0f MiB)",
-                    (long long)L, (long long)lf, (double)T.nodes * node_mb);
+        as_progress(c, "det: search tree of %lld leaves x %lld columns (%.0f MiB%s)",
+                    (long long)L, (long long)lf, (double)T.nodes * node_mb,
+                    white ? ", whitened columns" : "");
         T.P = as_malloc(c, (size_t)T.nodes, (size_t)np * sizeof(double));
-        if (!T.P || as_det_tree_build(X, &T, nt, c) != AS_OK) goto done;
+        if (!T.P) goto done;
+    }
+    if (use_tree && !white) {
+        if (as_det_tree_build(X, NULL, 0, NULL, &T, nt, c) != AS_OK) goto done;
         /* the root is G = X X' */
         for (b2 = 0; b2 < n; b2++)
             for (a = b2; a < n; a++)
                 G[a + b2 * n] = G[b2 + a * n] = T.P[as_det_off(n, b2) + a - b2];
     } else {
-        if (o->search == 0)
+        if (o->search == 0 && !use_tree)
             as_progress(c, "det: no search tree (d = %lld, leaf %lld, cap %.0f MiB): plain scan",
                         (long long)d, (long long)lf, cap / 1048576.0);
         if (as_gram(X, -1, NULL, NULL, G, c) != AS_OK) goto done;
@@ -562,9 +657,22 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     as_free(c, G);
     G = NULL;
     out->rank = r;
-    if (r == 0) {   /* X == 0: the empty Y is exact */
-        out->eps_bound = 0;
+    if (r == 0) {
+        if (as_det_nonzero(X)) {
+            /* a nonzero X has rank >= 1: whitening lost it */
+            as_error(c, AS_ERR_INPUT, "the whitening of X found rank 0 although X is nonzero: scale X");
+            goto done;
+        }
+        out->eps_bound = 0;   /* X == 0: the empty Y is exact */
         goto done;
+    }
+    if (white) {
+        double *V = as_malloc(c, (size_t)nt * (size_t)r, AS_DET_BLOCK * sizeof(double));
+        T.np = r * (r + 1) / 2;
+        if (!V) goto done;
+        as_det_tree_build(X, R.W, r, V, &T, nt, c);
+        as_free(c, V);
+        if (c->status != AS_OK) goto done;
     }
 
     Q = (int64_t)ceil(b * (double)r);
@@ -590,10 +698,11 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     if (!R.A || !R.MU || !R.ML || !R.MUp || !R.MLp || !R.Z || !R.ybuf || !R.v || !R.wu || !R.wl || !picks)
         goto done;
     if (use_tree) {
+        R.SQ = as_malloc(c, (size_t)(r * r), sizeof(double));
         R.D = as_malloc(c, (size_t)(2 * r * n), sizeof(double));
         R.Mo = as_malloc(c, (size_t)(n * n), sizeof(double));
         R.Mp = as_malloc(c, (size_t)np, sizeof(double));
-        if (!R.D || !R.Mo || !R.Mp) goto done;
+        if (!R.SQ || !R.D || !R.Mo || !R.Mp) goto done;
     }
     /* the W rows of Z never change */
     for (a = 0; a < n; a++) memcpy(R.Z + a * 3 * r, R.W + a * r, sizeof(double) * (size_t)r);
@@ -646,14 +755,29 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
             as_det_breakdown(c, q, "a barrier potential grew");
             goto done;
         }
-        /* Z = [W; MU W; ML W] */
-        dgemm_("N", "N", &ri, &ni, &ri, &one, R.MU, &ri, R.W, &ri, &zero, R.Z + r, &r3, 1, 1);
-        dgemm_("N", "N", &ri, &ni, &ri, &one, R.ML, &ri, R.W, &ri, &zero, R.Z + 2 * r, &r3, 1, 1);
-
         best.j = -1;
         best.gap = best.U = best.L = 0;
-        if (use_tree) {
+        if (white) {
+            int64_t leaf, j0, j1;
+            /* BL - BU = ML^2 / dphiL - ML - MU^2 / dphiU - MU, packed (off-diagonal
+               doubled) for the walk over the whitened tree */
+            dsyrk_("L", "N", &ri, &ri, &one, R.MU, &ri, &zero, R.SQ, &ri, 1, 1);
+            as_det_pack_add(r, R.SQ, -1.0 / R.dphiU, R.MU, -1.0, R.Mp, 0);
+            dsyrk_("L", "N", &ri, &ri, &one, R.ML, &ri, &zero, R.SQ, &ri, 1, 1);
+            as_det_pack_add(r, R.SQ, 1.0 / R.dphiL, R.ML, -1.0, R.Mp, 1);
+            leaf = as_det_tree_walk(&T, R.Mp);
+            j0 = leaf * lf;
+            j1 = j0 + lf < d ? j0 + lf : d;
+            as_det_score_white(&R, j0, j1, &best);
+            if (best.j < 0) {
+                /* rounding left the chosen leaf without a candidate: look everywhere */
+                fallbacks++;
+                as_det_fill_z(&R);
+                if (as_det_scan_all(&R, &best, c) != AS_OK) goto done;
+            }
+        } else if (use_tree) {
             int64_t leaf, j0, j1, e = 0;
+            as_det_fill_z(&R);
             /* Mo = W' (BL - BU) W = [MU W; ML W]' [-(MU W / dphiU + W); ML W / dphiL - W] */
             for (a = 0; a < n; a++) {
                 const double *za = R.Z + a * 3 * r;
@@ -678,8 +802,9 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
                 fallbacks++;
                 if (as_det_scan_all(&R, &best, c) != AS_OK) goto done;
             }
-        } else if (as_det_scan_all(&R, &best, c) != AS_OK) {
-            goto done;
+        } else {
+            as_det_fill_z(&R);
+            if (as_det_scan_all(&R, &best, c) != AS_OK) goto done;
         }
         if (best.j < 0) {
             as_det_breakdown(c, q, "no column has U_j < L_j");
@@ -687,7 +812,9 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
         }
         /* 1/t in the middle of [U_j, L_j]: both potentials can only go down */
         t = 2.0 / (best.U + best.L);
-        as_det_apply(X, best.j, R.Z, 3 * r, R.v);
+        as_det_apply(X, best.j, R.W, r, R.v);
+        as_det_symv(r, R.MU, R.v, R.v + r);
+        as_det_symv(r, R.ML, R.v, R.v + 2 * r);
         au = as_det_dot2(r, R.v, R.v + r);
         al = as_det_dot2(r, R.v, R.v + 2 * r);
         /* u'I - (A + t v v') is positive definite iff 1 - t v'MU v > 0 (u'I - A is):
@@ -762,6 +889,7 @@ done:
     as_free(c, R.MUp);
     as_free(c, R.MLp);
     as_free(c, R.wu);
+    as_free(c, R.SQ);
     as_free(c, R.wl);
     as_free(c, R.Z);
     as_free(c, R.D);
