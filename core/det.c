@@ -499,6 +499,14 @@ static int as_det_scan_all(const as_det_run *R, as_det_cand *best, as_common *c)
     return AS_OK;
 }
 
+static double as_det_absmax(int64_t len, const double *x)
+{
+    double m = 0;
+    int64_t i;
+    for (i = 0; i < len; i++) m = fmax(m, fabs(x[i]));
+    return m;
+}
+
 /* Whitening of G (n x n, destroyed): W (r x n) with
    W G W' = I_r over the eigenvalues above the tolerance of as_compare_gram. */
 static int as_det_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c)
@@ -506,10 +514,17 @@ static int as_det_whiten(int64_t n, double *G, double **W, int64_t *rank, as_com
     double *lam = as_malloc(c, (size_t)n, sizeof(double));
     double *V = as_malloc(c, (size_t)(n * n), sizeof(double));
     int64_t r = 0, a, i;
-    double tol;
+    double tol, gabs = as_det_absmax(n * n, G);
     *W = NULL;
     *rank = 0;
     if (!lam || !V || as_syev((int)n, G, lam, V, c) != AS_OK) goto done;
+    if (!(fabs(lam[n - 1]) <= DBL_MAX) || !(fabs(lam[0]) <= DBL_MAX)) {
+        /* X X' is finite entry by entry but its largest eigenvalue (up to n times
+           its largest entry) is not: the whitening would find rank 0 */
+        as_error(c, AS_ERR_TOOBIG, "the largest eigenvalue of X X' overflows (X X' has entries up to %g, "
+                 "n = %lld rows): scale X down", gabs, (long long)n);
+        goto done;
+    }
     tol = (double)n * 16.0 * DBL_EPSILON * fabs(lam[n - 1]);
     for (a = n - 1; a >= 0 && lam[a] > tol; a--) r++;
     *rank = r;
