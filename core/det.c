@@ -750,6 +750,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
             as_det_breakdown(c, q, "A reached the upper barrier: u'I - A is not positive definite");
             goto done;
         }
+        if (as_interrupted(c)) goto done;
         if (as_det_resolvent(r, R.A, lp, -1, R.ML) != 0) {
             as_det_breakdown(c, q, "A reached the lower barrier: A - l'I is not positive definite");
             goto done;
@@ -778,6 +779,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
                doubled) for the walk over the whitened tree */
             dsyrk_("L", "N", &ri, &ri, &one, R.MU, &ri, &zero, R.SQ, &ri, 1, 1);
             as_det_pack_add(r, R.SQ, -1.0 / R.dphiU, R.MU, -1.0, R.Mp, 0);
+            if (as_interrupted(c)) goto done;
             dsyrk_("L", "N", &ri, &ri, &one, R.ML, &ri, &zero, R.SQ, &ri, 1, 1);
             as_det_pack_add(r, R.SQ, 1.0 / R.dphiL, R.ML, -1.0, R.Mp, 1);
             leaf = as_det_tree_walk(&T, R.Mp);
