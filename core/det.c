@@ -14,6 +14,8 @@
 #define AS_DET_PHI_TOL   1e-6    /* relative slack allowed on the barrier potentials   */
 #define AS_DET_PROGRESS_SEC 10.0 /* at most this long between progress lines (verbose) */
 #define AS_DET_BIG_PLAN  1e5     /* more iterations than this: say so (verbose)         */
+#define AS_DET_LONG_SEC  60.0    /* an estimated run longer than this: say so (verbose) */
+#define AS_DET_LONG_PROBE_SEC 3.0 /* the estimate is made after this long              */
 
 #ifdef _OPENMP
 #define AS_SIMD _Pragma("omp simd")
@@ -581,6 +583,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     int nt, use_tree, white;
     double b, sb, dU, dL, eU, eL, u0, l0, u, l, gamma, cap, node_mb, gmax, au, al, tp;
     time_t t_start, t_last;
+    int said_long = 0;
     double *G = NULL;
     as_det_tree T;
     as_det_run R;
@@ -854,6 +857,13 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
         picks[q].j = best.j;
         picks[q].q = q;
         picks[q].t = t;
+        if (c->verbose && !said_long && difftime(time(NULL), t_start) >= AS_DET_LONG_PROBE_SEC) {
+            double el = difftime(time(NULL), t_start), est = el / (double)(q + 1) * (double)Q;
+            said_long = 1;
+            if (est > AS_DET_LONG_SEC)
+                as_progress(c, "det: a long run: %lld iterations at about %.2f s each, about %.0f s in all",
+                            (long long)Q, el / (double)(q + 1), est);
+        }
         if (c->verbose && (((q + 1) * 10) / Q != (q * 10) / Q ||
                            difftime(time(NULL), t_last) >= AS_DET_PROGRESS_SEC)) {
             double el = difftime(time(NULL), t_start);
