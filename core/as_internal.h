@@ -94,6 +94,7 @@ void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
             const double *b, const int *ldb, const double *beta, double *c,
             const int *ldc, as_fclen, as_fclen);
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
+void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
 void dpocon_(const char *uplo, const int *n, const double *a, const int *lda,
              const double *anorm, double *rcond, double *work, int *iwork, int *info, as_fclen);
 double dlansy_(const char *norm, const char *uplo, const int *n, const double *a,

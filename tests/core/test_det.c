@@ -299,6 +299,32 @@ static void test_sparse(as_common *c)
     free_sparse(&M);
 }
 
+/* Few rows and many sparse columns: the tree holds Grams of the columns as
+   they are (whitening each column would cost more than it saves), while the
+   dense copy's tree holds Grams of the whitened columns. Both meet the
+   guarantee and pick the same columns (the same arithmetic up to rounding). */
+static void test_tree_coordinates(as_common *c)
+{
+    sp M;
+    as_matrix X32, XD;
+    as_sample S32, SD;
+    int64_t t, same = 0;
+    make_sparse(&M, 6, 20000, 0.05, 21);
+    as_view_csc32(&X32, M.n, M.d, M.p32, M.i32, M.x);
+    as_view_dense(&XD, M.n, M.d, M.dense, M.n);
+    det_valid("sparse, tree over the columns", &X32, 0.5, 0, 0, M.n, &S32, c);
+    det_valid("dense, tree over the whitened columns", &XD, 0.5, 0, 0, M.n, &SD, c);
+    if (S32.k == SD.k)
+        for (t = 0, same = 1; t < S32.k; t++)
+            same = same && S32.index[t] == SD.index[t] &&
+                   fabs(S32.weight[t] - SD.weight[t]) <= 1e-9 * SD.weight[t];
+    CHECK(same, "tree over columns and over whitened columns pick the same (k %lld and %lld)",
+          (long long)S32.k, (long long)SD.k);
+    as_sample_free(&S32, c);
+    as_sample_free(&SD, c);
+    free_sparse(&M);
+}
+
 /* Rows 10..15 repeat rows 0..5 (rank 10), and every 7th column is zero. */
 static void test_rank_deficient(as_common *c)
 {
@@ -467,6 +493,7 @@ int main(void)
     test_zero(&c);
     test_dense(&c);
     test_sparse(&c);
+    test_tree_coordinates(&c);
     test_rank_deficient(&c);
     test_wide_rows(&c);
     test_determinism(&c);

@@ -279,6 +279,41 @@ static void test_empty_sample_and_tiny_delta(void)
     free(X);
 }
 
+static double b_of_eps(double eps)
+{
+    double s = (1.0 + sqrt(1.0 - eps * eps)) / eps;
+    return s * s;
+}
+
+/* A constant X with entries 1e153 (n = 100, d = 50): every entry of X X' is
+   finite (5e307) but its largest eigenvalue (5e309) is not. The deterministic
+   algorithm must say so, not return k = 0 with a zero error; scaled down by
+   1e150 the same X gives its one column. */
+static void test_eigen_overflow(void)
+{
+    int64_t n = 100, d = 50, e;
+    double *X = malloc(sizeof(double) * (size_t)(n * d));
+    as_common c;
+    as_matrix A;
+    as_sample S;
+    as_det_options o;
+    int st;
+    as_common_init(&c);
+    as_det_options_init(&o);
+    for (e = 0; e < n * d; e++) X[e] = 1e153;
+    as_view_dense(&A, n, d, X, n);
+    st = as_det(&A, &o, &S, &c);
+    CHECK(st == AS_ERR_TOOBIG && strstr(c.msg, "overflows") != NULL && S.k == 0 && S.index == NULL,
+          "det of 1e153 * ones(100, 50): status %d (%s), k %lld", st, c.msg, (long long)S.k);
+    for (e = 0; e < n * d; e++) X[e] = 1e3;
+    st = as_det(&A, &o, &S, &c);
+    CHECK(st == AS_OK && S.rank == 1 && S.k >= 1 && S.k <= (int64_t)ceil(b_of_eps(0.5)),
+          "det of 1e3 * ones(100, 50): status %d (%s), rank %lld, k %lld", st, c.msg,
+          (long long)S.rank, (long long)S.k);
+    as_sample_free(&S, &c);
+    free(X);
+}
+
 int main(void)
 {
     test_empty_sample_and_tiny_delta();
@@ -286,5 +321,6 @@ int main(void)
     test_beyond_range();
     test_shapes();
     test_thread_cap();
+    test_eigen_overflow();
     return check_report("test_extremes");
 }

@@ -27,6 +27,8 @@
 ## past the representable squares: a refusal that says why
 %!error <X X' overflows> attsparse_det (attsparse_example (4, 50, 1, 1) * 1e160)
 %!error <X X' underflows> attsparse_det (attsparse_example (4, 50, 1, 1) * 1e-160)
+## entries of X X' finite (5e307), its largest eigenvalue (5e309) not
+%!error <largest eigenvalue of X X' overflows> attsparse_det (1e153 * ones (100, 50))
 %!error <Y Y' overflows> attention_error (attsparse_example (4, 50, 1, 1), attsparse_example (4, 50, 1, 1) * 1e160)
 %!error <X X' overflows> sym_attention (attsparse_example (4, 50, 1, 1) * 1e160)
 

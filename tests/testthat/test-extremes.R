@@ -71,6 +71,9 @@ test_that("n = 1 and d < n", {
 test_that("entries past the representable squares are refused, not answered with NaN", {
   expect_error(attsparse_det(X0 * 1e160), "X X' overflows")
   expect_error(attsparse_det(X0 * 1e-160), "X X' underflows")
+  # entries of X X' finite (5e307), its largest eigenvalue (5e309) not
+  expect_error(attsparse_det(matrix(1e153, 100, 50)), "largest eigenvalue of X X' overflows")
+  expect_equal(attsparse_det(matrix(1e3, 100, 50), error = FALSE)$rank, 1)
   expect_error(attention_error(X0 * 1e160, X0), "X X' overflows")
   expect_error(attention_error(X0, X0 * 1e160), "Y Y' overflows")
   expect_error(sym_attention(X0 * 1e160), "X X' overflows")
