@@ -33,6 +33,18 @@ void as_progress(as_common *c, const char *fmt, ...)
 
 int as_threads(const as_common *c);
 
+/* Wall-clock seconds from an arbitrary origin (for as_sample.time). */
+double as_wtime(void);
+
+/* The metrics of Y = X(:, index) * diag(weight) against X; G = X X' when the
+   caller has it (else NULL: computed here). */
+int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t *index,
+                  const double *weight, int spectral, as_metrics *out, as_common *c);
+/* S->metrics and S->error_time as asked by the options 'error' and 'spectral'
+   (spectral < 0: as error); G as for as_metrics_of. */
+int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,
+                      as_sample *S, as_common *c);
+
 /* Threads the machine can be asked for: 4x its online CPUs (libgomp exits
    the process when it cannot create a thread). */
 int as_threads_cap(void);

@@ -76,6 +76,16 @@ int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c);
 int64_t as_nnz(const as_matrix *A);          /* stored entries (n*d if dense) */
 
 /* ------------------------------------------------------------------ results */
+/* How far the attention of Y is from that of X (G = X X', H = Y Y'). */
+typedef struct as_metrics {
+    double inf;          /* max |Att(Y) - Att(X)|                          */
+    double rel;          /* max |Att(Y) / Att(X) - 1|                      */
+    double baseline;     /* rel of the uniform attention 1/n (Y = 0)       */
+    double r;            /* max |G| entrywise                              */
+    double eps_spectral; /* min eps: (1-eps) G <= H <= (1+eps) G; NaN if not asked */
+    double bound;        /* exp(2 eps_spectral max_i G_ii) - 1; NaN if not asked */
+} as_metrics;
+
 /* Y(:, t) = weight[t] * X(:, index[t]), index 0-based, strictly increasing. */
 typedef struct as_sample {
     int64_t  k;         /* distinct columns                                */
@@ -94,6 +104,14 @@ typedef struct as_sample {
     int      probabilities;/* AS_PROB_* used (target mode may pick it)         */
     int      sampling;     /* AS_SAMPLING_* used (target mode: Poisson)        */
     int      rounds;       /* target mode: samples drawn; else 1               */
+    /* deterministic only (NaN or 0 otherwise): */
+    double   b;            /* BSS sparsity factor as_bss_b(eps)                */
+    int64_t  max_columns;  /* column budget ceil(b rank): the BSS iterations   */
+    /* every run: */
+    double   time;         /* seconds of the algorithm, metrics excluded       */
+    double   error_time;   /* seconds of the metrics; NaN when none asked      */
+    as_metrics metrics;    /* option 'error': inf, rel, baseline, r; option
+                              'spectral': eps_spectral, bound; NaN otherwise   */
 } as_sample;
 
 void as_sample_init(as_sample *S);
@@ -112,6 +130,65 @@ enum { AS_PROB_LEVERAGE = 0, AS_PROB_UNIFORM = 1, AS_PROB_NORM = 2, AS_PROB_MIXE
 enum { AS_SAMPLING_IID = 0, AS_SAMPLING_POISSON = 1 };
 enum { AS_LEV_APPROX = 0, AS_LEV_EXACT = 1 };
 enum { AS_JL_GAUSSIAN = 0, AS_JL_AMS = 1 };
+
+/* ------------------------------------------------------------------ options */
+/* Every option of the calls below is one row of one table (core/options.c):
+   its user-facing name, kind, range, default and choices, and the calls that
+   take it. Front-ends pass the user's options by name to as_options_set and
+   list the names from the table; they never restate a range or a default. */
+enum { AS_OPT_REAL = 0, AS_OPT_WHOLE = 1, AS_OPT_FLAG = 2, AS_OPT_CHOICE = 3 };
+/* The calls an option belongs to (a bit mask in as_option.calls). */
+enum { AS_FOR_RAND = 1,      /* as_rand: as_rand_options                      */
+       AS_FOR_DET = 2,       /* as_det: as_det_options                        */
+       AS_FOR_LEVERAGE = 4,  /* as_leverage: as_rand_options                  */
+       AS_FOR_METRICS = 8,   /* attention_error: as_metrics_options           */
+       AS_FOR_GRAM = 16 };   /* sym_attention, gram: as_metrics_options       */
+
+typedef struct as_option {
+    const char *name;      /* as the user types it ("memory", "s1", ...)      */
+    int         kind;      /* AS_OPT_*                                        */
+    unsigned    calls;     /* AS_FOR_* mask                                   */
+    double      lo, hi;    /* accepted range, ends open when lo_open/hi_open  */
+    int         lo_open, hi_open;
+    double      dflt;      /* the default (AS_OPT_CHOICE: its position); a
+                              value outside the range means "chosen by the
+                              core" (e.g. m = 0: from the Chernoff bound)     */
+    const char *choices;   /* AS_OPT_CHOICE: "a|b|c", positions as the AS_* enums */
+    const char *help;      /* one line: what it does, what its default is     */
+    int         field;     /* internal: where as_options_set stores it        */
+} as_option;
+
+int              as_option_count(void);
+const as_option *as_option_at(int t);     /* row t, NULL when out of range */
+/* The row of `name` (exact, lower case) for one of `calls`; NULL if none. */
+const as_option *as_option_find(const char *name, unsigned calls);
+/* AS_OK and *op, or AS_ERR_ARG "unknown option 'foo'; valid options: ..." */
+int as_option_lookup(const char *name, unsigned calls, const as_option **op, as_common *c);
+/* The names of the options of `calls`, ", "-separated, into buf. */
+const char *as_option_names(unsigned calls, char *buf, size_t len);
+/* What a value of op must be: "a whole number in [1, 64]", "true or false",
+   "one of iid|poisson", for messages about values of the wrong host type. */
+const char *as_option_expect(const as_option *op, char *buf, size_t len);
+
+/* AS_OK when v is a value of op (a number; a choice's position), else
+   AS_ERR_ARG with a message naming the option. */
+int as_option_check(const as_option *op, double v, as_common *c);
+/* Choice number pos of an AS_OPT_CHOICE row ("poisson" for sampling, 1), into
+   buf; "" when out of range. */
+const char *as_option_choice(const as_option *op, int pos, char *buf, size_t len);
+
+/* Options of the metrics and Gram calls. */
+typedef struct as_metrics_options {
+    int spectral;          /* nonzero: eps_spectral and bound too             */
+} as_metrics_options;
+void as_metrics_options_init(as_metrics_options *o);
+
+/* Set option `name` of `call` (one AS_FOR_*) in `o`, the options struct of
+   that call: a number (value; AS_OPT_FLAG takes 0 or 1) or, when text is not
+   NULL, a string (AS_OPT_CHOICE). Name, kind and range are checked here, with
+   messages naming the option; 'threads' and 'verbose' go to c. */
+int as_options_set(unsigned call, void *o, const char *name, double value,
+                   const char *text, as_common *c);
 
 typedef struct as_rand_options {
     int64_t  m;            /* draws; 0: as_default_m(rank, eps, delta, beta) */
@@ -132,14 +209,21 @@ typedef struct as_rand_options {
     double   rel;          /* NaN (default): off; else target mode, in (0, 1), m 0:
                               Poisson sampling with m raised over rounds until
                               rel_estimate <= rel (see as_rand)              */
+    int      error;        /* nonzero (default): out->metrics inf, rel, baseline, r */
+    int      spectral;     /* nonzero: out->metrics eps_spectral, bound; -1
+                              (default): as error                             */
 } as_rand_options;
 
 /* Resamples of the bootstrap error estimate and the quantile reported. */
 #define AS_ESTIMATE_B 30
 #define AS_ESTIMATE_QUANTILE 0.95
 
+/* Defaults from the option table; check: every field against its row. */
 void as_rand_options_init(as_rand_options *o);
 int  as_rand_options_check(const as_rand_options *o, as_common *c);
+/* as_options_set(AS_FOR_RAND, o, ...) */
+int  as_rand_options_set(as_rand_options *o, const char *name, double value,
+                         const char *text, as_common *c);
 
 /* Largest m accepted (draws are counted, not stored, but time is O(m log d)). */
 #define AS_M_MAX 2147483647LL
@@ -185,13 +269,25 @@ typedef struct as_det_options {
     int64_t leaf;          /* columns per leaf of the search tree; 0: auto    */
     double  mem_mb;        /* cap on the search tree's memory in MiB; 0: auto */
     int     search;        /* 0: tree search, 1: plain scan of all columns    */
+    int     error;         /* nonzero (default): out->metrics inf, rel, baseline, r */
+    int     spectral;      /* nonzero: eps_spectral, bound; -1 (default): as error */
 } as_det_options;
 
 void as_det_options_init(as_det_options *o);
 int  as_det_options_check(const as_det_options *o, as_common *c);
+/* as_options_set(AS_FOR_DET, o, ...) */
+int  as_det_options_set(as_det_options *o, const char *name, double value,
+                        const char *text, as_common *c);
+
+/* BSS sparsity factor for a target eps in (0, 1): b = ((1 + sqrt(1 - eps^2)) / eps)^2,
+   the b > 1 whose barriers give (1 - eps) I <= A <= (1 + eps) I with
+   eps = 2 sqrt(b) / (b + 1) (Batson, Spielman, Srivastava, Twice-Ramanujan
+   sparsifiers, SIAM J. Comput. 41(6), 2012, Thm 3.1). */
+double as_bss_b(double eps);
 
 /* The deterministic algorithm: BSS on the whitened columns, at most
-   ceil(b n) distinct columns with b = ((1 + sqrt(1 - eps^2)) / eps)^2. */
+   ceil(b rank) distinct columns (out->b, out->max_columns); Y is checked for
+   overflow, and the metrics asked by o->error / o->spectral reuse X X'. */
 int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_common *c);
 
 /* ------------------------------------------------------------------ Y and metrics */
@@ -220,14 +316,6 @@ int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c);
 /* Row-softmax of a Gram matrix: Att = D^-1 exp(G), row maximum subtracted. */
 void as_softmax(int64_t n, const double *G, double *Att);
 
-typedef struct as_metrics {
-    double inf;          /* max |Att(Y) - Att(X)|                          */
-    double rel;          /* max |Att(Y) / Att(X) - 1|                      */
-    double baseline;     /* rel of the uniform attention 1/n (Y = 0)       */
-    double r;            /* max |G| entrywise                              */
-    double eps_spectral; /* min eps: (1-eps) G <= H <= (1+eps) G; NaN if not asked */
-    double bound;        /* exp(2 eps_spectral max_i G_ii) - 1; NaN if not asked */
-} as_metrics;
 
 /* Compare G = X X' with H = Y Y' (both n x n). */
 int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,

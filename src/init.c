@@ -5,19 +5,17 @@
 
 SEXP as_r_rand(SEXP X, SEXP opts);
 SEXP as_r_det(SEXP X, SEXP opts);
-SEXP as_r_error(SEXP X, SEXP index, SEXP weight, SEXP spectral, SEXP threads);
-SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP spectral, SEXP threads);
-SEXP as_r_softmax(SEXP X, SEXP threads);
+SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts);
+SEXP as_r_softmax(SEXP X, SEXP opts);
 SEXP as_r_leverage(SEXP X, SEXP opts);
 SEXP as_r_example(SEXP n, SEXP d, SEXP r, SEXP seed);
 SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta);
-SEXP as_r_gram(SEXP X, SEXP threads);
+SEXP as_r_gram(SEXP X, SEXP opts);
 
 static const R_CallMethodDef call_methods[] = {
     {"rand", (DL_FUNC)&as_r_rand, 2},
     {"det", (DL_FUNC)&as_r_det, 2},
-    {"error", (DL_FUNC)&as_r_error, 5},
-    {"error_xy", (DL_FUNC)&as_r_error_xy, 4},
+    {"error_xy", (DL_FUNC)&as_r_error_xy, 3},
     {"softmax", (DL_FUNC)&as_r_softmax, 2},
     {"leverage", (DL_FUNC)&as_r_leverage, 2},
     {"example", (DL_FUNC)&as_r_example, 4},

@@ -212,8 +212,25 @@ endfunction
 %! [~, ~, lev] = attsparse_rand (X, "rel", 0.05, "seed", 2, "probabilities", "leverage", "error", false);
 %! assert (lev.probabilities, "leverage");
 
-%!error <'rel' must be in \(0, 1\)> attsparse_rand (X, "rel", 0)
-%!error <'rel' must be in \(0, 1\)> attsparse_rand (X, "rel", 1)
+%!test
+%! ## error false, spectral true: eps_spectral is computed (as documented and as in R)
+%! [Y, err, info] = attsparse_rand (X, "seed", 2, "error", false, "spectral", true);
+%! e = attention_error (X, Y, "spectral", true);
+%! assert (isnan (err) && isnan (info.rel_error));
+%! assert (info.eps_spectral, e.eps_spectral, 1e-8);
+%! [Y, err, info] = attsparse_rand (X, "seed", 2);
+%! e = attention_error (X, Y, "spectral", true);
+%! assert ([err, info.rel_error, info.eps_spectral], [e.inf, e.rel, e.eps_spectral], 1e-10);
+
+%!test
+%! ## s = 4 is the default; s = 0 is refused (as in R)
+%! [~, ~, a] = attsparse_rand (X, "seed", 5, "error", false, "s1", 30);
+%! [~, ~, b] = attsparse_rand (X, "seed", 5, "error", false, "s1", 30, "s", 4);
+%! assert (isequal (a.index, b.index) && isequal (a.weight, b.weight) && a.s == 4);
+
+%!error <'s' must be a whole number in \[1, 64\], got 0> attsparse_rand (X, "s", 0)
+%!error <'rel' must be a number in \(0, 1\)> attsparse_rand (X, "rel", 0)
+%!error <'rel' must be a number in \(0, 1\)> attsparse_rand (X, "rel", 1)
 %!error <'rel' and 'm' cannot be given together> attsparse_rand (X, "rel", 0.1, "m", 40)
 %!error <'sampling' must be one of iid\|poisson> attsparse_rand (X, "sampling", "bernoulli")
 %!error <'estimate' must be true or false> attsparse_rand (X, "estimate", 2)
@@ -224,7 +241,7 @@ endfunction
 %!error <X must be a real matrix> attsparse_rand (complex (X))
 %!error <X: column 2 holds a NaN> attsparse_rand ([1 NaN])
 %!error <X is empty> attsparse_rand (zeros (3, 0))
-%!error <'eps' must be in \(0, 1\)> attsparse_rand (X, "eps", 1)
+%!error <'eps' must be a number in \(0, 1\)> attsparse_rand (X, "eps", 1)
 %!error <'m' must be a whole number> attsparse_rand (X, "m", 0)
 %!error <'seed' must be a whole number> attsparse_rand (X, "seed", -1)
 %!error <unknown option 'foo'> attsparse_rand (X, "foo", 1)
