@@ -28,7 +28,8 @@ LAPACK_LIBS ?= -llapack -lblas -lgfortran -lm
 
 RLIB := $(BUILD)/Rlib
 R_STAMP := $(RLIB)/attsparse/DESCRIPTION
-R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR)
+R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR) \
+         $(wildcard inst/extdata/*)
 
 .PHONY: all core r r-tarball check check-fast check-core check-r check-vignette check-cran check-makevars demo demo-r bench clean
 all: r octave
@@ -87,14 +88,17 @@ check-r: r
 
 # R CMD build: the source tarball, its vignette built (knitr, rmarkdown, pandoc). It is built from a
 # staged copy (build/rstage/attsparse) in which the core sits in src/core, a standard place for a
-# source package, instead of the repository's top-level core/ (src/Makevars: CORE = core).
+# source package, instead of the repository's top-level core/ (src/Makevars: CORE = core), and the table of
+# docs/bad-input.md (its one source; docs/ is build-ignored) is installed as inst/extdata/bad-input.md for
+# tests/testthat/test-badinput.R under R CMD check.
 R_VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 R_TARBALL := $(BUILD)/attsparse_$(R_VERSION).tar.gz
 R_STAGE   := $(BUILD)/rstage/attsparse
-$(R_TARBALL): $(R_SRC) $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) $(wildcard inst/*/*) .Rbuildignore | check-makevars
+$(R_TARBALL): $(R_SRC) $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) $(wildcard inst/*/*) docs/bad-input.md .Rbuildignore | check-makevars
 	rm -rf $(BUILD)/rstage && mkdir -p $(R_STAGE)/src/core
 	tar -cf - --exclude=./$(BUILD) --exclude=./.git --exclude='*.o' --exclude='*.so' . | tar -C $(R_STAGE) -xf -
 	mv $(R_STAGE)/core/*.c $(R_STAGE)/core/*.h $(R_STAGE)/src/core/ && rm -rf $(R_STAGE)/core
+	mkdir -p $(R_STAGE)/inst/extdata && cp docs/bad-input.md $(R_STAGE)/inst/extdata/
 	sed -i 's|^CORE = \.\./core$$|CORE = core|' $(R_STAGE)/src/Makevars
 	grep -q '^CORE = core$$' $(R_STAGE)/src/Makevars
 	cd $(BUILD)/rstage && flock $(CURDIR)/$(BUILD)/.r-install.lock $(R) CMD build attsparse >build.log 2>&1 \
