@@ -127,7 +127,7 @@ int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
        (what as_gram reads from index == NULL) */
     if (k == 0) memset(H, 0, sizeof(double) * (size_t)n * (size_t)n);
     else if (as_gram(X, k, index, weight, H, c) != AS_OK) goto done;
-    as_compare_gram(n, G, H, spectral, out, c);
+    as_compare_view(X, G, H, spectral, out, c);
 done:
     as_free(c, G);
     as_free(c, H);
