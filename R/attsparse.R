@@ -110,13 +110,15 @@ options_not_abbreviations <- function(call, env, fenv, dots, defaults) {
   dots
 }
 
-attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE, ...) {
+attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE, ...,
+                           K = NULL, V = NULL) {
   # an option typed `s = 8` (or `d = `, ...) is an option, not the start of `seed`
   dots <- options_not_abbreviations(sys.call(), parent.frame(), environment(), list(...),
                                     list(m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE))
   acc <- rand_accuracy_options(dots)
   opts <- collect_options(acc$dots, RAND_OPTIONS)
   X <- as_input(X)
+  qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
   check_number(m, "m", lower = 1, upper = 2147483647, whole = TRUE, null_ok = TRUE)
   check_number(eps, "eps")
   check_number(delta, "delta")
@@ -128,33 +130,37 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
   opts$spectral <- NULL
   core_opts <- c(list(m = if (is.null(m)) 0 else as.numeric(m), eps = eps, delta = delta,
                       seed = as.numeric(seed)), opts, acc$core)
+  core_opts$K <- qk$K
   t0 <- elapsed()
   res <- .Call(C_rand, X, core_opts)
   time <- elapsed() - t0
-  new_attsparse(X, res, "randomized", error, spectral, threads, time,
+  out <- new_attsparse(X, res, "randomized", error && is.null(qk$K), spectral, threads, time,
                 list(seed = as.numeric(seed), eps = eps, delta = delta,
                      probabilities = res$probabilities,
                      sampling = res$sampling,
                      rel_target = if (is.null(acc$core$rel)) NA_real_ else acc$core$rel,
                      rel_estimate = res$rel_estimate, inf_estimate = res$inf_estimate,
                      rounds = res$rounds, s1 = res$s1, s = res$s, s2 = res$s2))
+  if (is.null(qk)) out else qk_result(out, X, qk, res, error, spectral, threads)
 }
 
-attsparse_det <- function(X, eps = 0.5, error = TRUE, ...) {
+attsparse_det <- function(X, eps = 0.5, error = TRUE, ..., K = NULL, V = NULL) {
   opts <- collect_options(list(...), DET_OPTIONS)
   X <- as_input(X)
+  qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
   check_number(eps, "eps")
   check_flag(error, "error")
   spectral <- if (is.null(opts$spectral)) error else as.logical(opts$spectral)
   threads <- if (is.null(opts$threads)) 0 else opts$threads
   opts$spectral <- NULL
   t0 <- elapsed()
-  res <- .Call(C_det, X, c(list(eps = eps), opts))
+  res <- .Call(C_det, X, c(list(eps = eps, K = qk$K), opts))
   time <- elapsed() - t0
   b <- ((1 + sqrt(1 - eps^2)) / eps)^2
-  new_attsparse(X, res, "deterministic", error, spectral, threads, time,
-                list(eps = eps, b = b, eps_bound = res$eps_bound,
-                     max_columns = ceiling(b * res$rank)))
+  out <- new_attsparse(X, res, "deterministic", error && is.null(qk$K), spectral, threads, time,
+                       list(eps = eps, b = b, eps_bound = res$eps_bound,
+                            max_columns = ceiling(b * res$rank)))
+  if (is.null(qk)) out else qk_result(out, X, qk, res, error, spectral, threads)
 }
 
 attention_error <- function(X, Y, spectral = FALSE, threads = 0) {

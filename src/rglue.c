@@ -122,7 +122,7 @@ static const char *const r_sampling_names[] = {"iid", "poisson", NULL};
 
 /* ---------------------------------------------------------------- results */
 typedef struct {
-    const as_matrix *X;
+    const as_matrix *X, *K;   /* K: the keys of Q != K (YK), else NULL */
     as_sample *S;
     as_common *c;
 } r_wrap_args;
@@ -133,15 +133,37 @@ static void r_wrap_cleanup(void *data)
     as_sample_free(w->S, w->c);
 }
 
+/* Y = X(:, index) diag(weight): a base matrix, or the slots of a dgCMatrix. */
+static SEXP r_select(const as_matrix *X, const as_sample *S, as_common *c)
+{
+    int64_t k = S->k;
+    SEXP Y;
+    if (X->kind == AS_DENSE) {
+        Y = PROTECT(Rf_allocMatrix(REALSXP, (int)X->nrow, (int)k));
+        as_select_dense(X, k, S->index, S->weight, REAL(Y), c);
+    } else {
+        const char *ynames[] = {"p", "i", "x", ""};
+        int64_t nz = as_select_nnz(X, k, S->index);
+        Y = PROTECT(Rf_mkNamed(VECSXP, ynames));
+        SET_VECTOR_ELT(Y, 0, Rf_allocVector(INTSXP, k + 1));
+        SET_VECTOR_ELT(Y, 1, Rf_allocVector(INTSXP, nz));
+        SET_VECTOR_ELT(Y, 2, Rf_allocVector(REALSXP, nz));
+        as_select_csc32(X, k, S->index, S->weight, INTEGER(VECTOR_ELT(Y, 0)),
+                        INTEGER(VECTOR_ELT(Y, 1)), REAL(VECTOR_ELT(Y, 2)), c);
+    }
+    UNPROTECT(1);
+    return Y;
+}
+
 static SEXP r_wrap_body(void *data)
 {
     r_wrap_args *w = data;
     const as_sample *S = w->S;
     const as_matrix *X = w->X;
     const char *names[] = {"index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound", "Y",
-                           "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight, Y;
-    int64_t t, k = S->k, n = X->nrow;
+                           "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling", "YK", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight;
+    int64_t t, k = S->k;
 
     index = Rf_allocVector(INTSXP, k);
     SET_VECTOR_ELT(out, 0, index);
@@ -163,30 +185,18 @@ static SEXP r_wrap_body(void *data)
     SET_VECTOR_ELT(out, 12, Rf_ScalarReal((double)S->rounds));
     SET_VECTOR_ELT(out, 13, Rf_mkString(r_prob_names[S->probabilities]));
     SET_VECTOR_ELT(out, 14, Rf_mkString(r_sampling_names[S->sampling]));
-    if (X->kind == AS_DENSE) {
-        Y = Rf_allocMatrix(REALSXP, (int)n, (int)k);
-        SET_VECTOR_ELT(out, 9, Y);
-        as_select_dense(X, k, S->index, S->weight, REAL(Y), w->c);
-    } else {
-        const char *ynames[] = {"p", "i", "x", ""};
-        int64_t nz = as_select_nnz(X, k, S->index);
-        Y = Rf_mkNamed(VECSXP, ynames);
-        SET_VECTOR_ELT(out, 9, Y);
-        SET_VECTOR_ELT(Y, 0, Rf_allocVector(INTSXP, k + 1));
-        SET_VECTOR_ELT(Y, 1, Rf_allocVector(INTSXP, nz));
-        SET_VECTOR_ELT(Y, 2, Rf_allocVector(REALSXP, nz));
-        as_select_csc32(X, k, S->index, S->weight, INTEGER(VECTOR_ELT(Y, 0)),
-                        INTEGER(VECTOR_ELT(Y, 1)), REAL(VECTOR_ELT(Y, 2)), w->c);
-    }
+    SET_VECTOR_ELT(out, 9, r_select(X, S, w->c));
+    if (w->K) SET_VECTOR_ELT(out, 15, r_select(w->K, S, w->c));
     UNPROTECT(1);
     return out;
 }
 
 /* Copy a sample into R objects; the core's arrays are freed on every exit. */
-static SEXP r_wrap(const as_matrix *X, as_sample *S, as_common *c)
+static SEXP r_wrap(const as_matrix *X, const as_matrix *K, as_sample *S, as_common *c)
 {
     r_wrap_args w;
     w.X = X;
+    w.K = K;
     w.S = S;
     w.c = c;
     return R_ExecWithCleanup(r_wrap_body, &w, r_wrap_cleanup, &w);
@@ -233,39 +243,50 @@ static void r_rand_options(SEXP opts, as_rand_options *o)
 }
 
 /* ---------------------------------------------------------------- entry points */
+/* The input of rand and det: X, or the stacked [X; K] when opts holds K. */
+static const as_matrix *r_input(SEXP X, SEXP opts, as_matrix *A, as_matrix *B, as_matrix *Z)
+{
+    SEXP K = r_opt(opts, "K");
+    r_view(X, A, "X");
+    if (K == R_NilValue) return A;
+    r_view(K, B, "K");
+    as_view_stacked(Z, A, B);
+    return Z;
+}
+
 SEXP as_r_rand(SEXP X, SEXP opts)
 {
-    as_matrix A;
+    as_matrix A, B, Z;
+    const as_matrix *in = r_input(X, opts, &A, &B, &Z);
     as_common c;
     as_rand_options o;
     as_sample S;
-    r_view(X, &A, "X");
     r_common(&c, opts);
     r_rand_options(opts, &o);
-    if (as_rand(&A, &o, &S, &c) != AS_OK) r_raise(&c);
-    return r_wrap(&A, &S, &c);
+    if (as_rand(in, &o, &S, &c) != AS_OK) r_raise(&c);
+    return r_wrap(&A, in == &Z ? &B : NULL, &S, &c);
 }
 
 SEXP as_r_det(SEXP X, SEXP opts)
 {
     static const char *const search[] = {"tree", "scan", NULL};
-    as_matrix A;
+    as_matrix A, B, Z;
+    const as_matrix *in = r_input(X, opts, &A, &B, &Z);
     as_common c;
     as_det_options o;
     as_sample S;
-    r_view(X, &A, "X");
     r_common(&c, opts);
     as_det_options_init(&o);
     o.eps = r_opt_num(opts, "eps", o.eps);
     o.leaf = r_opt_i64(opts, "leaf", o.leaf);
     o.mem_mb = r_opt_num(opts, "memory", o.mem_mb);
     o.search = r_choice(opts, "search", search, o.search);
-    if (as_det(&A, &o, &S, &c) != AS_OK) r_raise(&c);
-    if (as_sample_check_finite(&A, &S, &c) != AS_OK) {
+    if (as_det(in, &o, &S, &c) != AS_OK) r_raise(&c);
+    if (as_sample_check_finite(in, &S, &c) != AS_OK) {
         as_sample_free(&S, &c);
         r_raise(&c);
     }
-    return r_wrap(&A, &S, &c);
+    return r_wrap(&A, in == &Z ? &B : NULL, &S, &c);
 }
 
 static SEXP r_metrics(const as_metrics *M)
@@ -282,25 +303,33 @@ static SEXP r_metrics(const as_metrics *M)
     return out;
 }
 
-SEXP as_r_error(SEXP X, SEXP index, SEXP weight, SEXP spectral, SEXP threads)
+/* 0-based column numbers from R's 1-based index (weights of one length). */
+static int64_t *r_index(SEXP index, SEXP weight, int64_t ncol)
 {
-    as_matrix A;
-    as_common c;
-    as_metrics M;
     R_xlen_t t, k = XLENGTH(index);
     int64_t *idx;
-    r_view(X, &A, "X");
-    r_common_threads(&c, Rf_asInteger(threads));
     if (TYPEOF(index) != INTSXP || TYPEOF(weight) != REALSXP || XLENGTH(weight) != k)
         Rf_errorcall(R_NilValue, "'index' and 'weight' must be integer and double vectors of one length");
     idx = (int64_t *)R_alloc((size_t)(k ? k : 1), sizeof(int64_t));
     for (t = 0; t < k; t++) {
         int j = INTEGER(index)[t];
-        if (j == NA_INTEGER || j < 1 || j > A.ncol)
-            Rf_errorcall(R_NilValue, "'index' must hold column numbers in [1, %lld]", (long long)A.ncol);
+        if (j == NA_INTEGER || j < 1 || j > ncol)
+            Rf_errorcall(R_NilValue, "'index' must hold column numbers in [1, %lld]", (long long)ncol);
         idx[t] = j - 1;
     }
-    if (as_attention_error(&A, k, idx, REAL(weight), Rf_asLogical(spectral), &M, &c) != AS_OK)
+    return idx;
+}
+
+SEXP as_r_error(SEXP X, SEXP index, SEXP weight, SEXP spectral, SEXP threads)
+{
+    as_matrix A;
+    as_common c;
+    as_metrics M;
+    int64_t *idx;
+    r_view(X, &A, "X");
+    r_common_threads(&c, Rf_asInteger(threads));
+    idx = r_index(index, weight, A.ncol);
+    if (as_attention_error(&A, XLENGTH(index), idx, REAL(weight), Rf_asLogical(spectral), &M, &c) != AS_OK)
         r_raise(&c);
     return r_metrics(&M);
 }
@@ -401,4 +430,67 @@ SEXP as_r_gram(SEXP X, SEXP threads)
     if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK) r_raise(&c);
     UNPROTECT(1);
     return G;
+}
+
+/* ---------------------------------------------------------------- Q != K */
+/* V: a double matrix with nrow(K) rows, or NULL. */
+static const double *r_values(SEXP V, int64_t n2, int64_t *dv)
+{
+    *dv = 0;
+    if (V == R_NilValue) return NULL;
+    if (!Rf_isReal(V) || !Rf_isMatrix(V))
+        Rf_errorcall(R_NilValue, "'V' must be a double matrix");
+    if (Rf_nrows(V) != n2)
+        Rf_errorcall(R_NilValue, "'V' must have as many rows as 'K' has (%lld), not %d", (long long)n2,
+                     Rf_nrows(V));
+    *dv = Rf_ncols(V);
+    return REAL(V);
+}
+
+SEXP as_r_qk_error(SEXP X, SEXP K, SEXP V, SEXP index, SEXP weight, SEXP spectral, SEXP threads)
+{
+    const char *names[] = {"inf", "rel", "baseline", "r", "eps_spectral", "bound", "out_error",
+                           "out_rel_error", ""};
+    as_matrix A, B, Z;
+    as_common c;
+    as_qk_metrics M;
+    const double *v;
+    int64_t *idx, dv;
+    SEXP out;
+    r_view(X, &A, "X");
+    r_view(K, &B, "K");
+    as_view_stacked(&Z, &A, &B);
+    r_common_threads(&c, Rf_asInteger(threads));
+    v = r_values(V, B.nrow, &dv);
+    idx = r_index(index, weight, A.ncol);
+    if (as_qk_error(&Z, XLENGTH(index), idx, REAL(weight), v, dv, Rf_asLogical(spectral), &M, &c) != AS_OK)
+        r_raise(&c);
+    out = PROTECT(Rf_mkNamed(REALSXP, names));
+    REAL(out)[0] = M.att.inf;
+    REAL(out)[1] = M.att.rel;
+    REAL(out)[2] = M.att.baseline;
+    REAL(out)[3] = M.att.r;
+    REAL(out)[4] = M.att.eps_spectral;
+    REAL(out)[5] = M.att.bound;
+    REAL(out)[6] = M.out_error;
+    REAL(out)[7] = M.out_rel_error;
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP threads)
+{
+    as_matrix A, B;
+    as_common c;
+    const double *v;
+    int64_t dv;
+    SEXP out;
+    r_view(Q, &A, "Q");
+    r_view(K, &B, "K");
+    r_common_threads(&c, Rf_asInteger(threads));
+    v = r_values(V, B.nrow, &dv);
+    out = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)(v ? dv : B.nrow)));
+    if (as_attention_qkv(&A, &B, v, dv, REAL(out), &c) != AS_OK) r_raise(&c);
+    UNPROTECT(1);
+    return out;
 }
