@@ -271,6 +271,55 @@ static void test_threads(void)
     free(Q); free(K); free(G1); free(Gt);
 }
 
+/* every allocation and every interrupt poll of the Q != K paths failing in turn */
+typedef struct fail_case { const as_matrix *Z; const double *V; int det; } fail_case;
+
+static int run_qk(void *arg, as_common *c)
+{
+    fail_case *fc = arg;
+    as_sample s;
+    as_qk_metrics M;
+    double out[12 * 3];
+    int st;
+    if (fc->det) {
+        as_det_options o;
+        as_det_options_init(&o);
+        o.leaf = 32;
+        st = as_det(fc->Z, &o, &s, c);
+    } else {
+        as_rand_options o;
+        as_rand_options_init(&o);
+        o.seed = 3;
+        o.m = 60;
+        st = as_rand(fc->Z, &o, &s, c);
+    }
+    if (st != AS_OK) return st;
+    st = as_qk_error(fc->Z, s.k, s.index, s.weight, fc->V, 3, 1, &M, c);
+    as_sample_free(&s, c);
+    if (st != AS_OK) return st;
+    return as_attention_qkv(fc->Z->part[0], fc->Z->part[1], fc->V, 3, out, c);
+}
+
+static void test_failures(void)
+{
+    int64_t n1 = 12, n2 = 7, d = 300;
+    double *Q = make_m(n1, d, 0.3, 0.1, 51), *K = make_m(n2, d, 0.6, 0.1, 52), *V = make_m(n2, 3, 1, 1, 53);
+    check_views VQ, VK;
+    as_matrix S;
+    fail_case fc;
+    check_views_make(&VQ, n1, d, Q);
+    check_views_make(&VK, n2, d, K);
+    as_view_stacked(&S, &VQ.S32, &VK.D);
+    fc.Z = &S;
+    fc.V = V;
+    fc.det = 0;
+    check_every_failure("rand on [Q; K], metrics, attention", run_qk, &fc);
+    fc.det = 1;
+    check_every_failure("det on [Q; K], metrics, attention", run_qk, &fc);
+    check_views_free(&VQ); check_views_free(&VK);
+    free(Q); free(K); free(V);
+}
+
 static void test_bad_inputs(void)
 {
     double Q[6] = {1, 2, 3, 4, 5, 6}, K[4] = {1, 2, 3, 4}, bad[6] = {1, 2, NAN, 4, 5, 6}, out[6];
@@ -303,5 +352,6 @@ int main(void)
     test_det();
     test_threads();
     test_bad_inputs();
+    test_failures();
     return check_report("test_qkv");
 }
