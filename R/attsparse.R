@@ -72,30 +72,36 @@ options_not_abbreviations <- function(call, env, fenv, dots, defaults) {
   dots
 }
 
-attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE, ...) {
+attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE, ...,
+                           K = NULL, V = NULL) {
   # an option typed `s = 8` (or `d = `, ...) is an option, not the start of `seed`
   dots <- options_not_abbreviations(sys.call(), parent.frame(), environment(), list(...),
                                     list(m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE))
   check_named(dots)
   X <- as_input(X)
+  qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
   if (is.null(seed)) seed <- seed_from_rng()
-  res <- .Call(C_rand, X, c(list(m = m, eps = eps, delta = delta, seed = seed, error = error), dots))
-  new_attsparse(X, res, "randomized",
+  res <- .Call(C_rand, X, qk_core_options(c(list(m = m, eps = eps, delta = delta, seed = seed,
+                                                  error = error), dots), qk))
+  out <- new_attsparse(X, res, "randomized",
                 list(seed = as.numeric(seed), eps = eps, delta = delta,
                      probabilities = res$probabilities,
                      sampling = res$sampling,
                      rel_target = if (is.null(dots[["rel", exact = TRUE]])) NA_real_ else as.numeric(dots[["rel", exact = TRUE]]),
                      rel_estimate = res$rel_estimate, inf_estimate = res$inf_estimate,
                      rounds = res$rounds, s1 = res$s1, s = res$s, s2 = res$s2))
+  if (is.null(qk)) out else qk_result(out, X, qk, res, error, dots)
 }
 
-attsparse_det <- function(X, eps = 0.5, error = TRUE, ...) {
+attsparse_det <- function(X, eps = 0.5, error = TRUE, ..., K = NULL, V = NULL) {
   dots <- list(...)
   check_named(dots)
   X <- as_input(X)
-  res <- .Call(C_det, X, c(list(eps = eps, error = error), dots))
-  new_attsparse(X, res, "deterministic",
-                list(eps = eps, b = res$b, eps_bound = res$eps_bound, max_columns = res$max_columns))
+  qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
+  res <- .Call(C_det, X, qk_core_options(c(list(eps = eps, error = error), dots), qk))
+  out <- new_attsparse(X, res, "deterministic",
+                       list(eps = eps, b = res$b, eps_bound = res$eps_bound, max_columns = res$max_columns))
+  if (is.null(qk)) out else qk_result(out, X, qk, res, error, dots)
 }
 
 attention_error <- function(X, Y, spectral = FALSE, threads = 0) {

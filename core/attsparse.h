@@ -49,7 +49,7 @@ void as_free(as_common *c, void *ptr);       /* frees what the core returned */
 /* A no-copy view of X (n x d). Dense: column-major, leading dimension ld >= n.
    CSC: column pointers p (length d+1, p[0] == 0), row indices i (length p[d],
    strictly increasing within a column), values x; 32- or 64-bit indices. */
-enum { AS_DENSE = 0, AS_CSC32 = 1, AS_CSC64 = 2 };
+enum { AS_DENSE = 0, AS_CSC32 = 1, AS_CSC64 = 2, AS_STACKED = 3 };
 
 typedef struct as_matrix {
     int            kind;
@@ -58,6 +58,7 @@ typedef struct as_matrix {
     const double  *x;
     const int32_t *p32, *i32;    /* AS_CSC32 */
     const int64_t *p64, *i64;    /* AS_CSC64 */
+    const struct as_matrix *part[2]; /* AS_STACKED: Z = [part[0]; part[1]] (see as_view_stacked) */
 } as_matrix;
 
 /* Fill a view; no data is copied. */
@@ -66,6 +67,12 @@ void as_view_csc32(as_matrix *A, int64_t nrow, int64_t ncol, const int32_t *p,
                    const int32_t *i, const double *x);
 void as_view_csc64(as_matrix *A, int64_t nrow, int64_t ncol, const int64_t *p,
                    const int64_t *i, const double *x);
+
+/* Z = [Q; K] ((n1 + n2) x d) over two views, Q and K dense or CSC (mixed is
+   fine), no data copied: column j of Z is Q's column j, then K's with rows
+   offset by n1. Every entry point that takes an X takes Z (Q != K, DESIGN
+   section 8); Q and K must outlive Z. */
+void as_view_stacked(as_matrix *Z, const as_matrix *Q, const as_matrix *K);
 
 /* Check sizes, column pointers, row indices and that every value is finite.
    Every entry point calls it; front-ends may call it first to fail early. */
@@ -324,6 +331,35 @@ int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
 /* Metrics of Y = X(:, index) * diag(weight) against X. */
 int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
                        const double *weight, int spectral, as_metrics *out, as_common *c);
+
+/* ------------------------------------------------------------------ Q != K (qk.c) */
+/* C ((nrow(A)) x (b1 - b0), column-major) = A(:, idx) diag(w)^2 B(b0:b1-1, idx)':
+   row j of C pairs row j of A with rows b0.. of B. index == NULL: all columns,
+   weight == NULL: weights 1. Each entry summed in column order, the same bits on
+   any thread count. A, B dense or CSC with the same ncol. */
+int as_cross_gram(const as_matrix *A, const as_matrix *B, int64_t k, const int64_t *index,
+                  const double *weight, int64_t b0, int64_t b1, double *C, as_common *c);
+
+typedef struct as_qk_metrics {
+    as_metrics att;      /* of Att(Q, K) = row-softmax(Q K'): inf, rel, baseline
+                            (uniform 1/n2), r = max |Q K'|, eps_spectral of the
+                            stacked Z = [Q; K], bound = exp(2 eps max_i ||q_i||
+                            max_j ||k_j||) - 1                                 */
+    double out_error;    /* max |Att~ V - Att V|; NaN without V               */
+    double out_rel_error;/* max_il |(Att~ V - Att V)_il| / sum_j Att_ij |V_jl|;
+                            NaN without V (0/0 counts 0)                       */
+} as_qk_metrics;
+
+/* Metrics of Q~ = Q(:, idx) diag(w), K~ = K(:, idx) diag(w) against Q, K
+   (Z = [Q; K] a stacked view); V (n2 x dv, column-major) may be NULL. */
+int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
+                const double *V, int64_t dv, int spectral, as_qk_metrics *out, as_common *c);
+
+/* Exact attention D^-1 exp(Q K') (row maximum subtracted): out is n1 x n2
+   when V == NULL, else D^-1 exp(Q K') V (n1 x dv, V n2 x dv column-major),
+   computed a block of rows at a time (no n1 x n2 matrix kept). */
+int as_attention_qkv(const as_matrix *Q, const as_matrix *K, const double *V, int64_t dv,
+                     double *out, as_common *c);
 
 /* The built-in default input: X (n x d, dense, column-major, caller's buffer),
    seeded, rows scaled so that max |X X'| = r. */

@@ -616,7 +616,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     /* The tree holds Grams of the whitened columns when building it that way
        (a Gram of X, then r n + r^2 / 2 per column) costs less than what it saves:
        three products of O(n^3) per iteration, about b n iterations. */
-    white = use_tree && (X->kind == AS_DENSE ||
+    white = use_tree && (X->kind == AS_DENSE || X->kind == AS_STACKED ||
                          (double)as_nnz(X) * n + (double)d * n * n <= 6.0 * b * pow((double)n, 4));
     G = as_malloc(c, (size_t)(n * n), sizeof(double));
     if (!G) goto done;

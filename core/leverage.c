@@ -233,6 +233,7 @@ static int as_scores(const as_matrix *X, const double *NT, int64_t q, double *sc
     int64_t d = X->ncol, n = X->nrow, j0;
     int nt = as_threads(c), avx2 = 0;
     (void)avx2;
+    if (X->kind == AS_STACKED) return as_qk_scores(X, NT, q, scores, c);
     if (X->kind == AS_DENSE) {
         /* blocks of columns through dgemm: T = N' X(:, block) */
         int qi = (int)q, ni = (int)n, nb, ldx = (int)X->ld;

@@ -130,7 +130,7 @@ int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t 
        (what as_gram reads from index == NULL) */
     if (k == 0) memset(H, 0, sizeof(double) * (size_t)n * (size_t)n);
     else if (as_gram(X, k, index, weight, H, c) != AS_OK) goto done;
-    as_compare_gram(n, G, H, spectral, out, c);
+    as_compare_view(X, G, H, spectral, out, c);
 done:
     as_free(c, Gown);
     as_free(c, H);

@@ -25,11 +25,7 @@ static void as_norm_probabilities_rescue(const as_matrix *X, double *prob)
     if (isfinite(total) && total > 1e-250) return;
     for (j = 0; j < d; j++) AS_FOR_COL(X, j, row, v, { (void)row; amax = fmax(amax, fabs(v)); });
     if (amax == 0) return;
-    for (j = 0; j < d; j++) {
-        double s = 0;
-        AS_FOR_COL(X, j, row, v, { (void)row; s += (v / amax) * (v / amax); });
-        prob[j] = s;
-    }
+    for (j = 0; j < d; j++) prob[j] = as_col_norm_prob(X, j, amax);
 }
 
 int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
@@ -258,7 +254,7 @@ static int as_estimate(const as_matrix *X, as_sample *S, int sampling, const dou
         }
         if (as_gram(X, k, S->index, wb, Hb, c) != AS_OK) goto done;
         if (!as_all_finite(n * n, Hb)) goto done;
-        if (as_compare_gram(n, H, Hb, 0, &M, c) != AS_OK) goto done;
+        if (as_compare_view(X, H, Hb, 0, &M, c) != AS_OK) goto done;
         rel[b] = M.rel;
         inf[b] = M.inf;
         if (as_interrupted(c)) goto done;
@@ -395,7 +391,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
         if (as_leverage_run(X, o, lev, out, c) != AS_OK) goto done;
     } else out->rank = n < d ? n : d;
     if (need_nrm) {
-        for (j = 0; j < d; j++) nrm[j] = as_col_norm2(X, j);
+        for (j = 0; j < d; j++) nrm[j] = as_col_norm_prob(X, j, 1.0);
         as_norm_probabilities_rescue(X, nrm);
     }
     if (target) {

@@ -11,6 +11,8 @@ SEXP as_r_leverage(SEXP X, SEXP opts);
 SEXP as_r_example(SEXP n, SEXP d, SEXP r, SEXP seed);
 SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta);
 SEXP as_r_gram(SEXP X, SEXP opts);
+SEXP as_r_qk_error(SEXP X, SEXP K, SEXP V, SEXP index, SEXP weight, SEXP opts);
+SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts);
 
 static const R_CallMethodDef call_methods[] = {
     {"rand", (DL_FUNC)&as_r_rand, 2},
@@ -21,6 +23,8 @@ static const R_CallMethodDef call_methods[] = {
     {"example", (DL_FUNC)&as_r_example, 4},
     {"default_m", (DL_FUNC)&as_r_default_m, 4},
     {"gram", (DL_FUNC)&as_r_gram, 2},
+    {"qk_error", (DL_FUNC)&as_r_qk_error, 6},
+    {"attention", (DL_FUNC)&as_r_attention, 4},
     {NULL, NULL, 0}
 };
 

@@ -54,7 +54,8 @@ static void r_set_options(unsigned call, void *o, SEXP opts, as_common *c)
         SEXP v = VECTOR_ELT(opts, t);
         const as_option *op;
         int st, one;
-        if (v == R_NilValue) continue;
+        /* K (the keys of Q != K) is an input beside X, read by r_input */
+        if (v == R_NilValue || strcmp(name, "K") == 0) continue;
         one = XLENGTH(v) == 1;
         if (as_option_lookup(name, call, &op, c) != AS_OK) r_raise(c);
         if (op->kind == AS_OPT_FLAG) {
@@ -186,8 +187,8 @@ static SEXP r_metrics(const as_metrics *M)
 
 /* ---------------------------------------------------------------- results */
 typedef struct {
-    SEXP Xr;
-    const as_matrix *X;
+    SEXP Xr, Kr;                /* Kr: the keys of Q != K (YK), else R_NilValue */
+    const as_matrix *X, *K;
     as_sample *S;
     as_common *c;
 } r_wrap_args;
@@ -198,13 +199,35 @@ static void r_wrap_cleanup(void *data)
     as_sample_free(w->S, w->c);
 }
 
+/* Y = X(:, index) diag(weight): a base matrix, or the slots of a dgCMatrix. */
+static SEXP r_select(const as_matrix *X, const as_sample *S, as_common *c)
+{
+    int64_t k = S->k;
+    SEXP Y;
+    if (X->kind == AS_DENSE) {
+        Y = PROTECT(Rf_allocMatrix(REALSXP, (int)X->nrow, (int)k));
+        as_select_dense(X, k, S->index, S->weight, REAL(Y), c);
+    } else {
+        const char *ynames[] = {"p", "i", "x", ""};
+        int64_t nz = as_select_nnz(X, k, S->index);
+        Y = PROTECT(Rf_mkNamed(VECSXP, ynames));
+        SET_VECTOR_ELT(Y, 0, Rf_allocVector(INTSXP, k + 1));
+        SET_VECTOR_ELT(Y, 1, Rf_allocVector(INTSXP, nz));
+        SET_VECTOR_ELT(Y, 2, Rf_allocVector(REALSXP, nz));
+        as_select_csc32(X, k, S->index, S->weight, INTEGER(VECTOR_ELT(Y, 0)),
+                        INTEGER(VECTOR_ELT(Y, 1)), REAL(VECTOR_ELT(Y, 2)), c);
+    }
+    UNPROTECT(1);
+    return Y;
+}
+
 static SEXP r_wrap_body(void *data)
 {
     r_wrap_args *w = data;
     const as_sample *S = w->S;
     const char *names[] = {"Y", "index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound",
                            "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling",
-                           "b", "max_columns", "time", "error_time", "metrics", ""};
+                           "b", "max_columns", "time", "error_time", "metrics", "YK", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight;
     int64_t t, k = S->k;
 
@@ -234,48 +257,90 @@ static SEXP r_wrap_body(void *data)
     SET_VECTOR_ELT(out, 17, Rf_ScalarReal(S->time));
     SET_VECTOR_ELT(out, 18, Rf_ScalarReal(S->error_time));
     SET_VECTOR_ELT(out, 19, r_metrics(&S->metrics));
+    if (w->K) SET_VECTOR_ELT(out, 20, r_make_y(w->Kr, w->K, S, w->c));
     UNPROTECT(1);
     return out;
 }
 
 /* Copy a sample into R objects; the core's arrays are freed on every exit. */
-static SEXP r_wrap(SEXP Xr, const as_matrix *X, as_sample *S, as_common *c)
+static SEXP r_wrap(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, as_sample *S, as_common *c)
 {
     r_wrap_args w;
     w.Xr = Xr;
+    w.Kr = Kr;
     w.X = X;
+    w.K = K;
     w.S = S;
     w.c = c;
     return R_ExecWithCleanup(r_wrap_body, &w, r_wrap_cleanup, &w);
 }
 
 /* ---------------------------------------------------------------- entry points */
+/* The element `name` of the named list opts, or R_NilValue. */
+static SEXP r_opt(SEXP opts, const char *name)
+{
+    SEXP names = Rf_getAttrib(opts, R_NamesSymbol);
+    R_xlen_t t;
+    if (TYPEOF(opts) != VECSXP || names == R_NilValue) return R_NilValue;
+    for (t = 0; t < XLENGTH(opts); t++)
+        if (strcmp(CHAR(STRING_ELT(names, t)), name) == 0) return VECTOR_ELT(opts, t);
+    return R_NilValue;
+}
+
+/* The input of rand and det: X, or the stacked [X; K] when opts holds K. */
+static const as_matrix *r_input(SEXP X, SEXP opts, as_matrix *A, as_matrix *B, as_matrix *Z)
+{
+    SEXP K = r_opt(opts, "K");
+    r_view(X, A, "X");
+    if (K == R_NilValue) return A;
+    r_view(K, B, "K");
+    as_view_stacked(Z, A, B);
+    return Z;
+}
+
 SEXP as_r_rand(SEXP X, SEXP opts)
 {
-    as_matrix A;
+    as_matrix A, B, Z;
+    const as_matrix *in = r_input(X, opts, &A, &B, &Z);
     as_common c;
     as_rand_options o;
     as_sample S;
-    r_view(X, &A, "X");
     r_common(&c);
     as_rand_options_init(&o);
     r_set_options(AS_FOR_RAND, &o, opts, &c);
-    if (as_rand(&A, &o, &S, &c) != AS_OK) r_raise(&c);
-    return r_wrap(X, &A, &S, &c);
+    if (as_rand(in, &o, &S, &c) != AS_OK) r_raise(&c);
+    return r_wrap(X, &A, r_opt(opts, "K"), in == &Z ? &B : NULL, &S, &c);
 }
 
 SEXP as_r_det(SEXP X, SEXP opts)
 {
-    as_matrix A;
+    as_matrix A, B, Z;
+    const as_matrix *in = r_input(X, opts, &A, &B, &Z);
     as_common c;
     as_det_options o;
     as_sample S;
-    r_view(X, &A, "X");
     r_common(&c);
     as_det_options_init(&o);
     r_set_options(AS_FOR_DET, &o, opts, &c);
-    if (as_det(&A, &o, &S, &c) != AS_OK) r_raise(&c);
-    return r_wrap(X, &A, &S, &c);
+    if (as_det(in, &o, &S, &c) != AS_OK) r_raise(&c);
+    return r_wrap(X, &A, r_opt(opts, "K"), in == &Z ? &B : NULL, &S, &c);
+}
+
+/* 0-based column numbers from R's 1-based index (weights of one length). */
+static int64_t *r_index(SEXP index, SEXP weight, int64_t ncol)
+{
+    R_xlen_t t, k = XLENGTH(index);
+    int64_t *idx;
+    if (TYPEOF(index) != INTSXP || TYPEOF(weight) != REALSXP || XLENGTH(weight) != k)
+        Rf_errorcall(R_NilValue, "'index' and 'weight' must be integer and double vectors of one length");
+    idx = (int64_t *)R_alloc((size_t)(k ? k : 1), sizeof(int64_t));
+    for (t = 0; t < k; t++) {
+        int j = INTEGER(index)[t];
+        if (j == NA_INTEGER || j < 1 || j > ncol)
+            Rf_errorcall(R_NilValue, "'index' must hold column numbers in [1, %lld]", (long long)ncol);
+        idx[t] = j - 1;
+    }
+    return idx;
 }
 
 SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts)
@@ -384,4 +449,73 @@ SEXP as_r_gram(SEXP X, SEXP opts)
     if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK) r_raise(&c);
     UNPROTECT(1);
     return G;
+}
+
+/* ---------------------------------------------------------------- Q != K */
+/* V: a double matrix with nrow(K) rows, or NULL. */
+static const double *r_values(SEXP V, int64_t n2, int64_t *dv)
+{
+    *dv = 0;
+    if (V == R_NilValue) return NULL;
+    if (!Rf_isReal(V) || !Rf_isMatrix(V))
+        Rf_errorcall(R_NilValue, "'V' must be a double matrix");
+    if (Rf_nrows(V) != n2)
+        Rf_errorcall(R_NilValue, "'V' must have as many rows as 'K' has (%lld), not %d", (long long)n2,
+                     Rf_nrows(V));
+    *dv = Rf_ncols(V);
+    return REAL(V);
+}
+
+SEXP as_r_qk_error(SEXP X, SEXP K, SEXP V, SEXP index, SEXP weight, SEXP opts)
+{
+    const char *names[] = {"inf", "rel", "baseline", "r", "eps_spectral", "bound", "out_error",
+                           "out_rel_error", ""};
+    as_matrix A, B, Z;
+    as_common c;
+    as_qk_metrics M;
+    as_metrics_options o;
+    const double *v;
+    int64_t *idx, dv;
+    SEXP out;
+    r_common(&c);
+    as_metrics_options_init(&o);
+    r_set_options(AS_FOR_METRICS, &o, opts, &c);
+    r_view(X, &A, "X");
+    r_view(K, &B, "K");
+    as_view_stacked(&Z, &A, &B);
+    v = r_values(V, B.nrow, &dv);
+    idx = r_index(index, weight, A.ncol);
+    if (as_qk_error(&Z, XLENGTH(index), idx, REAL(weight), v, dv, o.spectral > 0, &M, &c) != AS_OK)
+        r_raise(&c);
+    out = PROTECT(Rf_mkNamed(REALSXP, names));
+    REAL(out)[0] = M.att.inf;
+    REAL(out)[1] = M.att.rel;
+    REAL(out)[2] = M.att.baseline;
+    REAL(out)[3] = M.att.r;
+    REAL(out)[4] = M.att.eps_spectral;
+    REAL(out)[5] = M.att.bound;
+    REAL(out)[6] = M.out_error;
+    REAL(out)[7] = M.out_rel_error;
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts)
+{
+    as_matrix A, B;
+    as_common c;
+    as_metrics_options o;
+    const double *v;
+    int64_t dv;
+    SEXP out;
+    r_common(&c);
+    as_metrics_options_init(&o);
+    r_set_options(AS_FOR_GRAM, &o, opts, &c);
+    r_view(Q, &A, "Q");
+    r_view(K, &B, "K");
+    v = r_values(V, B.nrow, &dv);
+    out = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)(v ? dv : B.nrow)));
+    if (as_attention_qkv(&A, &B, v, dv, REAL(out), &c) != AS_OK) r_raise(&c);
+    UNPROTECT(1);
+    return out;
 }

@@ -41,6 +41,12 @@
 ## cores.  Results do not depend on it.
 ## @item @qcode{"verbose"}
 ## Print progress lines (false).
+## @item @qcode{"K"}, @qcode{"V"}
+## Keys (@var{n2}-by-@var{d}) and values (@var{n2}-by-@var{dv}) for attention with
+## Q != K, as in @code{attsparse_rand}: BSS runs on the stacked @code{[@var{X}; @var{K}]}
+## (no copy made), @var{info}.YK holds the keys' columns and the metrics are those of
+## @code{Att(@var{X}, @var{K})} and, with @var{V}, of @code{Att V} (@code{out_error},
+## @code{out_rel_error}).
 ## @end table
 ##
 ## @var{info} has the fields of @code{attsparse_rand} (@code{index},
@@ -59,7 +65,12 @@ function [Y, err, info] = attsparse_det (X, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  [Y, err, info] = __attsparse__ ("det", double_input (X), varargin{:});
+  [K, V, opts] = qk_options (varargin, "attsparse_det");
+  if (isempty (K) && isempty (V))
+    [Y, err, info] = __attsparse__ ("det", double_input (X), opts{:});
+  else
+    [Y, err, info] = __attsparse__ ("qk", "det", K, V, double_input (X), opts{:});
+  endif
 endfunction
 
 %!shared X

@@ -91,6 +91,22 @@
 ## cores; at most 4 times the online CPUs.  Results do not depend on it.
 ## @item @qcode{"verbose"}
 ## Print progress lines (false).
+## @item @qcode{"K"}
+## Keys for attention with queries @var{X} and keys @var{K} (Q != K): an
+## @var{n2}-by-@var{d} matrix, full or sparse (mixed with @var{X} is fine).
+## One set of columns and weights is chosen for the stacked @code{[@var{X}; @var{K}]}
+## (no copy of it is made); @var{info}.YK is @code{@var{K}(:, index) .* weight'}, and the
+## metrics are those of @code{Att(@var{X}, @var{K}) = D^-1 exp (@var{X}*@var{K}')}:
+## @code{rel_error}, @code{error}, @code{baseline} (uniform 1/@var{n2}),
+## @code{r = max (abs (@var{X}*@var{K}')(:))}, @code{eps_spectral} of the stacked matrix
+## and @code{bound = exp (2 eps_spectral max_i norm (q_i) max_j norm (k_j)) - 1}.
+## With @qcode{"probabilities", "norm"} column @var{j} has weight
+## @code{norm (@var{X}(:, j)) * norm (@var{K}(:, j))}.  See @code{attention}.
+## @item @qcode{"V"}
+## Values, an @var{n2}-by-@var{dv} full matrix (@var{n2} rows of @var{K}, or of @var{X}
+## without @var{K}): @var{info}.out_error is @code{max (abs (Att~ V - Att V)(:))} and
+## @var{info}.out_rel_error that error relative to @code{Att * abs (V)} entry by entry
+## (at most @var{info}.bound).  Without @var{K} the sample is the symmetric one.
 ## @end table
 ##
 ## @var{info} is a struct with fields @code{index} (1-based, increasing,
@@ -128,7 +144,12 @@ function [Y, err, info] = attsparse_rand (X, varargin)
     print_usage ();
   endif
   opts = with_seed (varargin);
-  [Y, err, info] = __attsparse__ ("rand", double_input (X), opts{:});
+  [K, V, opts] = qk_options (opts, "attsparse_rand");
+  if (isempty (K) && isempty (V))
+    [Y, err, info] = __attsparse__ ("rand", double_input (X), opts{:});
+  else
+    [Y, err, info] = __attsparse__ ("qk", "rand", K, V, double_input (X), opts{:});
+  endif
 endfunction
 
 %!shared X, Xs

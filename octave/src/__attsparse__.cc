@@ -7,6 +7,8 @@
 //   metrics        = __attsparse__ ("error", X, Y, name, value, ...)
 //   Att            = __attsparse__ ("attention", X, name, value, ...)
 //   X              = __attsparse__ ("example", n, d, r, seed)
+//   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", K, V, X, name, value, ...)
+//                    Q != K: the command on [X; K] (K [] for X) with values V (or [])
 // The inst/*.m wrappers convert single/logical/integer input to double and
 // pick the default seed from Octave's rand; everything else is checked here
 // (host types) or by the core (option names, kinds, ranges and defaults
@@ -16,6 +18,7 @@
 // errors) is in octave_hooks.cc, since mex.h and Octave's headers clash.
 
 #include <cctype>
+#include <chrono>
 #include <cmath>
 #include <cstdarg>
 #include <cstdint>
@@ -116,7 +119,35 @@ public:
   as_common c;
   as_sample S;
 
+  // Q != K ("qk"): the keys (nullptr: X itself), the values V (n2 x dv, or nullptr)
+  const as_matrix *K = nullptr;
+  const double *V = nullptr;
+  int64_t dv = 0;
+  // With keys or values the metrics are those of Att(Q, K) and Att V
+  // (add_qk_metrics), not the core call's: the asked ones are kept here and
+  // the call's turned off.
+  bool qk_error = false, qk_spectral = false;
+  void qk_options (int& error, int& spectral)
+  {
+    if (! K && ! V)
+      return;
+    qk_error = error != 0;
+    qk_spectral = spectral < 0 ? qk_error : spectral != 0;
+    error = 0;
+    spectral = 0;
+  }
+  // X, or the stacked view [X; K] when there are keys
+  const as_matrix * input (const as_matrix *X)
+  {
+    if (! K)
+      return X;
+    as_view_stacked (&m_Z, X, K);
+    return &m_Z;
+  }
+  void rename (const char *fname) { m_fname = fname; }
+
 private:
+  as_matrix m_Z;
   static const int max_own = 16;
   const char *m_fname;
   void *m_own[max_own];
@@ -346,6 +377,14 @@ void metric_fields (const as_metrics& M, const char *inf_name, const char *rel_n
   f.add ("bound", M.bound);
 }
 
+double seconds_since (std::chrono::steady_clock::time_point t0)
+{
+  return std::chrono::duration<double> (std::chrono::steady_clock::now () - t0).count ();
+}
+
+// The metrics of Att(Q, K) and Att V (Q != K, or V given) as struct fields.
+double add_qk_metrics (Work& w, const as_matrix *X, bool error, bool spectral, Fields& info);
+
 // Y and err of a sample, and the info fields every algorithm has: index
 // (1-based) and weight columns, sizes, times and the metrics of the same call
 // (NaN for what was not asked).
@@ -366,13 +405,21 @@ void sample_outputs (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArra
   info.add ("rank", (double) S->rank);
   info.add ("eps", S->eps_target);
   info.add ("time", S->time);
-  if (! std::isnan (S->metrics.r))
-    w.warn_overflow (S->metrics);
-  metric_fields (S->metrics, "error", "rel_error", info);
-  info.add ("error_time", S->error_time);
+  double err = S->metrics.inf;
+  if (w.K || w.V)
+    err = add_qk_metrics (w, X, w.qk_error, w.qk_spectral, info);
+  else
+    {
+      if (! std::isnan (S->metrics.r))
+        w.warn_overflow (S->metrics);
+      metric_fields (S->metrics, "error", "rel_error", info);
+      info.add ("error_time", S->error_time);
+    }
   plhs[0] = make_y (w, X);
+  if (w.K)
+    info.add ("YK", make_y (w, w.K));
   if (nlhs > 1)
-    plhs[1] = mxCreateDoubleScalar (S->metrics.inf);
+    plhs[1] = mxCreateDoubleScalar (err);
 }
 
 // ------------------------------------------------------------------ commands
@@ -413,7 +460,8 @@ void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
   as_rand_options ro;
   as_rand_options_init (&ro);
   start (w, AS_FOR_RAND, &ro, nrhs, prhs, &X);
-  w.check (as_rand (&X, &ro, &w.S, &w.c));
+  w.qk_options (ro.error, ro.spectral);
+  w.check (as_rand (w.input (&X), &ro, &w.S, &w.c));
 
   Fields info;
   sample_outputs (w, &X, info, nlhs, plhs);
@@ -436,7 +484,8 @@ void cmd_det (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
   as_det_options dopt;
   as_det_options_init (&dopt);
   start (w, AS_FOR_DET, &dopt, nrhs, prhs, &X);
-  w.check (as_det (&X, &dopt, &w.S, &w.c));
+  w.qk_options (dopt.error, dopt.spectral);
+  w.check (as_det (w.input (&X), &dopt, &w.S, &w.c));
 
   Fields info;
   sample_outputs (w, &X, info, nlhs, plhs);
@@ -538,6 +587,111 @@ void cmd_gram (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   w.check (as_gram (&X, -1, nullptr, nullptr, mxGetPr (plhs[0]), &w.c));
 }
 
+// ------------------------------------------------------------------ Q != K
+
+// The metrics with keys K (those of Att(X, K)) or values V alone (the
+// symmetric ones, K = X), out_error and out_rel_error (NaN without V).
+double add_qk_metrics (Work& w, const as_matrix *X, bool error, bool spectral, Fields& info)
+{
+  as_qk_metrics Q;
+  as_metrics& M = Q.att;
+  M.inf = M.rel = M.baseline = M.r = M.eps_spectral = M.bound = NAN;
+  Q.out_error = Q.out_rel_error = NAN;
+  double t_err = NAN;
+  if (error || spectral)
+    {
+      auto t0 = std::chrono::steady_clock::now ();
+      as_matrix Z;
+      as_view_stacked (&Z, X, w.K ? w.K : X);
+      if (w.K)
+        w.check (as_qk_error (&Z, w.S.k, w.S.index, w.S.weight, w.V, w.dv, spectral, &Q, &w.c));
+      else
+        {
+          as_metrics S;
+          w.check (as_attention_error (X, w.S.k, w.S.index, w.S.weight, spectral, &S, &w.c));
+          if (error)
+            w.check (as_qk_error (&Z, w.S.k, w.S.index, w.S.weight, w.V, w.dv, 0, &Q, &w.c));
+          M = S;
+        }
+      t_err = seconds_since (t0);
+      if (! error)
+        M.inf = M.rel = M.baseline = M.r = Q.out_error = Q.out_rel_error = NAN;
+      else
+        w.warn_overflow (M);
+    }
+  metric_fields (M, "error", "rel_error", info);
+  info.add ("error_time", t_err);
+  info.add ("out_error", Q.out_error);
+  info.add ("out_rel_error", Q.out_rel_error);
+  return M.inf;
+}
+
+// D^-1 exp(Q K') (V): the keys and values from "qk" (K [] is Q)
+void cmd_attention_qkv (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  as_matrix Q;
+  as_metrics_options mo;
+  as_metrics_options_init (&mo);
+  start (w, AS_FOR_GRAM, &mo, nrhs, prhs, &Q);
+  const as_matrix *K = w.K ? w.K : &Q;
+  plhs[0] = mxCreateDoubleMatrix ((mwSize) Q.nrow, (mwSize) (w.V ? w.dv : K->nrow), mxREAL);
+  w.check (as_attention_qkv (&Q, K, w.V, w.dv, mxGetPr (plhs[0]), &w.c));
+}
+
+// "qk", what, K, V, X, options: K and V checked against X, then the command
+void cmd_qk (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  static const char *const fnames[] = { "attsparse_rand", "attsparse_det", "attention" };
+  static const char *const whats[] = { "rand", "det", "attention" };
+  char what[16] = "", desc[96];
+  int t;
+  need_args (w, nrhs, 4);
+  if (mxIsChar (prhs[0]))
+    mxGetString (prhs[0], what, sizeof what);
+  for (t = 0; t < 3 && std::strcmp (what, whats[t]) != 0; t++)
+    ;
+  if (t == 3)
+    w.fail ("badArgument", "qk: the second argument must be rand, det or attention");
+  w.rename (fnames[t]);
+  const char *xname = t == 2 ? "Q" : "X";
+  const mxArray *X = prhs[3];
+  int64_t d = (int64_t) mxGetN (X), n2 = (int64_t) mxGetM (X);
+  as_matrix K;
+  if (! mxIsEmpty (prhs[1]))
+    {
+      view_matrix (w, prhs[1], "K", &K);
+      if (mxGetNumberOfDimensions (X) == 2 && K.ncol != d)
+        w.fail ("badInput", "K must have as many columns as %s (d = %lld features); got %lld",
+                xname, (long long) d, (long long) K.ncol);
+      w.K = &K;
+      n2 = K.nrow;
+    }
+  const mxArray *V = prhs[2];
+  if (! mxIsEmpty (V))
+    {
+      if (! mxIsDouble (V) || mxIsComplex (V) || mxIsSparse (V) || mxGetNumberOfDimensions (V) != 2)
+        {
+          describe (V, desc, sizeof desc);
+          w.fail ("badInput", "V must be a real full matrix; got %s", desc);
+        }
+      if ((int64_t) mxGetM (V) != n2)
+        w.fail ("badInput", "V must have as many rows as %s (n2 = %lld); got %lld",
+                w.K ? "K" : xname, (long long) n2, (long long) mxGetM (V));
+      size_t len = mxGetNumberOfElements (V);
+      for (size_t e = 0; e < len; e++)
+        if (! std::isfinite (mxGetPr (V)[e]))
+          w.fail ("badInput", "V holds NaN or infinite values");
+      w.V = mxGetPr (V);
+      w.dv = (int64_t) mxGetN (V);
+    }
+  if (t == 0)
+    cmd_rand (w, nlhs, plhs, nrhs - 3, prhs + 3);
+  else if (t == 1)
+    cmd_det (w, nlhs, plhs, nrhs - 3, prhs + 3);
+  else
+    cmd_attention_qkv (w, nlhs, plhs, nrhs - 3, prhs + 3);
+}
+
 struct Command
 {
   const char *name, *fname;
@@ -552,6 +706,7 @@ const Command commands[] = {
   { "attention", "sym_attention", cmd_attention },
   { "example", "attsparse_example", cmd_example },
   { "gram", "gram", cmd_gram },
+  { "qk", "attsparse", cmd_qk },
 };
 
 }  // namespace
@@ -568,5 +723,5 @@ void mexFunction (int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
           return;
         }
   raise ("badArgument", "__attsparse__: the first argument must be a command: "
-         "rand, det, leverage, error, attention, example or gram");
+         "rand, det, leverage, error, attention, example, gram or qk");
 }
