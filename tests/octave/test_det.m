@@ -9,8 +9,9 @@
 %!  assert (e <= info.eps_bound + 1e-9, "spectral eps %g above the bound %g", e, info.eps_bound);
 %!  assert (info.eps_bound <= epsilon + 1e-12);
 %!  assert (info.eps_spectral, e, 1e-8);
-%!  b = ((1 + sqrt (1 - epsilon^2)) / epsilon)^2;
-%!  assert (info.k <= ceil (b * info.rank));
+%!  ## the budget: b's barriers end at 2 sqrt(b) / (b + 1) = eps after max_columns steps
+%!  assert (2 * sqrt (info.b) / (info.b + 1), epsilon, 1e-12);
+%!  assert (info.m == info.max_columns && info.k <= info.max_columns);
 %!  assert (info.rank, rank (full (X)));
 %!  Ax = direct_attention (X);
 %!  Ay = direct_attention (Y);

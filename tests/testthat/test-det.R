@@ -1,8 +1,12 @@
 det_ok <- function(X, eps, label, ...) {
   res <- attsparse_det(X, eps = eps, ...)
-  b <- ((1 + sqrt(1 - eps^2)) / eps)^2
   expect_lte(spectral_eps(X, res$Y), eps, label = sprintf("%s eps %.1f: spectral eps", label, eps))
-  expect_lte(length(res$index), ceiling(b * res$rank), label = sprintf("%s eps %.1f: k", label, eps))
+  # the budget: b's barriers end at (u-l)/(u+l) = 2 sqrt(b) / (b + 1) = eps, reached
+  # after max_columns steps (res$m), each adding one column
+  expect_equal(2 * sqrt(res$b) / (res$b + 1), eps, tolerance = 1e-12)
+  expect_lte(res$eps_bound, eps + 1e-12)
+  expect_equal(res$m, res$max_columns)
+  expect_lte(length(res$index), res$max_columns, label = sprintf("%s eps %.1f: k", label, eps))
   expect_true(all(diff(res$index) > 0))
   ref <- X[, res$index, drop = FALSE] %*% Diagonal(x = res$weight)
   expect_identical(max(abs(as.matrix(res$Y) - as.matrix(ref))), 0)
