@@ -1,8 +1,9 @@
-/* as_internal.h: helpers shared by the core's files (allocation, errors, column loops, BLAS/LAPACK). */
+/* as_internal.h: helpers shared by the core's files (allocation, errors, column loops, private entry points). */
 #ifndef AS_INTERNAL_H
 #define AS_INTERNAL_H
 
 #include "attsparse.h"
+#include "lapack.h"
 #include <math.h>
 #include <string.h>
 
@@ -118,36 +119,6 @@ int as_qk_gram(const as_matrix *Z, int64_t k, const int64_t *index, const double
 int as_compare_view(const as_matrix *X, const double *G, const double *H, int spectral,
                     as_metrics *out, as_common *c);
 
-
-/* Sizes handed to LAPACK must fit its 32-bit integers. */
-#define AS_INT_MAX 2147483647LL
-
-/* BLAS/LAPACK (Fortran, LP64) with the hidden string lengths made explicit. */
-typedef size_t as_fclen;
-void dgeqp3_(const int *m, const int *n, double *a, const int *lda, int *jpvt,
-             double *tau, double *work, const int *lwork, int *info);
-void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
-            const int *m, const int *n, const double *alpha, const double *a,
-            const int *lda, double *b, const int *ldb,
-            as_fclen, as_fclen, as_fclen, as_fclen);
-void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *beta,
-            double *c, const int *ldc, as_fclen, as_fclen);
-void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
-            const int *k, const double *alpha, const double *a, const int *lda,
-            const double *b, const int *ldb, const double *beta, double *c,
-            const int *ldc, as_fclen, as_fclen);
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
-void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
-void dpocon_(const char *uplo, const int *n, const double *a, const int *lda,
-             const double *anorm, double *rcond, double *work, int *iwork, int *info, as_fclen);
-double dlansy_(const char *norm, const char *uplo, const int *n, const double *a,
-               const int *lda, double *work, as_fclen, as_fclen);
-void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n,
-             double *a, const int *lda, const double *vl, const double *vu,
-             const int *il, const int *iu, const double *abstol, int *m, double *w,
-             double *z, const int *ldz, int *isuppz, double *work, const int *lwork,
-             int *iwork, const int *liwork, int *info, as_fclen, as_fclen, as_fclen);
 
 /* Symmetric eigendecomposition of the n x n matrix A (overwritten): eigenvalues
    ascending in w, eigenvectors in Z (n x n) when Z != NULL. */

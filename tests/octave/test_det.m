@@ -2,7 +2,7 @@
 ## test_det.m: attsparse_det checked against plain Octave computations, and stopped by Ctrl-C.
 
 ## The BSS barriers (Batson, Spielman, Srivastava, "Twice-Ramanujan sparsifiers",
-## SIAM J. Comput. 2012, section 3; DESIGN.md section 3) after q steps on rank r,
+## SIAM J. Comput. 2012, section 3) after q steps on rank r,
 ## from the paper's constants: u_q = r/eU + q dU, l_q = -r/eL + q dL.
 %!function bar = bss_barrier (epsilon, r, q)
 %!  b = ((1 + sqrt (1 - epsilon^2)) / epsilon)^2;
@@ -33,6 +33,8 @@
 %!  assert (e <= info.eps_bound + 1e-9, "spectral eps %g above the bound %g", e, info.eps_bound);
 %!  assert (info.eps_bound <= epsilon + 1e-12);
 %!  assert (info.eps_spectral, e, 1e-8);
+%!  ## the budget field: b's barriers end at 2 sqrt(b) / (b + 1) = eps
+%!  assert (2 * sqrt (info.b) / (info.b + 1), epsilon, 1e-12);
 %!  assert (info.rank, rank (full (X)));
 %!  ## the barrier argument, recomputed from Y: m iterations are the fewest whose
 %!  ## bound (u - l)/(u + l) reaches eps; Y Y' = gamma A with gamma = 2/(u_m + l_m),

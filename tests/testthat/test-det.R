@@ -1,5 +1,5 @@
 # The BSS barrier argument (Batson, Spielman, Srivastava, "Twice-Ramanujan sparsifiers", SIAM J. Comput.
-# 2012, section 3; DESIGN.md section 3), recomputed here from the returned Y with R's eigen() and the
+# 2012, section 3), recomputed here from the returned Y with R's eigen() and the
 # paper's constants; of the core's output only Y and the iteration count m are used. With r = rank(X X'),
 # sb = sqrt(b), dU = (sb+1)/(sb-1), dL = 1, eU = (sb-1)/(b+sb), eL = 1/sb, the barriers after q steps are
 # u_q = r/eU + q dU and l_q = -r/eL + q dL. The run ends with Y Y' = gamma A, gamma = 2/(u_m + l_m), where
@@ -45,6 +45,8 @@ det_ok <- function(X, eps, label, ...) {
   # l_m > 0: Y spans the range of X, so it has at least rank(X) columns, and each step adds at most one
   expect_gte(length(res$index), r, label = what("k >= rank"))
   expect_lte(length(res$index), res$m, label = what("k <= m"))
+  # the budget field: b's barriers end at 2 sqrt(b) / (b + 1) = eps
+  expect_equal(2 * sqrt(res$b) / (res$b + 1), eps, tolerance = 1e-12, label = what("b"))
   expect_true(all(diff(res$index) > 0))
   ref <- X[, res$index, drop = FALSE] %*% Diagonal(x = res$weight)
   expect_identical(max(abs(as.matrix(res$Y) - as.matrix(ref))), 0)

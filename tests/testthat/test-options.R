@@ -58,7 +58,7 @@ test_that("the result's Y is a valid dgCMatrix built by the glue, with the colum
   expect_identical(colnames(res$Y), colnames(S)[res$index])
   expect_identical(rownames(res$Y), rownames(S))
   expect_equal(as.matrix(res$Y), as.matrix(S[, res$index] %*% Diagonal(x = res$weight)),
-               check.attributes = FALSE)
+               ignore_attr = TRUE)
 })
 
 test_that("unknown options are listed from the core's table, per function", {
