@@ -534,10 +534,6 @@ function plot_k_vs_n (file, tk, rec, quick)
   [k, m, budget] = deal (zeros (size (ns)));
   for i = 1:numel (ns)
     [~, ~, info] = attsparse_det (spec_example ([{"n", ns(i)}, ex]), opts{:});
-    if (! isfield (info, "b"))
-      info.b = ((1 + sqrt (1 - epsilon^2)) / epsilon)^2;
-      info.max_columns = ceil (info.b * info.rank);
-    endif
     k(i) = info.k;
     m(i) = info.m;
     budget(i) = info.max_columns;

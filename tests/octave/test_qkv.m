@@ -129,7 +129,7 @@
 %!   txt = fileread (f);
 %!   T = reshape (sscanf (txt(1:regexp (txt, '\nerror', "once")), "%f"), 2, []);
 %!   assert (info.index, T(1, :)');
-%!   assert (info.weight, T(2, :)');
+%!   assert (info.weight, T(2, :)', -1e-13);   # the host's BLAS: last bits
 %!   val = @(key) str2double (regexp (txt, ['\n' key ' (\S+)'], "tokens", "once"){1});
 %!   assert (info.rel_error, val ("rel_error"), 1e-12 * info.rel_error);
 %!   assert (info.out_error, val ("out_error"), 1e-12 * info.out_error);

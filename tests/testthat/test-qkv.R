@@ -161,7 +161,7 @@ qkv_dir <- function() {
   NULL
 }
 
-test_that("the shared Q != K fixture (R and Octave, bit for bit)", {
+test_that("the shared Q != K fixture (R and Octave; weights to 1e-13)", {
   dir <- qkv_dir()
   skip_if(is.null(dir), "fixtures not found")
   source(file.path(dir, "qkv_case.R"), local = TRUE)
@@ -169,7 +169,8 @@ test_that("the shared Q != K fixture (R and Octave, bit for bit)", {
   lines <- readLines(file.path(dir, "qkv_rand.out"))
   body <- strsplit(lines[grepl("^[0-9]+ ", lines)], " ")
   expect_identical(r$index, as.integer(vapply(body, `[`, "", 1)))
-  expect_identical(r$weight, as.numeric(vapply(body, `[`, "", 2)))
+  # to 1e-13: the leverage scores behind the weights go through the host's BLAS and LAPACK
+  expect_equal(r$weight, as.numeric(vapply(body, `[`, "", 2)), tolerance = 1e-13)
   val <- function(key) as.numeric(sub(paste0("^", key, " "), "", lines[startsWith(lines, paste0(key, " "))]))
   for (key in c("error", "rel_error", "out_error", "out_rel_error"))
     expect_equal(r[[key]], val(key), tolerance = 1e-12, info = key)
