@@ -70,8 +70,9 @@ void as_view_csc64(as_matrix *A, int64_t nrow, int64_t ncol, const int64_t *p,
 
 /* Z = [Q; K] ((n1 + n2) x d) over two views, Q and K dense or CSC (mixed is
    fine), no data copied: column j of Z is Q's column j, then K's with rows
-   offset by n1. Every entry point that takes an X takes Z (Q != K, DESIGN
-   section 8); Q and K must outlive Z. */
+   offset by n1. Every entry point that takes an X takes Z (attention with
+   Q != K: a spectral sparsifier of Z bounds the error of Att(Q, K)); Q and K
+   must outlive Z. */
 void as_view_stacked(as_matrix *Z, const as_matrix *Q, const as_matrix *K);
 
 /* Check sizes, column pointers, row indices and that every value is finite.
