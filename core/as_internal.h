@@ -117,6 +117,32 @@ int64_t as_default_s2(int64_t d, double delta);
 int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
                     as_sample *used, as_common *c);
 
+/* M' += S1(:, j0 + (0 .. ncol(X)-1)) X' (n x s1) in column order (leverage.c). */
+int as_sketch_cols(const as_matrix *X, int64_t j0, int64_t s1, int64_t s, uint64_t seed,
+                   double *MT, as_common *c);
+/* scores[j] = || x_j' N ||^2, NT = N' (q x n, leading dimension qs) (leverage.c). */
+int as_scores_cols(const as_matrix *X, const double *NT, int64_t q, int64_t qs, double *scores,
+                   as_common *c);
+/* The canonical chunk width for s1 sketch rows (blocks.c). */
+int64_t as_block_chunk(int64_t s1);
+/* as_block_plan_init without its checks (as_rand's own path, target mode included). */
+void as_block_plan_fill(int64_t n, int64_t d, const as_rand_options *o, as_block_plan *P);
+/* Pass 1 over X as one block: MT (n x s1) = the chunk-ordered sum (blocks.c). */
+int as_block_sketch_all(const as_block_plan *P, const as_matrix *X, uint64_t seed, double *MT,
+                        as_common *c);
+/* The sampling of as_rand and as_block_sample: prob (a work array) from lev
+   and nrm, then i.i.d. or Poisson (sample.c). */
+int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm, int scheme,
+                   const as_rand_options *o, double *prob, as_sample *out, double **term,
+                   as_common *c);
+/* The bootstrap estimate of a sample whose columns are X(:, cols) (cols NULL:
+   X's columns are the sample's), d the width of the whole input (sample.c). */
+int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
+                const double *term, uint64_t seed, int round, as_common *c);
+/* The overflow check of Y from X(:, cols) (cols NULL: all columns of X) (sample.c). */
+int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const as_sample *S,
+                                as_common *c);
+
 /* [lo, hi): the calling OpenMP thread's share of 0..n-1, in thread order
    (the whole range outside a parallel region). */
 static inline void as_thread_band(int64_t n, int64_t *lo, int64_t *hi)
