@@ -28,7 +28,7 @@ LAPACK_LIBS ?= -llapack -lblas -lgfortran -lm
 
 RLIB := $(BUILD)/Rlib
 R_STAMP := $(RLIB)/attsparse/DESCRIPTION
-R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR)
+R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c src/*.h) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR)
 
 .PHONY: all core r r-tarball check check-fast check-core check-r check-vignette check-cran check-makevars demo demo-r bench clean
 all: r octave

@@ -114,9 +114,12 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
   # an option typed `s = 8` (or `d = `, ...) is an option, not the start of `seed`
   dots <- options_not_abbreviations(sys.call(), parent.frame(), environment(), list(...),
                                     list(m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE))
+  # a DelayedMatrix (HDF5Array, ...) is read by blocks of columns (R/blocks.R)
+  blocks <- block_options(X, dots)
+  if (!is.null(blocks)) dots <- blocks$dots
   acc <- rand_accuracy_options(dots)
   opts <- collect_options(acc$dots, RAND_OPTIONS)
-  X <- as_input(X)
+  if (is.null(blocks)) X <- as_input(X)
   check_number(m, "m", lower = 1, upper = 2147483647, whole = TRUE, null_ok = TRUE)
   check_number(eps, "eps")
   check_number(delta, "delta")
@@ -128,6 +131,9 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
   opts$spectral <- NULL
   core_opts <- c(list(m = if (is.null(m)) 0 else as.numeric(m), eps = eps, delta = delta,
                       seed = as.numeric(seed)), opts, acc$core)
+  if (!is.null(blocks))
+    return(rand_blocks(X, blocks, core_opts, list(m = m, eps = eps, delta = delta, seed = seed, error = error),
+                       spectral, threads))
   t0 <- elapsed()
   res <- .Call(C_rand, X, core_opts)
   time <- elapsed() - t0
@@ -141,6 +147,10 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
 }
 
 attsparse_det <- function(X, eps = 0.5, error = TRUE, ...) {
+  if (is_block_input(X))
+    stop(paste("attsparse_det needs X in memory (BSS revisits every column at every step);",
+               "on a DelayedMatrix use attsparse_rand, or attsparse_det(as.matrix(X)) when X fits"),
+         call. = FALSE)
   opts <- collect_options(list(...), DET_OPTIONS)
   X <- as_input(X)
   check_number(eps, "eps")
@@ -158,6 +168,7 @@ attsparse_det <- function(X, eps = 0.5, error = TRUE, ...) {
 }
 
 attention_error <- function(X, Y, spectral = FALSE, threads = 0) {
+  if (is_block_input(X)) return(attention_error_blocks(X, Y, spectral, threads))
   X <- as_input(X)
   if (inherits(Y, "attsparse")) Y <- Y$Y
   Y <- as_input(Y, "Y")

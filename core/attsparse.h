@@ -219,7 +219,8 @@ int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_
 
 /* leaf (n x s1, column-major: M' of the chunk) += S1(:, j0 .. j0+ncol-1) Xb',
    Xb being columns j0 .. j0 + ncol(Xb) - 1 of X, all in one chunk. Start each
-   chunk's leaf from zeros and feed its columns in order. */
+   chunk's leaf from zeros and feed its columns in order. A CSC Xb may be a
+   view into a larger CSC (p[0] > 0), here and in as_block_scores. */
 int as_block_sketch(const as_block_plan *P, const as_matrix *Xb, int64_t j0, uint64_t seed,
                     double *leaf, as_common *c);
 /* acc += leaf (n x s1), the chunks taken in order; the first chunk's leaf is

@@ -1,5 +1,6 @@
 /* blocks.c: the randomized algorithm as passes over blocks of columns (larger than memory, or spread over workers). */
 #include "as_internal.h"
+#include <stdio.h>
 
 /* Canonical chunk width: at least this many columns, and at least
    AS_BLOCK_CHUNK_SKETCHES times s1, so that a chunk's leaf (n x s1, zeroed
@@ -55,6 +56,15 @@ int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_
     return AS_OK;
 }
 
+/* as_matrix_check of a block, its messages naming the block's place in X. */
+static int as_block_check(const as_matrix *Xb, int64_t j0, as_common *c)
+{
+    char name[96];
+    snprintf(name, sizeof name, "X, the block of columns %lld..%lld", (long long)(j0 + 1),
+             (long long)(j0 + Xb->ncol));
+    return as_matrix_check_named(Xb, name, c);
+}
+
 /* A view of columns j0 .. j1-1 of X (no copy). */
 static void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *V)
 {
@@ -65,10 +75,37 @@ static void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *
     else V->p64 = X->p64 + j0;
 }
 
-int as_block_sketch(const as_block_plan *P, const as_matrix *Xb, int64_t j0, uint64_t seed,
-                    double *leaf, as_common *c)
+/* A CSC block may be a view into a larger CSC (p[0] > 0): V is the same
+   block with its own column pointers from 0 (*p_own, allocated, or NULL). */
+static int as_block_rebase(const as_matrix *Xb, as_matrix *V, void **p_own, as_common *c)
 {
-    c->status = AS_OK;
+    int64_t j, base;
+    *V = *Xb;
+    *p_own = NULL;
+    if (Xb->kind == AS_DENSE || Xb->ncol < 0) return AS_OK;
+    base = Xb->kind == AS_CSC32 ? (int64_t)Xb->p32[0] : Xb->p64[0];
+    if (base == 0) return AS_OK;
+    if (base < 0) return as_error(c, AS_ERR_INPUT, "a CSC block's column pointers must not be negative");
+    *p_own = as_malloc(c, (size_t)(Xb->ncol + 1), Xb->kind == AS_CSC32 ? sizeof(int32_t) : sizeof(int64_t));
+    if (!*p_own) return c->status;
+    V->x = Xb->x + base;
+    if (Xb->kind == AS_CSC32) {
+        int32_t *p = *p_own;
+        for (j = 0; j <= Xb->ncol; j++) p[j] = (int32_t)(Xb->p32[j] - base);
+        V->p32 = p;
+        V->i32 = Xb->i32 + base;
+    } else {
+        int64_t *p = *p_own;
+        for (j = 0; j <= Xb->ncol; j++) p[j] = Xb->p64[j] - base;
+        V->p64 = p;
+        V->i64 = Xb->i64 + base;
+    }
+    return AS_OK;
+}
+
+static int as_block_sketch_view(const as_block_plan *P, const as_matrix *Xb, int64_t j0,
+                                uint64_t seed, double *leaf, as_common *c)
+{
     if (Xb->nrow != P->n || j0 < 0 || Xb->ncol < 0 || j0 + Xb->ncol > P->d)
         return as_error(c, AS_ERR_INPUT, "a block of X must have %lld rows and lie in columns 1..%lld; "
                         "got %lld x %lld at column %lld", (long long)P->n, (long long)P->d,
@@ -77,8 +114,19 @@ int as_block_sketch(const as_block_plan *P, const as_matrix *Xb, int64_t j0, uin
         return as_error(c, AS_ERR_ARG, "columns %lld..%lld cross a chunk boundary (chunks of %lld columns): "
                         "sketch one chunk at a time", (long long)(j0 + 1), (long long)(j0 + Xb->ncol),
                         (long long)P->chunk);
-    if (as_matrix_check(Xb, c) != AS_OK) return c->status;
+    if (as_block_check(Xb, j0, c) != AS_OK) return c->status;
     return as_sketch_cols(Xb, j0, P->s1, P->s, seed, leaf, c);
+}
+
+int as_block_sketch(const as_block_plan *P, const as_matrix *Xb, int64_t j0, uint64_t seed,
+                    double *leaf, as_common *c)
+{
+    as_matrix V;
+    void *p_own = NULL;
+    c->status = AS_OK;
+    if (as_block_rebase(Xb, &V, &p_own, c) == AS_OK) as_block_sketch_view(P, &V, j0, seed, leaf, c);
+    as_free(c, p_own);
+    return c->status;
 }
 
 void as_block_sketch_add(const as_block_plan *P, double *acc, const double *leaf)
@@ -121,12 +169,12 @@ int as_block_sketch_all(const as_block_plan *P, const as_matrix *X, uint64_t see
     return c->status;
 }
 
-int as_block_scores(const as_matrix *Xb, int64_t j0, const double *NT, int64_t q, int64_t qs,
-                    double *lev, double *nrm, as_common *c)
+static int as_block_scores_view(const as_matrix *Xb, int64_t j0, const double *NT, int64_t q,
+                                int64_t qs, double *lev, double *nrm, as_common *c)
 {
     int64_t j, len = Xb->ncol;
     c->status = AS_OK;
-    if (as_matrix_check(Xb, c) != AS_OK) return c->status;
+    if (as_block_check(Xb, j0, c) != AS_OK) return c->status;
     if (nrm)
         for (j = 0; j < len; j++) nrm[j] = as_col_norm2(Xb, j);
     if (!lev) return AS_OK;
@@ -142,6 +190,18 @@ int as_block_scores(const as_matrix *Xb, int64_t j0, const double *NT, int64_t q
                             "(entries too close to 0 or to the largest double): rescale X",
                             (long long)(j0 + j + 1));
     return AS_OK;
+}
+
+int as_block_scores(const as_matrix *Xb, int64_t j0, const double *NT, int64_t q, int64_t qs,
+                    double *lev, double *nrm, as_common *c)
+{
+    as_matrix V;
+    void *p_own = NULL;
+    c->status = AS_OK;
+    if (as_block_rebase(Xb, &V, &p_own, c) == AS_OK)
+        as_block_scores_view(&V, j0, NT, q, qs, lev, nrm, c);
+    as_free(c, p_own);
+    return c->status;
 }
 
 int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t rank,

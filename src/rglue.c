@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attsparse.h"
+#include "rglue.h"
 
 /* ---------------------------------------------------------------- hooks */
 static void r_check_interrupt(void *unused)
@@ -57,7 +58,7 @@ static int64_t r_opt_i64(SEXP opts, const char *name, int64_t dflt)
 }
 
 /* The context for a call: R's interrupt and print hooks, a thread count. */
-static void r_common_threads(as_common *c, int threads)
+void r_common_threads(as_common *c, int threads)
 {
     as_common_init(c);
     c->interrupt_fn = r_interrupt;
@@ -65,13 +66,13 @@ static void r_common_threads(as_common *c, int threads)
     c->nthreads = threads;
 }
 
-static void r_common(as_common *c, SEXP opts)
+void r_common(as_common *c, SEXP opts)
 {
     r_common_threads(c, (int)r_opt_num(opts, "threads", 0));
     c->verbose = (int)r_opt_num(opts, "verbose", 0);
 }
 
-static void r_raise(const as_common *c)
+void r_raise(const as_common *c)
 {
     if (c->status == AS_ERR_INTERRUPT) Rf_errorcall(R_NilValue, "interrupted by the user");
     Rf_errorcall(R_NilValue, "%s", c->msg);
@@ -85,7 +86,7 @@ static SEXP r_slot(SEXP X, const char *name)
 
 /* A view of a base double matrix or a dgCMatrix; no copy. Slot lengths are
    checked here (the core cannot see them); their contents by the core. */
-static void r_view(SEXP X, as_matrix *A, const char *what)
+void r_view(SEXP X, as_matrix *A, const char *what)
 {
     if (Rf_isReal(X) && Rf_isMatrix(X)) {
         as_view_dense(A, Rf_nrows(X), Rf_ncols(X), REAL(X), Rf_nrows(X));
@@ -206,7 +207,7 @@ static int r_choice(SEXP opts, const char *name, const char *const *choices, int
     return dflt;
 }
 
-static void r_rand_options(SEXP opts, as_rand_options *o)
+void r_rand_options(SEXP opts, as_rand_options *o)
 {
     static const char *const lev[] = {"approx", "exact", NULL};
     static const char *const jl[] = {"gaussian", "ams", NULL};
