@@ -7,6 +7,7 @@
 //   metrics        = __attsparse__ ("error", X, Y, name, value, ...)
 //   Att            = __attsparse__ ("attention", X, name, value, ...)
 //   X              = __attsparse__ ("example", n, d, r, seed)
+//   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
 // The inst/*.m wrappers convert single/logical/integer input to double and
 // pick the default seed from Octave's rand; everything else is checked here
 // (host types, option names and kinds) or by the core (option ranges, X).
@@ -14,6 +15,7 @@
 // Plain MEX API; what needs Octave's own C++ API (interrupt flag, pager,
 // errors) is in octave_hooks.cc, since mex.h and Octave's headers clash.
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -22,6 +24,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "mex.h"
 
@@ -702,6 +705,8 @@ void cmd_gram (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   w.check (as_gram (&X, -1, nullptr, nullptr, mxGetPr (plhs[0]), &w.c));
 }
 
+#include "blocks_commands.h"
+
 struct Command
 {
   const char *name, *fname;
@@ -716,6 +721,7 @@ const Command commands[] = {
   { "attention", "sym_attention", cmd_attention },
   { "example", "attsparse_example", cmd_example },
   { "gram", "gram", cmd_gram },
+  { "rand_blocks", "attsparse_rand", cmd_rand_blocks },
 };
 
 }  // namespace
@@ -732,5 +738,5 @@ void mexFunction (int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
           return;
         }
   raise ("badArgument", "__attsparse__: the first argument must be a command: "
-         "rand, det, leverage, error, attention, example or gram");
+         "rand, det, leverage, error, attention, example, gram or rand_blocks");
 }
