@@ -133,7 +133,7 @@ include octave/octave.mk
 # ---------------------------------------------------------------- benchmarks
 # each fragment adds its targets to BENCH_TARGETS
 BENCH_TARGETS :=
-include bench/det.mk bench/gram.mk bench/rand.mk
+include bench/det.mk bench/gram.mk bench/ooc.mk bench/rand.mk
 bench: $(BENCH_TARGETS)
 
 # ---------------------------------------------------------------- reliability
