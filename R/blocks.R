@@ -97,6 +97,11 @@ rand_blocks <- function(X, blocks, core_opts, args, spectral, threads) {
   ends <- column_grid(n, d, plan[["chunk"]], blocks$block_columns, sparse)
   nb <- length(ends)
   nw <- max(1L, BiocParallel::bpnworkers(BPPARAM))
+  # the same workers for every wave and pass (socket workers load the package once)
+  if (!BiocParallel::bpisup(BPPARAM)) {
+    BiocParallel::bpstart(BPPARAM)
+    on.exit(BiocParallel::bpstop(BPPARAM), add = TRUE)
+  }
   # workers run the core on one thread each unless asked: the bits do not depend on it
   wthreads <- if (nw > 1 && threads == 0) 1 else threads
   wopts <- core_opts
