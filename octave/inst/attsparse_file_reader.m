@@ -62,3 +62,4 @@ endfunction
 %! unwind_protect_cleanup
 %!   unlink (f);
 %! end_unwind_protect
+%!error <Invalid call> attsparse_file_reader ("x.bin", 0)
