@@ -1,16 +1,18 @@
 # Makefile: build the C core and both front-ends, run every test, the demo and the benchmarks.
 # make            both front-ends (R package into build/Rlib, Octave functions into build/octave); installs nothing
 # make core       the C core, build/libattsparse.a; installs nothing
-# make check-fast the core's C tests, R testthat and the Octave tests (under 2 minutes; no sanitizers, valgrind, tarballs)
-# make check      every test: core C tests, R testthat, vignette, Octave tests, the installed Octave package,
-#                 ASan+UBSan, valgrind memcheck, fuzz corpus replay, R CMD check --as-cran of the source
+# make check-fast the core's C tests, R testthat, the Octave tests and the live R/Octave fixture cross-check
+#                 (under 2 minutes; no sanitizers, valgrind, tarballs)
+# make check      every test: core C tests, R testthat, vignette, Octave tests, the R/Octave cross-check, the
+#                 installed Octave package, ASan+UBSan, valgrind memcheck, fuzz corpus replay, R CMD check --as-cran of the source
 #                 tarball (when pdflatex is present); each stage prints its counts and the run ends with the
 #                 line "N passed, M failed" summing them. Measured from a fresh build directory on 2 cores
 #                 shared with other work: 12 min wall clock; peak memory 1.05 GB summed over all its
 #                 processes (sampled each second), 0.83 GB for the largest one (R CMD check's tests).
 #                 valgrind runs with OMP_THREAD_LIMIT=4 (tests/reliability/sanitize.mk), which took it
 #                 from 11.7 GB to 0.2 GB.
-# make demo       both front-ends on the built-in default input (and ALL, acq when installed): tables, plots in build/demo
+# make demo       both front-ends on the inputs of inst/extdata/demo-spec.dcf (the built-in example, and ALL, acq
+#                 when installed): tables (diffed), plots in build/demo
 # make check and make demo first install the Debian packages a fresh machine misses (tools/install-deps.sh),
 # once per build directory (stamps in build/deps); `make deps-GROUP` installs one group (build, r, octave, ...).
 SHELL := /bin/bash
@@ -28,9 +30,10 @@ LAPACK_LIBS ?= -llapack -lblas -lgfortran -lm
 
 RLIB := $(BUILD)/Rlib
 R_STAMP := $(RLIB)/attsparse/DESCRIPTION
-R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c src/*.h) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR)
+R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c src/*.h) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR) \
+         $(wildcard inst/extdata/*)
 
-.PHONY: all core r r-tarball check check-fast check-core check-r check-vignette check-cran check-makevars demo demo-r bench clean
+.PHONY: all core r r-tarball check check-fast check-cross check-core check-r check-vignette check-cran check-makevars demo demo-r bench clean
 all: r octave
 
 # ---------------------------------------------------------------- Debian packages
@@ -87,14 +90,17 @@ check-r: r
 
 # R CMD build: the source tarball, its vignette built (knitr, rmarkdown, pandoc). It is built from a
 # staged copy (build/rstage/attsparse) in which the core sits in src/core, a standard place for a
-# source package, instead of the repository's top-level core/ (src/Makevars: CORE = core).
+# source package, instead of the repository's top-level core/ (src/Makevars: CORE = core), and the table of
+# docs/bad-input.md (its one source; docs/ is build-ignored) is installed as inst/extdata/bad-input.md for
+# tests/testthat/test-badinput.R under R CMD check.
 R_VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 R_TARBALL := $(BUILD)/attsparse_$(R_VERSION).tar.gz
 R_STAGE   := $(BUILD)/rstage/attsparse
-$(R_TARBALL): $(R_SRC) $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) $(wildcard inst/*/*) .Rbuildignore | check-makevars
+$(R_TARBALL): $(R_SRC) $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) $(wildcard inst/*/*) docs/bad-input.md .Rbuildignore | check-makevars
 	rm -rf $(BUILD)/rstage && mkdir -p $(R_STAGE)/src/core
 	tar -cf - --exclude=./$(BUILD) --exclude=./.git --exclude='*.o' --exclude='*.so' . | tar -C $(R_STAGE) -xf -
 	mv $(R_STAGE)/core/*.c $(R_STAGE)/core/*.h $(R_STAGE)/src/core/ && rm -rf $(R_STAGE)/core
+	mkdir -p $(R_STAGE)/inst/extdata && cp docs/bad-input.md $(R_STAGE)/inst/extdata/
 	sed -i 's|^CORE = \.\./core$$|CORE = core|' $(R_STAGE)/src/Makevars
 	grep -q '^CORE = core$$' $(R_STAGE)/src/Makevars
 	cd $(BUILD)/rstage && flock $(CURDIR)/$(BUILD)/.r-install.lock $(R) CMD build attsparse >build.log 2>&1 \
@@ -123,9 +129,11 @@ check-cran: $(R_CHECK_LOG)
 	  /^exit status [1-9]/ { st = 1 } END { if (st && !f) f = 1; \
 	  printf "R CMD check --as-cran: %d passed, %d failed\n", p, f; exit f > 0 }' $<
 
-demo-r: r
+# the inputs of inst/extdata/demo-spec.dcf: real data sets read from the files Octave's demo reads
+demo-r: r demo-data
 	@mkdir -p $(BUILD)/demo
-	set -o pipefail; R_LIBS=$(RLIB) $(RSCRIPT) inst/scripts/demo.R $(BUILD)/demo/r | tee $(BUILD)/demo/r.txt
+	set -o pipefail; R_LIBS=$(RLIB) $(RSCRIPT) inst/scripts/demo.R $(BUILD)/demo/r $(BUILD)/demo/data \
+	  | tee $(BUILD)/demo/r.txt
 
 # ---------------------------------------------------------------- Octave
 include octave/octave.mk
@@ -133,7 +141,7 @@ include octave/octave.mk
 # ---------------------------------------------------------------- benchmarks
 # each fragment adds its targets to BENCH_TARGETS
 BENCH_TARGETS :=
-include bench/det.mk bench/gram.mk bench/ooc.mk bench/rand.mk
+include bench/accuracy.mk bench/det.mk bench/gram.mk bench/ooc.mk bench/rand.mk
 bench: $(BENCH_TARGETS)
 
 # ---------------------------------------------------------------- reliability
@@ -141,11 +149,27 @@ bench: $(BENCH_TARGETS)
 EXTRA_CHECKS :=
 include tests/reliability/fuzz.mk tests/reliability/sanitize.mk
 
-check-fast: check-core check-r check-octave
+# Live cross-check on this machine (the same core, BLAS and LAPACK): R writes every fixture case's output and
+# Octave reproduces it bit for bit, then the reverse; the committed fixtures (tests/fixtures) are compared to
+# 1e-13 instead, as the machines that wrote them may differ.
+CROSS_DIR := $(BUILD)/cross
+check-cross: r octave
+	@rm -rf $(CROSS_DIR) && mkdir -p $(CROSS_DIR)
+	@{ R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/make-fixtures.R $(CROSS_DIR)/r all && \
+	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
+	    --eval 'exit (cross_check ("$(CROSS_DIR)/r") > 0)'; \
+	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
+	    --eval 'make_fixtures ("$(CROSS_DIR)/octave", "all")' && \
+	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/cross-check.R $(CROSS_DIR)/octave; } 2>&1 | tee $(CROSS_DIR)/check.log; \
+	  $(COUNT_SUM) label="R/Octave live cross-check" $(CROSS_DIR)/check.log; \
+	  grep -qE '^cross-check R -> Octave: [0-9]+ passed, 0 failed' $(CROSS_DIR)/check.log && \
+	  grep -qE '^cross-check Octave -> R: [0-9]+ passed, 0 failed' $(CROSS_DIR)/check.log
+
+check-fast: check-core check-r check-octave check-cross
 
 # Every stage runs, even after a failure; each ends with a line "STAGE: N passed, M failed" (a stage
 # that fails without one counts as 1 failed) and the last line sums them.
-CHECK_STAGES = check-core check-r check-vignette check-octave check-octave-pkg $(EXTRA_CHECKS) \
+CHECK_STAGES = check-core check-r check-vignette check-octave check-cross check-octave-pkg $(EXTRA_CHECKS) \
                $(if $(shell command -v pdflatex),check-cran)
 check: $(call DEPS_DONE,$(CHECK_DEPS))
 	@mkdir -p $(BUILD)/check; pass=0; fail=0; \

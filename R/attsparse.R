@@ -1,57 +1,19 @@
 # attsparse.R: the user-facing functions; every numerical step is a .Call into the C core.
 
-RAND_OPTIONS <- c("probabilities", "leverage", "jl", "s1", "s", "s2", "beta", "memory", "threads",
-                  "verbose", "spectral", "sampling", "estimate", "rel")
+# Every option (its name, kind, range and default) is the C core's (core/options.c):
+# here the options are gathered by name and passed to one .Call.
 
-# The randomized options checked here rather than by collect_options: a
-# choice, a flag and a number (their ranges and defaults are the core's).
-rand_accuracy_options <- function(dots) {
-  out <- list()
-  if (!is.null(v <- dots[["sampling", exact = TRUE]])) {
-    if (!is.character(v) || length(v) != 1L || is.na(v))
-      stop("'sampling' must be a single string: \"iid\" or \"poisson\"", call. = FALSE)
-    out$sampling <- v
-  }
-  if (!is.null(v <- dots[["estimate", exact = TRUE]])) {
-    check_flag(v, "estimate")
-    out$estimate <- as.numeric(v)
-  }
-  if (!is.null(v <- dots[["rel", exact = TRUE]])) {
-    check_number(v, "rel")
-    out$rel <- as.numeric(v)
-  }
-  if (is.null(names(dots))) return(list(core = out, dots = dots))
-  list(core = out, dots = dots[!(names(dots) %in% c("sampling", "estimate", "rel"))])
-}
-DET_OPTIONS <- c("leaf", "memory", "search", "threads", "verbose", "spectral")
-
-elapsed <- function() proc.time()[["elapsed"]]
-
-# Turn the core's result into an "attsparse" object, with the metrics when asked.
-new_attsparse <- function(X, res, method, error, spectral, threads, time, extra) {
-  n <- nrow(X)
-  Y <- res$Y
-  if (inherits(X, "dgCMatrix")) {
-    Y <- new("dgCMatrix", Dim = c(n, length(res$index)), p = Y$p, i = Y$i, x = Y$x,
-             Dimnames = list(rownames(X), colnames(X)[res$index]))
-  } else if (!is.null(dimnames(X))) {
-    dimnames(Y) <- list(rownames(X), colnames(X)[res$index])
-  }
-  metrics <- c(inf = NA_real_, rel = NA_real_, baseline = NA_real_, r = NA_real_,
-               eps_spectral = NA_real_, bound = NA_real_)
-  error_time <- NA_real_
-  if (error) {
-    t0 <- elapsed()
-    metrics <- .Call(C_error, X, res$index, res$weight, spectral, threads)
-    error_time <- elapsed() - t0
-    warn_overflow(metrics)
-  }
-  out <- c(list(Y = Y, index = res$index, weight = res$weight, m = res$m, k = res$k,
+# Turn the core's result into an "attsparse" object (Y, dgCMatrix or base
+# matrix, is built by the glue; the metrics come from the same call).
+new_attsparse <- function(X, res, method, extra) {
+  metrics <- res$metrics
+  if (!is.na(metrics[["r"]])) warn_overflow(metrics)
+  out <- c(list(Y = res$Y, index = res$index, weight = res$weight, m = res$m, k = res$k,
                 error = metrics[["inf"]], rel_error = metrics[["rel"]], r = metrics[["r"]],
                 baseline = metrics[["baseline"]], eps_spectral = metrics[["eps_spectral"]],
                 bound = metrics[["bound"]], rank = res$rank, method = method,
                 dim = dim(X), sparse = inherits(X, "dgCMatrix"),
-                time = time, error_time = error_time),
+                time = res$time, error_time = res$error_time),
            extra)
   structure(out, class = "attsparse")
 }
@@ -110,61 +72,50 @@ options_not_abbreviations <- function(call, env, fenv, dots, defaults) {
   dots
 }
 
-attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE, ...) {
+attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE, ...,
+                           K = NULL, V = NULL) {
   # an option typed `s = 8` (or `d = `, ...) is an option, not the start of `seed`
   dots <- options_not_abbreviations(sys.call(), parent.frame(), environment(), list(...),
                                     list(m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE))
   # a DelayedMatrix (HDF5Array, ...) is read by blocks of columns (R/blocks.R)
   blocks <- block_options(X, dots)
-  if (!is.null(blocks)) dots <- blocks$dots
-  acc <- rand_accuracy_options(dots)
-  opts <- collect_options(acc$dots, RAND_OPTIONS)
-  if (is.null(blocks)) X <- as_input(X)
-  check_number(m, "m", lower = 1, upper = 2147483647, whole = TRUE, null_ok = TRUE)
-  check_number(eps, "eps")
-  check_number(delta, "delta")
-  check_flag(error, "error")
+  if (!is.null(blocks)) {
+    dots <- blocks$dots
+    check_named(dots)
+    if (!is.null(K) || !is.null(V)) stop("'K' and 'V' need X in memory, not a DelayedMatrix", call. = FALSE)
+    if (is.null(seed)) seed <- seed_from_rng()
+    return(rand_blocks(X, blocks, c(list(m = m, eps = eps, delta = delta, seed = seed, error = error), dots),
+                       list(m = m, eps = eps, delta = delta, seed = seed, error = error)))
+  }
+  check_named(dots)
+  X <- as_input(X)
+  qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
   if (is.null(seed)) seed <- seed_from_rng()
-  check_number(seed, "seed", lower = 0, upper = 2^53 - 1, whole = TRUE)
-  spectral <- if (is.null(opts$spectral)) error else as.logical(opts$spectral)
-  threads <- if (is.null(opts$threads)) 0 else opts$threads
-  opts$spectral <- NULL
-  core_opts <- c(list(m = if (is.null(m)) 0 else as.numeric(m), eps = eps, delta = delta,
-                      seed = as.numeric(seed)), opts, acc$core)
-  if (!is.null(blocks))
-    return(rand_blocks(X, blocks, core_opts, list(m = m, eps = eps, delta = delta, seed = seed, error = error),
-                       spectral, threads))
-  t0 <- elapsed()
-  res <- .Call(C_rand, X, core_opts)
-  time <- elapsed() - t0
-  new_attsparse(X, res, "randomized", error, spectral, threads, time,
+  res <- .Call(C_rand, X, qk_core_options(c(list(m = m, eps = eps, delta = delta, seed = seed,
+                                                  error = error), dots), qk))
+  out <- new_attsparse(X, res, "randomized",
                 list(seed = as.numeric(seed), eps = eps, delta = delta,
                      probabilities = res$probabilities,
                      sampling = res$sampling,
-                     rel_target = if (is.null(acc$core$rel)) NA_real_ else acc$core$rel,
+                     rel_target = if (is.null(dots[["rel", exact = TRUE]])) NA_real_ else as.numeric(dots[["rel", exact = TRUE]]),
                      rel_estimate = res$rel_estimate, inf_estimate = res$inf_estimate,
                      rounds = res$rounds, s1 = res$s1, s = res$s, s2 = res$s2))
+  if (is.null(qk)) out else qk_result(out, X, qk, res, error, dots)
 }
 
-attsparse_det <- function(X, eps = 0.5, error = TRUE, ...) {
+attsparse_det <- function(X, eps = 0.5, error = TRUE, ..., K = NULL, V = NULL) {
   if (is_block_input(X))
     stop(paste("attsparse_det needs X in memory (BSS revisits every column at every step);",
                "on a DelayedMatrix use attsparse_rand, or attsparse_det(as.matrix(X)) when X fits"),
          call. = FALSE)
-  opts <- collect_options(list(...), DET_OPTIONS)
+  dots <- list(...)
+  check_named(dots)
   X <- as_input(X)
-  check_number(eps, "eps")
-  check_flag(error, "error")
-  spectral <- if (is.null(opts$spectral)) error else as.logical(opts$spectral)
-  threads <- if (is.null(opts$threads)) 0 else opts$threads
-  opts$spectral <- NULL
-  t0 <- elapsed()
-  res <- .Call(C_det, X, c(list(eps = eps), opts))
-  time <- elapsed() - t0
-  b <- ((1 + sqrt(1 - eps^2)) / eps)^2
-  new_attsparse(X, res, "deterministic", error, spectral, threads, time,
-                list(eps = eps, b = b, eps_bound = res$eps_bound,
-                     max_columns = ceiling(b * res$rank)))
+  qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
+  res <- .Call(C_det, X, qk_core_options(c(list(eps = eps, error = error), dots), qk))
+  out <- new_attsparse(X, res, "deterministic",
+                       list(eps = eps, b = res$b, eps_bound = res$eps_bound, max_columns = res$max_columns))
+  if (is.null(qk)) out else qk_result(out, X, qk, res, error, dots)
 }
 
 attention_error <- function(X, Y, spectral = FALSE, threads = 0) {
@@ -172,10 +123,8 @@ attention_error <- function(X, Y, spectral = FALSE, threads = 0) {
   X <- as_input(X)
   if (inherits(Y, "attsparse")) Y <- Y$Y
   Y <- as_input(Y, "Y")
-  check_flag(spectral, "spectral")
-  check_number(threads, "threads", lower = 0, upper = 1024, whole = TRUE)
   # Y of another kind than X is fine: each Gram is computed from its own storage
-  out <- .Call(C_error_xy, X, Y, spectral, as.numeric(threads))
+  out <- .Call(C_error_xy, X, Y, list(spectral = spectral, threads = threads))
   warn_overflow(out)
   res <- as.list(out[c("inf", "rel", "baseline", "r")])
   if (spectral) res <- c(res, as.list(out[c("eps_spectral", "bound")]))
@@ -184,8 +133,7 @@ attention_error <- function(X, Y, spectral = FALSE, threads = 0) {
 
 sym_attention <- function(X, threads = 0) {
   X <- as_input(X)
-  check_number(threads, "threads", lower = 0, upper = 1024, whole = TRUE)
-  A <- .Call(C_softmax, X, as.numeric(threads))
+  A <- .Call(C_softmax, X, list(threads = threads))
   if (!is.null(rownames(X))) dimnames(A) <- list(rownames(X), rownames(X))
   A
 }
@@ -194,14 +142,10 @@ leverage_scores <- function(X, method = c("approx", "exact"), seed = NULL, ...) 
   dots <- options_not_abbreviations(sys.call(), parent.frame(), environment(), list(...),
                                     list(method = c("approx", "exact"), seed = NULL))
   if (identical(method, c("approx", "exact"))) method <- "approx"
-  if (!is.character(method) || length(method) != 1L || !method %in% c("approx", "exact"))
-    stop(sprintf("'method' must be one of \"approx\" or \"exact\", got %s",
-                 paste(deparse(method), collapse = " ")), call. = FALSE)
-  opts <- collect_options(dots, c("jl", "s1", "s", "s2", "threads", "verbose"))
+  check_named(dots)
   X <- as_input(X)
   if (is.null(seed)) seed <- seed_from_rng()
-  check_number(seed, "seed", lower = 0, upper = 2^53 - 1, whole = TRUE)
-  scores <- .Call(C_leverage, X, c(list(leverage = method, seed = as.numeric(seed)), opts))
+  scores <- .Call(C_leverage, X, c(list(method = method, seed = seed), dots))
   names(scores) <- colnames(X)
   scores
 }

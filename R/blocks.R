@@ -39,7 +39,7 @@ block_task_run <- function(i, DX, ends, sparse, pass, n, d, core_opts, factor, n
   j0 <- if (i == 1L) 0 else as.numeric(ends[[i - 1L]])
   if (pass == "sketch") .Call(C_block_sketch, blk, j0, n, d, core_opts)
   else if (pass == "scores") .Call(C_block_scores, blk, j0, factor, need, threads)
-  else .Call(C_gram, blk, threads)
+  else .Call(C_gram, blk, list(threads = threads))
 }
 
 # bplapply over blocks `ids`; a worker's error becomes one clear R error.
@@ -79,7 +79,7 @@ block_options <- function(X, dots) {
 }
 
 # attsparse_rand's passes over a DelayedMatrix X; `args` holds the checked m, eps, delta, seed, error.
-rand_blocks <- function(X, blocks, core_opts, args, spectral, threads) {
+rand_blocks <- function(X, blocks, core_opts, args) {
   BPPARAM <- blocks$BPPARAM
   error <- args$error
   seed <- args$seed
@@ -87,7 +87,10 @@ rand_blocks <- function(X, blocks, core_opts, args, spectral, threads) {
   d <- ncol(X)
   sparse <- DelayedArray::is_sparse(X)
   t0 <- elapsed()
+  # the core checks every option (by its table) here, before any block is read
   plan <- .Call(C_block_plan, as.numeric(n), as.numeric(d), core_opts)
+  spectral <- if (is.null(core_opts[["spectral", exact = TRUE]])) isTRUE(error) else isTRUE(core_opts$spectral)
+  threads <- if (is.null(core_opts[["threads", exact = TRUE]])) 0 else core_opts$threads
   if (plan[["in_memory"]] == 1) {
     # d <= s1: X is no larger than the sketch the passes would hold; read it whole
     Xm <- as_block_matrix(if (sparse) methods::as(X, "dgCMatrix") else as.matrix(X), sparse)
@@ -145,7 +148,7 @@ rand_blocks <- function(X, blocks, core_opts, args, spectral, threads) {
   if (error) {
     t1 <- elapsed()
     G <- gram_blocks(X, ends, sparse, BPPARAM, threads, what)
-    metrics <- .Call(C_compare_gram, G, .Call(C_gram, as_input(Y, "Y"), as.numeric(threads)), spectral)
+    metrics <- .Call(C_compare_gram, G, .Call(C_gram, as_input(Y, "Y"), list(threads = threads)), spectral)
     error_time <- elapsed() - t1
     warn_overflow(metrics)
   }
@@ -202,7 +205,7 @@ attention_error_blocks <- function(X, Y, spectral, threads) {
   sparse <- DelayedArray::is_sparse(X)
   ends <- column_grid(nrow(X), ncol(X), 16384, NULL, sparse)
   G <- gram_blocks(X, ends, sparse, BPPARAM, threads, "attention_error")
-  H <- if (ncol(Y) == 0) matrix(0, nrow(X), nrow(X)) else .Call(C_gram, Y, as.numeric(threads))
+  H <- if (ncol(Y) == 0) matrix(0, nrow(X), nrow(X)) else .Call(C_gram, Y, list(threads = threads))
   out <- .Call(C_compare_gram, G, H, spectral)
   warn_overflow(out)
   res <- as.list(out[c("inf", "rel", "baseline", "r")])

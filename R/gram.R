@@ -2,8 +2,7 @@
 
 gram <- function(X, threads = 0) {
   X <- as_input(X)
-  check_number(threads, "threads", lower = 0, upper = 1024, whole = TRUE)
-  G <- .Call(C_gram, X, as.numeric(threads))
+  G <- .Call(C_gram, X, list(threads = threads))
   if (!is.null(rownames(X))) dimnames(G) <- list(rownames(X), rownames(X))
   G
 }

@@ -58,34 +58,15 @@ check_flag <- function(x, name) {
   invisible(x)
 }
 
-# The options in `...`, checked by name and kind; ranges are checked by the core.
-collect_options <- function(dots, allowed) {
+# Further options must be named, each once; their names, kinds and ranges are
+# checked by the core.
+check_named <- function(dots) {
   if (length(dots) && (is.null(names(dots)) || any(names(dots) == "")))
     stop("further options must be named, e.g. threads = 2", call. = FALSE)
   twice <- unique(names(dots)[duplicated(names(dots))])
   if (length(twice))
     stop(sprintf("option '%s' is given twice", twice[[1L]]), call. = FALSE)
-  bad <- setdiff(names(dots), allowed)
-  if (length(bad))
-    stop(sprintf("unknown option%s %s; known options: %s", if (length(bad) > 1) "s" else "",
-                 paste0("'", bad, "'", collapse = ", "), paste(allowed, collapse = ", ")), call. = FALSE)
-  strings <- c("probabilities", "leverage", "jl", "search")
-  for (nm in names(dots)) {
-    v <- dots[[nm]]
-    if (nm %in% strings) {
-      if (!is.character(v) || length(v) != 1L || is.na(v))
-        stop(sprintf("'%s' must be a single string", nm), call. = FALSE)
-    } else if (nm %in% c("verbose", "spectral")) {
-      check_flag(v, nm)
-      dots[[nm]] <- as.numeric(v)
-    } else {
-      # threads: the cap of the Octave front-end; 1e5 OpenMP threads overflow the C stack
-      check_number(v, nm, lower = 0, upper = if (nm == "threads") 1024 else Inf,
-                   whole = nm != "beta" && nm != "memory")
-      dots[[nm]] <- as.numeric(v)
-    }
-  }
-  dots
+  invisible(dots)
 }
 
 # A seed from R's generator, so that set.seed() reproduces a run.

@@ -1,4 +1,4 @@
-# rand.mk: the issue-5 benchmark (attsparse_rand/det against the exact Gram, Gaussian and sparse random
+# rand.mk: the randomized-algorithm benchmark (attsparse_rand/det against the exact Gram, Gaussian and sparse random
 # projections; R, Octave, Python) and the machine's multiply-add peak; included by the top-level Makefile.
 # make bench-rand                  inputs, every method, tables in build/bench/rand-tables.txt (~15 min)
 # make bench-rand RAND_BENCH=--quick   the real data sets only

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# rand_bench.sh: the issue-5 benchmark: attsparse_rand and attsparse_det against the exact Gram + Cholesky,
+# rand_bench.sh: the randomized-algorithm benchmark: attsparse_rand and attsparse_det against the exact Gram + Cholesky,
 # a Gaussian projection and scikit-learn's SparseRandomProjection, in R, Octave and Python, on the same inputs.
 # Run from the repository root (make bench-rand does): bench/rand_bench.sh [--quick]
 #   --quick   the real data sets only (a minute)

@@ -1,4 +1,4 @@
-# rand_common.R: helpers of the issue-5 benchmark (R side): ASBIN001 input files, exact Gram, rel error, memory.
+# rand_common.R: helpers of the randomized-algorithm benchmark (R side): ASBIN001 input files, exact Gram, rel error, memory.
 suppressPackageStartupMessages(library(Matrix))
 
 # ASBIN001 (see bench/rand_tool.c): "ASBIN001", int64 n, d, nnz, kind, then the

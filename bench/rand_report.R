@@ -1,4 +1,4 @@
-# rand_report.R: the tables of the issue-5 benchmark from build/bench/rand-runs.tsv and rand-procs.tsv.
+# rand_report.R: the tables of the randomized-algorithm benchmark from build/bench/rand-runs.tsv and rand-procs.tsv.
 options(width = 250)
 # Run: Rscript bench/rand_report.R build/bench
 args <- commandArgs(trailingOnly = TRUE)
@@ -28,7 +28,7 @@ describe <- function(r) {
           if (kind == "sparse") sprintf(", %.3g nonzeros", as.numeric(r$nnz[1])) else "")
 }
 
-cat("attsparse benchmark (issue 5): wall time of the method alone (input loaded; error = FALSE),\n",
+cat("attsparse benchmark: wall time of the method alone (input loaded; error = FALSE),\n",
     "rel = max |Att(Y)/Att(X) - 1| against the exact Gram, memory: 'extra' = peak resident during the\n",
     "run minus resident before it (VmHWM reset before the run; includes the result Y, 'Y' its size),\n",
     "'process' = /usr/bin/time -v maximum resident set of the whole process (interpreter + loading X +\n",

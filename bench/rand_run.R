@@ -1,4 +1,4 @@
-# rand_run.R: one method of the issue-5 benchmark on one input, in R; appends result lines to a TSV.
+# rand_run.R: one method of the randomized-algorithm benchmark on one input, in R; appends result lines to a TSV.
 # Run: R_LIBS=build/Rlib Rscript bench/rand_run.R DIR INPUT METHOD SIZES BUDGET OUT
 #   METHOD rand (SIZES: draws m, 0 = default), det (eps), gram, gauss (k columns)
 #   SIZES  comma-separated, run in order; a sweep stops once rel <= 1% or once the

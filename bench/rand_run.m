@@ -1,4 +1,4 @@
-## rand_run.m: one method of the issue-5 benchmark on one input, in Octave; appends result lines to a TSV.
+## rand_run.m: one method of the randomized-algorithm benchmark on one input, in Octave; appends result lines to a TSV.
 ## Run: octave-cli --path build/octave bench/rand_run.m DIR INPUT METHOD SIZES BUDGET OUT
 ##   METHOD rand (SIZES: draws m, 0 = default), det (eps), gram (X*X' + chol), gauss (k columns)
 ## The same measurements as bench/rand_run.R: time of the method alone, resident memory

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-# rand_srp.py: scikit-learn's SparseRandomProjection in the issue-5 benchmark; appends result lines to a TSV.
+# rand_srp.py: scikit-learn's SparseRandomProjection in the randomized-algorithm benchmark; appends result lines to a TSV.
 # Run: /usr/bin/python3 bench/rand_srp.py DIR INPUT SIZES BUDGET OUT   (Debian's python3-sklearn)
 # The same measurements as bench/rand_run.R: time of fit_transform alone (input loaded before),
 # resident memory before it, its peak (VmHWM reset before the run), rel error against the exact Gram.

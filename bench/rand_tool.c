@@ -1,4 +1,4 @@
-/* rand_tool.c: benchmark inputs (seeded, written once to binary files), their exact Gram, and phase timings of as_rand, for issue 5. */
+/* rand_tool.c: benchmark inputs (seeded, written once to binary files), their exact Gram, and phase timings  of as_rand. */
 /* Usage:
      rand_tool gen-sparse FILE n d nnz seed   Zipf-like document-term matrix, rows of unit norm
      rand_tool gen-dense  FILE n d r seed     attsparse_example (n, d, r, seed)

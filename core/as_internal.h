@@ -1,8 +1,9 @@
-/* as_internal.h: helpers shared by the core's files (allocation, errors, column loops, BLAS/LAPACK). */
+/* as_internal.h: helpers shared by the core's files (allocation, errors, column loops, private entry points). */
 #ifndef AS_INTERNAL_H
 #define AS_INTERNAL_H
 
 #include "attsparse.h"
+#include "lapack.h"
 #include <math.h>
 #include <string.h>
 
@@ -33,6 +34,18 @@ void as_progress(as_common *c, const char *fmt, ...)
 
 int as_threads(const as_common *c);
 
+/* Wall-clock seconds from an arbitrary origin (for as_sample.time). */
+double as_wtime(void);
+
+/* The metrics of Y = X(:, index) * diag(weight) against X; G = X X' when the
+   caller has it (else NULL: computed here). */
+int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t *index,
+                  const double *weight, int spectral, as_metrics *out, as_common *c);
+/* S->metrics and S->error_time as asked by the options 'error' and 'spectral'
+   (spectral < 0: as error); G as for as_metrics_of. */
+int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,
+                      as_sample *S, as_common *c);
+
 /* Threads the machine can be asked for: 4x its online CPUs (libgomp exits
    the process when it cannot create a thread). */
 int as_threads_cap(void);
@@ -41,26 +54,39 @@ int as_threads_cap(void);
    physical memory); else AS_ERR_TOOBIG saying `what` needs them. */
 int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what);
 
-/* Run BODY once per stored entry of column j of A, with ROW (int64_t) and
-   VAL (double) set; the index width is resolved once per column, not per entry. */
-#define AS_FOR_COL(A, j, ROW, VAL, BODY)                                        \
+/* Run BODY once per stored entry of column j of A (dense or CSC), with ROW
+   (int64_t, plus OFF) and VAL (double) set; the index width is resolved once
+   per column, not per entry. */
+#define AS_FOR_COL_PART(A, j, OFF, ROW, VAL, BODY)                              \
     do {                                                                        \
         const as_matrix *A_ = (A);                                              \
-        int64_t j_ = (j), k_, e_;                                               \
+        int64_t j_ = (j), k_, e_, o_ = (OFF);                                   \
         if (A_->kind == AS_DENSE) {                                             \
             const double *c_ = A_->x + j_ * A_->ld;                             \
             for (k_ = 0; k_ < A_->nrow; k_++) {                                 \
-                int64_t ROW = k_; double VAL = c_[k_]; BODY                     \
+                int64_t ROW = o_ + k_; double VAL = c_[k_]; BODY                \
             }                                                                   \
         } else if (A_->kind == AS_CSC32) {                                      \
             for (k_ = A_->p32[j_], e_ = A_->p32[j_ + 1]; k_ < e_; k_++) {       \
-                int64_t ROW = A_->i32[k_]; double VAL = A_->x[k_]; BODY         \
+                int64_t ROW = o_ + A_->i32[k_]; double VAL = A_->x[k_]; BODY    \
             }                                                                   \
         } else {                                                                \
             for (k_ = A_->p64[j_], e_ = A_->p64[j_ + 1]; k_ < e_; k_++) {       \
-                int64_t ROW = A_->i64[k_]; double VAL = A_->x[k_]; BODY         \
+                int64_t ROW = o_ + A_->i64[k_]; double VAL = A_->x[k_]; BODY    \
             }                                                                   \
         }                                                                       \
+    } while (0)
+
+/* The same for any view: a stacked Z = [Q; K] walks Q's column, then K's with
+   rows offset by nrow(Q) (a `break` in BODY leaves only the part it is in). */
+#define AS_FOR_COL(A, j, ROW, VAL, BODY)                                        \
+    do {                                                                        \
+        const as_matrix *Z_ = (A);                                              \
+        int64_t jz_ = (j);                                                      \
+        if (Z_->kind == AS_STACKED) {                                           \
+            AS_FOR_COL_PART(Z_->part[0], jz_, 0, ROW, VAL, BODY);               \
+            AS_FOR_COL_PART(Z_->part[1], jz_, Z_->part[0]->nrow, ROW, VAL, BODY); \
+        } else AS_FOR_COL_PART(Z_, jz_, 0, ROW, VAL, BODY);                     \
     } while (0)
 
 /* Stored entries of column j. */
@@ -68,42 +94,33 @@ static inline int64_t as_col_nnz(const as_matrix *A, int64_t j)
 {
     if (A->kind == AS_DENSE) return A->nrow;
     if (A->kind == AS_CSC32) return (int64_t)A->p32[j + 1] - A->p32[j];
+    if (A->kind == AS_STACKED) return as_col_nnz(A->part[0], j) + as_col_nnz(A->part[1], j);
     return A->p64[j + 1] - A->p64[j];
 }
 
 /* Squared norm of column j. */
 double as_col_norm2(const as_matrix *A, int64_t j);
 
+/* ---- Q != K (qk.c) */
+/* The norm-sampling weight of column j, the entries divided by scale (1: as
+   they are): ||x_j||^2, and for a stacked [Q; K] the product ||q_j|| ||k_j||
+   (Drineas, Kannan, Mahoney 2006), which is ||q_j||^2 to the bit when K = Q. */
+double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
+/* Doubles in one block of logits of as_attention_qkv with V (default 4 Mi). */
+extern double as_qk_block;
+/* scores[j] = || z_j' N ||^2 for a stacked view (as_scores_cols in leverage.c; NT is
+   q x N with leading dimension qs). */
+int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, double *scores,
+                 as_common *c);
+/* Z Z' (N x N, N = n1 + n2) of a stacked view, from the Grams of its parts and
+   their cross product (as_gram in gram.c). */
+int as_qk_gram(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
+               double *G, as_common *c);
+/* as_compare_gram for any view: for a stacked Z, the metrics of the cross
+   attention row-softmax(Q K') read from the blocks of G = Z Z', H = Z~ Z~'. */
+int as_compare_view(const as_matrix *X, const double *G, const double *H, int spectral,
+                    as_metrics *out, as_common *c);
 
-/* Sizes handed to LAPACK must fit its 32-bit integers. */
-#define AS_INT_MAX 2147483647LL
-
-/* BLAS/LAPACK (Fortran, LP64) with the hidden string lengths made explicit. */
-typedef size_t as_fclen;
-void dgeqp3_(const int *m, const int *n, double *a, const int *lda, int *jpvt,
-             double *tau, double *work, const int *lwork, int *info);
-void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
-            const int *m, const int *n, const double *alpha, const double *a,
-            const int *lda, double *b, const int *ldb,
-            as_fclen, as_fclen, as_fclen, as_fclen);
-void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *beta,
-            double *c, const int *ldc, as_fclen, as_fclen);
-void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
-            const int *k, const double *alpha, const double *a, const int *lda,
-            const double *b, const int *ldb, const double *beta, double *c,
-            const int *ldc, as_fclen, as_fclen);
-void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
-void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
-void dpocon_(const char *uplo, const int *n, const double *a, const int *lda,
-             const double *anorm, double *rcond, double *work, int *iwork, int *info, as_fclen);
-double dlansy_(const char *norm, const char *uplo, const int *n, const double *a,
-               const int *lda, double *work, as_fclen, as_fclen);
-void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n,
-             double *a, const int *lda, const double *vl, const double *vu,
-             const int *il, const int *iu, const double *abstol, int *m, double *w,
-             double *z, const int *ldz, int *isuppz, double *work, const int *lwork,
-             int *iwork, const int *liwork, int *info, as_fclen, as_fclen, as_fclen);
 
 /* Symmetric eigendecomposition of the n x n matrix A (overwritten): eigenvalues
    ascending in w, eigenvectors in Z (n x n) when Z != NULL. */

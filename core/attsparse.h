@@ -49,7 +49,7 @@ void as_free(as_common *c, void *ptr);       /* frees what the core returned */
 /* A no-copy view of X (n x d). Dense: column-major, leading dimension ld >= n.
    CSC: column pointers p (length d+1, p[0] == 0), row indices i (length p[d],
    strictly increasing within a column), values x; 32- or 64-bit indices. */
-enum { AS_DENSE = 0, AS_CSC32 = 1, AS_CSC64 = 2 };
+enum { AS_DENSE = 0, AS_CSC32 = 1, AS_CSC64 = 2, AS_STACKED = 3 };
 
 typedef struct as_matrix {
     int            kind;
@@ -58,6 +58,7 @@ typedef struct as_matrix {
     const double  *x;
     const int32_t *p32, *i32;    /* AS_CSC32 */
     const int64_t *p64, *i64;    /* AS_CSC64 */
+    const struct as_matrix *part[2]; /* AS_STACKED: Z = [part[0]; part[1]] (see as_view_stacked) */
 } as_matrix;
 
 /* Fill a view; no data is copied. */
@@ -66,6 +67,12 @@ void as_view_csc32(as_matrix *A, int64_t nrow, int64_t ncol, const int32_t *p,
                    const int32_t *i, const double *x);
 void as_view_csc64(as_matrix *A, int64_t nrow, int64_t ncol, const int64_t *p,
                    const int64_t *i, const double *x);
+
+/* Z = [Q; K] ((n1 + n2) x d) over two views, Q and K dense or CSC (mixed is
+   fine), no data copied: column j of Z is Q's column j, then K's with rows
+   offset by n1. Every entry point that takes an X takes Z (Q != K, DESIGN
+   section 8); Q and K must outlive Z. */
+void as_view_stacked(as_matrix *Z, const as_matrix *Q, const as_matrix *K);
 
 /* Check sizes, column pointers, row indices and that every value is finite.
    Every entry point calls it; front-ends may call it first to fail early. */
@@ -76,6 +83,16 @@ int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c);
 int64_t as_nnz(const as_matrix *A);          /* stored entries (n*d if dense) */
 
 /* ------------------------------------------------------------------ results */
+/* How far the attention of Y is from that of X (G = X X', H = Y Y'). */
+typedef struct as_metrics {
+    double inf;          /* max |Att(Y) - Att(X)|                          */
+    double rel;          /* max |Att(Y) / Att(X) - 1|                      */
+    double baseline;     /* rel of the uniform attention 1/n (Y = 0)       */
+    double r;            /* max |G| entrywise                              */
+    double eps_spectral; /* min eps: (1-eps) G <= H <= (1+eps) G; NaN if not asked */
+    double bound;        /* exp(2 eps_spectral max_i G_ii) - 1; NaN if not asked */
+} as_metrics;
+
 /* Y(:, t) = weight[t] * X(:, index[t]), index 0-based, strictly increasing. */
 typedef struct as_sample {
     int64_t  k;         /* distinct columns                                */
@@ -94,6 +111,14 @@ typedef struct as_sample {
     int      probabilities;/* AS_PROB_* used (target mode may pick it)         */
     int      sampling;     /* AS_SAMPLING_* used (target mode: Poisson)        */
     int      rounds;       /* target mode: samples drawn; else 1               */
+    /* deterministic only (NaN or 0 otherwise): */
+    double   b;            /* BSS sparsity factor as_bss_b(eps)                */
+    int64_t  max_columns;  /* column budget ceil(b rank): the BSS iterations   */
+    /* every run: */
+    double   time;         /* seconds of the algorithm, metrics excluded       */
+    double   error_time;   /* seconds of the metrics; NaN when none asked      */
+    as_metrics metrics;    /* option 'error': inf, rel, baseline, r; option
+                              'spectral': eps_spectral, bound; NaN otherwise   */
 } as_sample;
 
 void as_sample_init(as_sample *S);
@@ -112,6 +137,65 @@ enum { AS_PROB_LEVERAGE = 0, AS_PROB_UNIFORM = 1, AS_PROB_NORM = 2, AS_PROB_MIXE
 enum { AS_SAMPLING_IID = 0, AS_SAMPLING_POISSON = 1 };
 enum { AS_LEV_APPROX = 0, AS_LEV_EXACT = 1 };
 enum { AS_JL_GAUSSIAN = 0, AS_JL_AMS = 1 };
+
+/* ------------------------------------------------------------------ options */
+/* Every option of the calls below is one row of one table (core/options.c):
+   its user-facing name, kind, range, default and choices, and the calls that
+   take it. Front-ends pass the user's options by name to as_options_set and
+   list the names from the table; they never restate a range or a default. */
+enum { AS_OPT_REAL = 0, AS_OPT_WHOLE = 1, AS_OPT_FLAG = 2, AS_OPT_CHOICE = 3 };
+/* The calls an option belongs to (a bit mask in as_option.calls). */
+enum { AS_FOR_RAND = 1,      /* as_rand: as_rand_options                      */
+       AS_FOR_DET = 2,       /* as_det: as_det_options                        */
+       AS_FOR_LEVERAGE = 4,  /* as_leverage: as_rand_options                  */
+       AS_FOR_METRICS = 8,   /* attention_error: as_metrics_options           */
+       AS_FOR_GRAM = 16 };   /* sym_attention, gram: as_metrics_options       */
+
+typedef struct as_option {
+    const char *name;      /* as the user types it ("memory", "s1", ...)      */
+    int         kind;      /* AS_OPT_*                                        */
+    unsigned    calls;     /* AS_FOR_* mask                                   */
+    double      lo, hi;    /* accepted range, ends open when lo_open/hi_open  */
+    int         lo_open, hi_open;
+    double      dflt;      /* the default (AS_OPT_CHOICE: its position); a
+                              value outside the range means "chosen by the
+                              core" (e.g. m = 0: from the Chernoff bound)     */
+    const char *choices;   /* AS_OPT_CHOICE: "a|b|c", positions as the AS_* enums */
+    const char *help;      /* one line: what it does, what its default is     */
+    int         field;     /* internal: where as_options_set stores it        */
+} as_option;
+
+int              as_option_count(void);
+const as_option *as_option_at(int t);     /* row t, NULL when out of range */
+/* The row of `name` (exact, lower case) for one of `calls`; NULL if none. */
+const as_option *as_option_find(const char *name, unsigned calls);
+/* AS_OK and *op, or AS_ERR_ARG "unknown option 'foo'; valid options: ..." */
+int as_option_lookup(const char *name, unsigned calls, const as_option **op, as_common *c);
+/* The names of the options of `calls`, ", "-separated, into buf. */
+const char *as_option_names(unsigned calls, char *buf, size_t len);
+/* What a value of op must be: "a whole number in [1, 64]", "true or false",
+   "one of iid|poisson", for messages about values of the wrong host type. */
+const char *as_option_expect(const as_option *op, char *buf, size_t len);
+
+/* AS_OK when v is a value of op (a number; a choice's position), else
+   AS_ERR_ARG with a message naming the option. */
+int as_option_check(const as_option *op, double v, as_common *c);
+/* Choice number pos of an AS_OPT_CHOICE row ("poisson" for sampling, 1), into
+   buf; "" when out of range. */
+const char *as_option_choice(const as_option *op, int pos, char *buf, size_t len);
+
+/* Options of the metrics and Gram calls. */
+typedef struct as_metrics_options {
+    int spectral;          /* nonzero: eps_spectral and bound too             */
+} as_metrics_options;
+void as_metrics_options_init(as_metrics_options *o);
+
+/* Set option `name` of `call` (one AS_FOR_*) in `o`, the options struct of
+   that call: a number (value; AS_OPT_FLAG takes 0 or 1) or, when text is not
+   NULL, a string (AS_OPT_CHOICE). Name, kind and range are checked here, with
+   messages naming the option; 'threads' and 'verbose' go to c. */
+int as_options_set(unsigned call, void *o, const char *name, double value,
+                   const char *text, as_common *c);
 
 typedef struct as_rand_options {
     int64_t  m;            /* draws; 0: as_default_m(rank, eps, delta, beta) */
@@ -132,14 +216,21 @@ typedef struct as_rand_options {
     double   rel;          /* NaN (default): off; else target mode, in (0, 1), m 0:
                               Poisson sampling with m raised over rounds until
                               rel_estimate <= rel (see as_rand)              */
+    int      error;        /* nonzero (default): out->metrics inf, rel, baseline, r */
+    int      spectral;     /* nonzero: out->metrics eps_spectral, bound; -1
+                              (default): as error                             */
 } as_rand_options;
 
 /* Resamples of the bootstrap error estimate and the quantile reported. */
 #define AS_ESTIMATE_B 30
 #define AS_ESTIMATE_QUANTILE 0.95
 
+/* Defaults from the option table; check: every field against its row. */
 void as_rand_options_init(as_rand_options *o);
 int  as_rand_options_check(const as_rand_options *o, as_common *c);
+/* as_options_set(AS_FOR_RAND, o, ...) */
+int  as_rand_options_set(as_rand_options *o, const char *name, double value,
+                         const char *text, as_common *c);
 
 /* Largest m accepted (draws are counted, not stored, but time is O(m log d)). */
 #define AS_M_MAX 2147483647LL
@@ -274,13 +365,25 @@ typedef struct as_det_options {
     int64_t leaf;          /* columns per leaf of the search tree; 0: auto    */
     double  mem_mb;        /* cap on the search tree's memory in MiB; 0: auto */
     int     search;        /* 0: tree search, 1: plain scan of all columns    */
+    int     error;         /* nonzero (default): out->metrics inf, rel, baseline, r */
+    int     spectral;      /* nonzero: eps_spectral, bound; -1 (default): as error */
 } as_det_options;
 
 void as_det_options_init(as_det_options *o);
 int  as_det_options_check(const as_det_options *o, as_common *c);
+/* as_options_set(AS_FOR_DET, o, ...) */
+int  as_det_options_set(as_det_options *o, const char *name, double value,
+                        const char *text, as_common *c);
+
+/* BSS sparsity factor for a target eps in (0, 1): b = ((1 + sqrt(1 - eps^2)) / eps)^2,
+   the b > 1 whose barriers give (1 - eps) I <= A <= (1 + eps) I with
+   eps = 2 sqrt(b) / (b + 1) (Batson, Spielman, Srivastava, Twice-Ramanujan
+   sparsifiers, SIAM J. Comput. 41(6), 2012, Thm 3.1). */
+double as_bss_b(double eps);
 
 /* The deterministic algorithm: BSS on the whitened columns, at most
-   ceil(b n) distinct columns with b = ((1 + sqrt(1 - eps^2)) / eps)^2. */
+   ceil(b rank) distinct columns (out->b, out->max_columns); Y is checked for
+   overflow, and the metrics asked by o->error / o->spectral reuse X X'. */
 int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_common *c);
 
 /* ------------------------------------------------------------------ Y and metrics */
@@ -309,14 +412,6 @@ int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c);
 /* Row-softmax of a Gram matrix: Att = D^-1 exp(G), row maximum subtracted. */
 void as_softmax(int64_t n, const double *G, double *Att);
 
-typedef struct as_metrics {
-    double inf;          /* max |Att(Y) - Att(X)|                          */
-    double rel;          /* max |Att(Y) / Att(X) - 1|                      */
-    double baseline;     /* rel of the uniform attention 1/n (Y = 0)       */
-    double r;            /* max |G| entrywise                              */
-    double eps_spectral; /* min eps: (1-eps) G <= H <= (1+eps) G; NaN if not asked */
-    double bound;        /* exp(2 eps_spectral max_i G_ii) - 1; NaN if not asked */
-} as_metrics;
 
 /* Compare G = X X' with H = Y Y' (both n x n). */
 int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
@@ -325,6 +420,35 @@ int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
 /* Metrics of Y = X(:, index) * diag(weight) against X. */
 int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
                        const double *weight, int spectral, as_metrics *out, as_common *c);
+
+/* ------------------------------------------------------------------ Q != K (qk.c) */
+/* C ((nrow(A)) x (b1 - b0), column-major) = A(:, idx) diag(w)^2 B(b0:b1-1, idx)':
+   row j of C pairs row j of A with rows b0.. of B. index == NULL: all columns,
+   weight == NULL: weights 1. Each entry summed in column order, the same bits on
+   any thread count. A, B dense or CSC with the same ncol. */
+int as_cross_gram(const as_matrix *A, const as_matrix *B, int64_t k, const int64_t *index,
+                  const double *weight, int64_t b0, int64_t b1, double *C, as_common *c);
+
+typedef struct as_qk_metrics {
+    as_metrics att;      /* of Att(Q, K) = row-softmax(Q K'): inf, rel, baseline
+                            (uniform 1/n2), r = max |Q K'|, eps_spectral of the
+                            stacked Z = [Q; K], bound = exp(2 eps max_i ||q_i||
+                            max_j ||k_j||) - 1                                 */
+    double out_error;    /* max |Att~ V - Att V|; NaN without V               */
+    double out_rel_error;/* max_il |(Att~ V - Att V)_il| / sum_j Att_ij |V_jl|;
+                            NaN without V (0/0 counts 0)                       */
+} as_qk_metrics;
+
+/* Metrics of Q~ = Q(:, idx) diag(w), K~ = K(:, idx) diag(w) against Q, K
+   (Z = [Q; K] a stacked view); V (n2 x dv, column-major) may be NULL. */
+int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
+                const double *V, int64_t dv, int spectral, as_qk_metrics *out, as_common *c);
+
+/* Exact attention D^-1 exp(Q K') (row maximum subtracted): out is n1 x n2
+   when V == NULL, else D^-1 exp(Q K') V (n1 x dv, V n2 x dv column-major),
+   computed a block of rows at a time (no n1 x n2 matrix kept). */
+int as_attention_qkv(const as_matrix *Q, const as_matrix *K, const double *V, int64_t dv,
+                     double *out, as_common *c);
 
 /* The built-in default input: X (n x d, dense, column-major, caller's buffer),
    seeded, rows scaled so that max |X X'| = r. */

@@ -65,12 +65,20 @@ static int as_block_check(const as_matrix *Xb, int64_t j0, as_common *c)
     return as_matrix_check_named(Xb, name, c);
 }
 
-/* A view of columns j0 .. j1-1 of X (no copy). */
-static void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *V)
+/* A view of columns j0 .. j1-1 of X (no copy); a stacked X's parts are
+   viewed in parts[2] (the caller's, alive as long as V). */
+static void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *V,
+                         as_matrix parts[2])
 {
     *V = *X;
     V->ncol = j1 - j0;
-    if (X->kind == AS_DENSE) V->x = X->x + j0 * X->ld;
+    if (X->kind == AS_STACKED) {
+        as_matrix none[2];
+        as_view_cols(X->part[0], j0, j1, &parts[0], none);
+        as_view_cols(X->part[1], j0, j1, &parts[1], none);
+        V->part[0] = &parts[0];
+        V->part[1] = &parts[1];
+    } else if (X->kind == AS_DENSE) V->x = X->x + j0 * X->ld;
     else if (X->kind == AS_CSC32) V->p32 = X->p32 + j0;
     else V->p64 = X->p64 + j0;
 }
@@ -82,7 +90,8 @@ static int as_block_rebase(const as_matrix *Xb, as_matrix *V, void **p_own, as_c
     int64_t j, base;
     *V = *Xb;
     *p_own = NULL;
-    if (Xb->kind == AS_DENSE || Xb->ncol < 0) return AS_OK;
+    /* a stacked view (as_rand on Q != K) is the core's own, its parts from p = 0 */
+    if (Xb->kind == AS_DENSE || Xb->kind == AS_STACKED || Xb->ncol < 0) return AS_OK;
     base = Xb->kind == AS_CSC32 ? (int64_t)Xb->p32[0] : Xb->p64[0];
     if (base == 0) return AS_OK;
     if (base < 0) return as_error(c, AS_ERR_INPUT, "a CSC block's column pointers must not be negative");
@@ -158,8 +167,8 @@ int as_block_sketch_all(const as_block_plan *P, const as_matrix *X, uint64_t see
     }
     for (ch = 0; ch < P->nchunk && c->status == AS_OK; ch++) {
         int64_t j0 = ch * P->chunk, j1 = j0 + P->chunk < P->d ? j0 + P->chunk : P->d;
-        as_matrix V;
-        as_view_cols(X, j0, j1, &V);
+        as_matrix V, parts[2];
+        as_view_cols(X, j0, j1, &V, parts);
         if (ch == 0) { as_sketch_cols(&V, j0, P->s1, P->s, seed, MT, c); continue; }
         as_zero_sketch(P, leaf, c);
         if (as_sketch_cols(&V, j0, P->s1, P->s, seed, leaf, c) == AS_OK)
@@ -176,7 +185,7 @@ static int as_block_scores_view(const as_matrix *Xb, int64_t j0, const double *N
     c->status = AS_OK;
     if (as_block_check(Xb, j0, c) != AS_OK) return c->status;
     if (nrm)
-        for (j = 0; j < len; j++) nrm[j] = as_col_norm2(Xb, j);
+        for (j = 0; j < len; j++) nrm[j] = as_col_norm_prob(Xb, j, 1.0);
     if (!lev) return AS_OK;
     if (!NT || q == 0) {
         memset(lev, 0, sizeof(double) * (size_t)len);

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #if defined(__unix__) || defined(__APPLE__)
 #include <pthread.h>
 #include <unistd.h>
@@ -151,6 +152,22 @@ void as_sample_init(as_sample *S)
     memset(S, 0, sizeof(*S));
     S->eps_bound = NAN;
     S->rel_estimate = S->inf_estimate = NAN;
+    S->b = S->error_time = NAN;
+    S->metrics.inf = S->metrics.rel = S->metrics.baseline = S->metrics.r = NAN;
+    S->metrics.eps_spectral = S->metrics.bound = NAN;
+}
+
+double as_wtime(void)
+{
+#ifdef _OPENMP
+    return omp_get_wtime();
+#elif defined(AS_POSIX) && defined(CLOCK_MONOTONIC)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+#else
+    return (double)clock() / CLOCKS_PER_SEC;
+#endif
 }
 
 void as_sample_free(as_sample *S, as_common *c)

@@ -23,28 +23,6 @@
 #define AS_SIMD
 #endif
 
-void as_det_options_init(as_det_options *o)
-{
-    memset(o, 0, sizeof(*o));
-    o->eps = 0.5;
-}
-
-int as_det_options_check(const as_det_options *o, as_common *c)
-{
-    c->status = AS_OK;
-    if (!(o->eps > 0 && o->eps < 1))
-        return as_error(c, AS_ERR_ARG, "'eps' must be in (0, 1), got %g", o->eps);
-    if (o->leaf < 0)
-        return as_error(c, AS_ERR_ARG, "'leaf' must be a whole number >= 1 (0: automatic), got %lld",
-                        (long long)o->leaf);
-    if (!(o->mem_mb >= 0) || !isfinite(o->mem_mb))
-        return as_error(c, AS_ERR_ARG, "'memory' ('mem_mb') must be a finite number of MiB >= 0 (0: default %g), got %g",
-                        AS_DET_MEM_MB, o->mem_mb);
-    if (o->search != 0 && o->search != 1)
-        return as_error(c, AS_ERR_ARG, "'search' must be 0 (tree) or 1 (plain scan), got %d", o->search);
-    return AS_OK;
-}
-
 /* ------------------------------------------------------------------ packed Grams */
 /* Symmetric n x n matrices are kept as their lower triangle, packed by columns:
    entry (a, b), a >= b, at as_det_off(n, b) + a - b. */
@@ -584,7 +562,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     double b, sb, dU, dL, eU, eL, u0, l0, u, l, gamma, cap, node_mb, gmax, au, al, tp;
     time_t t_start, t_last;
     int said_long = 0;
-    double *G = NULL;
+    double *G = NULL, *Gm = NULL, t0 = as_wtime();
     as_det_tree T;
     as_det_run R;
     as_det_pick *picks = NULL;
@@ -600,9 +578,10 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     memset(&R, 0, sizeof(R));
     out->eps_target = o->eps;
 
-    /* barrier parameters (DESIGN section 3); b > 1 for eps in (0, 1) */
-    b = (1.0 + sqrt(1.0 - o->eps * o->eps)) / o->eps;
-    b *= b;
+    /* barrier parameters (Batson, Spielman, Srivastava 2012, proof of Thm 3.1);
+       b > 1 for eps in (0, 1) */
+    b = as_bss_b(o->eps);
+    out->b = b;
     sb = sqrt(b);
     dL = 1.0;
     dU = (sb + 1.0) / (sb - 1.0);
@@ -620,7 +599,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
         lf = o->leaf < d ? o->leaf : d;
         L = (d + lf - 1) / lf;
         if (L > 1 && o->search == 0 && (2.0 * L - 1) * node_mb * 1048576.0 > cap)
-            return as_error(c, AS_ERR_ARG, "'leaf' = %lld makes a search tree of %.3g MiB, above 'memory' ('mem_mb') = %g MiB: use a larger 'leaf' or 'memory'",
+            return as_error(c, AS_ERR_ARG, "'leaf' = %lld makes a search tree of %.3g MiB, above 'memory' = %g MiB: use a larger 'leaf' or 'memory'",
                             (long long)o->leaf, (2.0 * L - 1) * node_mb,
                             o->mem_mb > 0 ? o->mem_mb : AS_DET_MEM_MB);
     } else {
@@ -637,7 +616,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     /* The tree holds Grams of the whitened columns when building it that way
        (a Gram of X, then r n + r^2 / 2 per column) costs less than what it saves:
        three products of O(n^3) per iteration, about b n iterations. */
-    white = use_tree && (X->kind == AS_DENSE ||
+    white = use_tree && (X->kind == AS_DENSE || X->kind == AS_STACKED ||
                          (double)as_nnz(X) * n + (double)d * n * n <= 6.0 * b * pow((double)n, 4));
     G = as_malloc(c, (size_t)(n * n), sizeof(double));
     if (!G) goto done;
@@ -671,6 +650,12 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
         as_error(c, AS_ERR_INPUT, "X X' underflows (largest squared row norm %g): scale X up", gmax);
         goto done;
     }
+    if (o->error || o->spectral > 0) {
+        /* the metrics compare with this X X' (the whitening destroys G) */
+        Gm = as_malloc(c, (size_t)(n * n), sizeof(double));
+        if (!Gm) goto done;
+        memcpy(Gm, G, sizeof(double) * (size_t)(n * n));
+    }
     if (as_det_whiten(n, G, &R.W, &r, c) != AS_OK) goto done;
     as_free(c, G);
     G = NULL;
@@ -694,6 +679,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
     }
 
     Q = (int64_t)ceil(b * (double)r);
+    out->max_columns = Q;
     u0 = (double)r / eU;
     l0 = -(double)r / eL;
     R.X = X;
@@ -908,6 +894,7 @@ int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_commo
 
 done:
     as_free(c, G);
+    G = NULL;
     as_free(c, T.P);
     as_free(c, R.W);
     as_free(c, R.A);
@@ -925,6 +912,16 @@ done:
     as_free(c, R.ybuf);
     as_free(c, R.v);
     as_free(c, picks);
+    out->time = as_wtime() - t0;
+    if (c->status == AS_OK && as_sample_check_finite(X, out, c) == AS_OK)
+        as_sample_metrics(X, Gm, o->error, o->spectral, out, c);
+    as_free(c, Gm);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
+}
+
+double as_bss_b(double eps)
+{
+    double sb = (1.0 + sqrt(1.0 - eps * eps)) / eps;   /* sqrt(b) */
+    return sb * sb;
 }

@@ -311,6 +311,7 @@ int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *w
 {
     int64_t n = X->nrow, a, b, kk = index ? k : X->ncol;
     c->status = AS_OK;
+    if (X->kind == AS_STACKED) return as_qk_gram(X, k, index, weight, G, c);
     memset(G, 0, sizeof(double) * (size_t)(n * n));
     if (kk > 0) {
         if (X->kind == AS_DENSE) as_gram_dense(X, kk, index, weight, G, c);

@@ -243,6 +243,7 @@ int as_scores_cols(const as_matrix *X, const double *NT, int64_t q, int64_t qs, 
     int64_t d = X->ncol, n = X->nrow, j0;
     int nt = as_threads(c), avx2 = 0;
     (void)avx2;
+    if (X->kind == AS_STACKED) return as_qk_scores(X, NT, q, qs, scores, c);
     if (X->kind == AS_DENSE) {
         /* blocks of columns through dgemm: T = N' X(:, block) */
         int qi = (int)q, qsi = (int)qs, ni = (int)n, nb, ldx = (int)X->ld;

@@ -35,9 +35,20 @@ void as_view_csc64(as_matrix *A, int64_t nrow, int64_t ncol, const int64_t *p,
     A->x = x;
 }
 
+void as_view_stacked(as_matrix *Z, const as_matrix *Q, const as_matrix *K)
+{
+    memset(Z, 0, sizeof(*Z));
+    Z->kind = AS_STACKED;
+    Z->nrow = Q->nrow + K->nrow;
+    Z->ncol = Q->ncol;
+    Z->part[0] = Q;
+    Z->part[1] = K;
+}
+
 int64_t as_nnz(const as_matrix *A)
 {
     if (A->kind == AS_DENSE) return A->nrow * A->ncol;
+    if (A->kind == AS_STACKED) return as_nnz(A->part[0]) + as_nnz(A->part[1]);
     if (A->kind == AS_CSC32) return A->p32[A->ncol];
     return A->p64[A->ncol];
 }
@@ -60,6 +71,25 @@ static int as_check_col(const as_matrix *A, int64_t j)
     return bad;
 }
 
+/* Each part on its own (the top named `name`, the bottom K), then their sizes. */
+static int as_stacked_check(const as_matrix *A, const char *name, as_common *c)
+{
+    const as_matrix *Q = A->part[0], *K = A->part[1];
+    if (Q == NULL || K == NULL || Q->kind == AS_STACKED || K->kind == AS_STACKED)
+        return as_error(c, AS_ERR_INPUT, "%s: a stacked view needs two dense or CSC parts", name);
+    if (as_matrix_check_named(Q, name, c) != AS_OK || as_matrix_check_named(K, "K", c) != AS_OK)
+        return c->status;
+    if (K->ncol != Q->ncol)
+        return as_error(c, AS_ERR_INPUT, "K has %lld columns but %s has %lld: queries and keys need the same number of features d",
+                        (long long)K->ncol, name, (long long)Q->ncol);
+    if (A->nrow != Q->nrow + K->nrow || A->ncol != Q->ncol)
+        return as_error(c, AS_ERR_INPUT, "%s: the stacked view's sizes do not match its parts", name);
+    if (A->nrow > AS_INT_MAX)
+        return as_error(c, AS_ERR_TOOBIG, "%s and K have %lld rows together; at most %lld are supported",
+                        name, (long long)A->nrow, (long long)AS_INT_MAX);
+    return AS_OK;
+}
+
 int as_matrix_check(const as_matrix *A, as_common *c)
 {
     return as_matrix_check_named(A, "X", c);
@@ -69,6 +99,7 @@ int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c)
 {
     int64_t j, d = A->ncol, badcol = INT64_MAX;
     c->status = AS_OK;
+    if (A->kind == AS_STACKED) return as_stacked_check(A, name, c);
     if (A->kind != AS_DENSE && A->kind != AS_CSC32 && A->kind != AS_CSC64)
         return as_error(c, AS_ERR_INPUT, "%s: unknown storage kind %d", name, A->kind);
     if (A->nrow < 1 || A->ncol < 1)

@@ -1,4 +1,4 @@
-/* metrics.c: softmax attention of a Gram matrix and the error metrics of DESIGN section 4. */
+/* metrics.c: softmax attention of a Gram matrix and the error metrics (inf, rel, baseline, spectral eps). */
 #include "as_internal.h"
 #include <float.h>
 #include <stdio.h>
@@ -105,12 +105,11 @@ done:
     return c->status;
 }
 
-int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
-                       const double *weight, int spectral, as_metrics *out, as_common *c)
+int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t *index,
+                  const double *weight, int spectral, as_metrics *out, as_common *c)
 {
     int64_t n = X->nrow;
-    double *G = NULL, *H = NULL;
-    if (as_matrix_check(X, c) != AS_OK) return c->status;
+    double *Gown = NULL, *H = NULL;
     if (k < 0 || (k > 0 && index == NULL))
         return as_error(c, AS_ERR_ARG, "as_attention_error: k = %lld columns need an index",
                         (long long)k);
@@ -120,16 +119,41 @@ int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
                  (long long)n);
         if (as_mem_check(c, 16.0 * (double)n * (double)n, 0, what) != AS_OK) return c->status;
     }
-    G = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
     H = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
-    if (!G || !H || as_gram(X, -1, NULL, NULL, G, c) != AS_OK) goto done;
+    if (!H) goto done;
+    if (G == NULL) {
+        Gown = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
+        if (!Gown || as_gram(X, -1, NULL, NULL, Gown, c) != AS_OK) goto done;
+        G = Gown;
+    }
     /* an empty sample is Y = 0 (uniform attention), never "all columns"
        (what as_gram reads from index == NULL) */
     if (k == 0) memset(H, 0, sizeof(double) * (size_t)n * (size_t)n);
     else if (as_gram(X, k, index, weight, H, c) != AS_OK) goto done;
-    as_compare_gram(n, G, H, spectral, out, c);
+    as_compare_view(X, G, H, spectral, out, c);
 done:
-    as_free(c, G);
+    as_free(c, Gown);
     as_free(c, H);
     return c->status;
+}
+
+int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
+                       const double *weight, int spectral, as_metrics *out, as_common *c)
+{
+    if (as_matrix_check(X, c) != AS_OK) return c->status;
+    return as_metrics_of(X, NULL, k, index, weight, spectral, out, c);
+}
+
+int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,
+                      as_sample *S, as_common *c)
+{
+    double t0;
+    if (spectral < 0) spectral = error;
+    if (!error && !spectral) return AS_OK;
+    t0 = as_wtime();
+    if (as_metrics_of(X, G, S->k, S->index, S->weight, spectral, &S->metrics, c) != AS_OK)
+        return c->status;
+    if (!error) S->metrics.inf = S->metrics.rel = S->metrics.baseline = S->metrics.r = NAN;
+    S->error_time = as_wtime() - t0;
+    return AS_OK;
 }

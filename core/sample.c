@@ -3,63 +3,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void as_rand_options_init(as_rand_options *o)
-{
-    memset(o, 0, sizeof(*o));
-    o->eps = 0.5;
-    o->delta = 0.01;
-    o->beta = 2.0;
-    o->probabilities = AS_PROB_LEVERAGE;
-    o->leverage = AS_LEV_APPROX;
-    o->jl = AS_JL_GAUSSIAN;
-    o->sampling = AS_SAMPLING_IID;
-    o->estimate = 1;
-    o->probabilities = AS_PROB_AUTO;
-    o->rel = NAN;
-}
-
-/* Largest seed accepted: every integer below it is exact in a double. */
-#define AS_SEED_MAX 9007199254740992.0
-
-int as_rand_options_check(const as_rand_options *o, as_common *c)
-{
-    c->status = AS_OK;
-    if (!(o->eps > 0 && o->eps < 1))
-        return as_error(c, AS_ERR_ARG, "'eps' must be in (0, 1), got %g", o->eps);
-    if (!(o->delta > 0 && o->delta < 1))
-        return as_error(c, AS_ERR_ARG, "'delta' must be in (0, 1), got %g", o->delta);
-    if (!(o->beta >= 1 && o->beta < 1e6))
-        return as_error(c, AS_ERR_ARG, "'beta' must be in [1, 1e6), got %g", o->beta);
-    if (o->m < 0 || o->m > AS_M_MAX)
-        return as_error(c, AS_ERR_ARG, "'m' must be a whole number in [1, %lld], got %lld",
-                        (long long)AS_M_MAX, (long long)o->m);
-    if ((double)o->seed >= AS_SEED_MAX)
-        return as_error(c, AS_ERR_ARG, "'seed' must be a whole number in [0, 2^53)");
-    if (o->probabilities < AS_PROB_LEVERAGE || o->probabilities > AS_PROB_AUTO)
-        return as_error(c, AS_ERR_ARG, "'probabilities' must be leverage, uniform, norm, mixed or auto");
-    if (!isnan(o->rel) && !(o->rel > 0 && o->rel < 1))
-        return as_error(c, AS_ERR_ARG, "'rel' must be in (0, 1), got %g", o->rel);
-    if (!isnan(o->rel) && o->m != 0)
-        return as_error(c, AS_ERR_ARG, "'rel' and 'm' cannot be given together: 'rel' chooses m");
-    if (o->sampling != AS_SAMPLING_IID && o->sampling != AS_SAMPLING_POISSON)
-        return as_error(c, AS_ERR_ARG, "'sampling' must be iid or poisson");
-    if (o->leverage != AS_LEV_APPROX && o->leverage != AS_LEV_EXACT)
-        return as_error(c, AS_ERR_ARG, "'leverage' must be approx or exact");
-    if (o->jl != AS_JL_GAUSSIAN && o->jl != AS_JL_AMS)
-        return as_error(c, AS_ERR_ARG, "'jl' must be gaussian or ams");
-    if (o->s1 < 0 || o->s1 > AS_INT_MAX)
-        return as_error(c, AS_ERR_ARG, "'s1' must be a whole number in [1, %lld] (0: default)",
-                        (long long)AS_INT_MAX);
-    if (o->s < 0 || o->s > 64)
-        return as_error(c, AS_ERR_ARG, "'s' must be a whole number in [1, 64] (0: default)");
-    if (o->s2 < 0 || o->s2 > 100000)
-        return as_error(c, AS_ERR_ARG, "'s2' must be a whole number in [1, 100000] (0: default)");
-    if (!(o->mem_mb >= 0 && o->mem_mb <= 1e12))
-        return as_error(c, AS_ERR_ARG, "'memory' must be a finite number of MiB in [0, 1e12] (0: 3/4 of the physical memory), got %g",
-                        o->mem_mb);
-    return AS_OK;
-}
-
 double as_default_m(int64_t rank, double eps, double delta, double beta)
 {
     /* Tropp (2012), Thm 1.1: for i.i.d. PSD terms of norm <= R with mean I_r,
@@ -82,11 +25,7 @@ static void as_norm_probabilities_rescue(const as_matrix *X, double *prob)
     if (isfinite(total) && total > 1e-250) return;
     for (j = 0; j < d; j++) AS_FOR_COL(X, j, row, v, { (void)row; amax = fmax(amax, fabs(v)); });
     if (amax == 0) return;
-    for (j = 0; j < d; j++) {
-        double s = 0;
-        AS_FOR_COL(X, j, row, v, { (void)row; s += (v / amax) * (v / amax); });
-        prob[j] = s;
-    }
+    for (j = 0; j < d; j++) prob[j] = as_col_norm_prob(X, j, amax);
 }
 
 int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const as_sample *S,
@@ -324,7 +263,7 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
         }
         if (as_gram(X, k, cols, wb, Hb, c) != AS_OK) goto done;
         if (!as_all_finite(n * n, Hb)) goto done;
-        if (as_compare_gram(n, H, Hb, 0, &M, c) != AS_OK) goto done;
+        if (as_compare_view(X, H, Hb, 0, &M, c) != AS_OK) goto done;
         rel[b] = M.rel;
         inf[b] = M.inf;
         if (as_interrupted(c)) goto done;
@@ -468,6 +407,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
     int64_t n = X->nrow, d = X->ncol, j;
     double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL;
     int target, scheme, need_lev, need_nrm;
+    double t0 = as_wtime();
 
     as_sample_init(out);
     if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
@@ -497,7 +437,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
         if (as_leverage_run(X, o, lev, out, c) != AS_OK) goto done;
     } else out->rank = n < d ? n : d;
     if (need_nrm) {
-        for (j = 0; j < d; j++) nrm[j] = as_col_norm2(X, j);
+        for (j = 0; j < d; j++) nrm[j] = as_col_norm_prob(X, j, 1.0);
         as_norm_probabilities_rescue(X, nrm);
     }
     if (target) {
@@ -513,6 +453,8 @@ done:
     as_free(c, term);
     as_free(c, lev);
     as_free(c, nrm);
+    out->time = as_wtime() - t0;
+    if (c->status == AS_OK) as_sample_metrics(X, NULL, o->error, o->spectral, out, c);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
 }

@@ -1,16 +1,8 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
-## demo.m: `make demo-octave`: attsparse_demo on the default input and on the real data sets that inst/scripts/export-data.R wrote.
+## demo.m: `make demo-octave`: attsparse_demo on the inputs of inst/extdata/demo-spec.dcf, the real data sets read from the files inst/scripts/export-data.R wrote.
 
 ## Run from the top of the repository.  build/demo/data holds ALL.X.txt and
 ## acq.X.txt (rows scaled so max G_ii = 1) when their R data packages
-## (r-bioc-all, r-cran-tm) are installed; the plots go to build/demo/octave.
-inputs = struct ();
-for name = {"ALL", "acq"}
-  file = fullfile ("build", "demo", "data", [name{1} ".X.txt"]);
-  if (exist (file, "file"))
-    inputs.(name{1}) = file;
-  else
-    printf ("demo: no %s (its R data package is not installed)\n", file);
-  endif
-endfor
-attsparse_demo (fullfile ("build", "demo", "octave"), "inputs", inputs);
+## (r-bioc-all, r-cran-tm) are installed; R's demo reads the same files.  The
+## plots go to build/demo/octave.
+attsparse_demo (fullfile ("build", "demo", "octave"), "data", fullfile ("build", "demo", "data"));

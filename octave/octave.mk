@@ -3,8 +3,8 @@
 # make octave-pkg    build/attsparse-octave-<version>.tar.gz for pkg install, install-tested in a throwaway prefix
 # make check-octave-pkg  the tarball (built if needed) and the counts of its install test (part of make check)
 # make check-octave  the %!test blocks of octave/inst/*.m and tests/octave/*.m; ends "octave: N passed, M failed"
-# make demo-octave   attsparse_demo: both algorithms on attsparse_example () (n = 100, d = 20000, r = 0.05)
-#                    and on ALL and acq when their R data packages are installed; plots in build/demo/octave
+# make demo-octave   attsparse_demo: the inputs of inst/extdata/demo-spec.dcf (attsparse_example (), and ALL and
+#                    acq when their R data packages are installed); plots in build/demo/octave
 # make demo-data     build/demo/data/{ALL,acq}.X.txt for Octave, written by the R package (inst/scripts/export-data.R)
 
 MKOCTFILE ?= mkoctfile
@@ -18,9 +18,11 @@ OCT_STAMP   := $(OCT_DIR)/.installed
 OCT_VERSION := $(shell sed -n 's/^Version: *//p' octave/DESCRIPTION)
 OCT_PKG     := $(BUILD)/attsparse-octave-$(OCT_VERSION).tar.gz
 OCT_M       := $(wildcard octave/inst/*.m octave/inst/private/*.m)
+# the demo's definition, shared with the R package: copied beside attsparse_demo.m
+OCT_SPEC    := inst/extdata/demo-spec.dcf
 OCT_GATEWAY := $(wildcard octave/src/*.cc octave/src/*.h) octave/src/Makefile
 OCT_PKG_FILES := octave/DESCRIPTION octave/INDEX octave/COPYING $(OCT_M) $(OCT_GATEWAY) $(CORE_SRC) $(CORE_HDR) \
-                 tests/octave/pkg_install_check.m
+                 $(OCT_SPEC) tests/octave/pkg_install_check.m
 
 .PHONY: octave octave-pkg check-octave check-octave-pkg demo-octave demo-data
 
@@ -30,9 +32,10 @@ $(OCT_MEX): $(OCT_GATEWAY) $(CORE_LIB) $(CORE_HDR)
 	$(MAKE) -C octave/src --no-print-directory MKOCTFILE=$(MKOCTFILE) \
 	  CORE_DIR=$(CURDIR)/core CORE_LIB=$(CURDIR)/$(CORE_LIB) MEX=$(CURDIR)/$@ LIBS="$(LAPACK_LIBS)"
 
-$(OCT_STAMP): $(OCT_M) $(OCT_MEX)
+$(OCT_STAMP): $(OCT_M) $(OCT_MEX) $(OCT_SPEC)
 	rm -rf $(OCT_DIR)/private $(OCT_DIR)/*.m
 	cp -r octave/inst/. $(OCT_DIR)/
+	cp $(OCT_SPEC) $(OCT_DIR)/
 	@touch $@
 	@echo "Octave functions in $(OCT_DIR): addpath (\"$(OCT_DIR)\")"
 octave: $(OCT_STAMP)
@@ -44,6 +47,7 @@ OCT_PKG_LOG := $(BUILD)/octave-pkg.log
 $(OCT_PKG): $(OCT_PKG_FILES)
 	@rm -rf $(BUILD)/octave-pkg && mkdir -p $(BUILD)/octave-pkg/attsparse/src/core
 	cp -r octave/DESCRIPTION octave/INDEX octave/COPYING octave/inst $(BUILD)/octave-pkg/attsparse/
+	cp $(OCT_SPEC) $(BUILD)/octave-pkg/attsparse/inst/
 	cp octave/src/Makefile octave/src/*.cc octave/src/*.h $(BUILD)/octave-pkg/attsparse/src/
 	cp $(CORE_SRC) $(CORE_HDR) $(BUILD)/octave-pkg/attsparse/src/core/
 	tar -C $(BUILD)/octave-pkg -czf $(BUILD)/octave-pkg/pkg.tar.gz attsparse

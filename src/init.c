@@ -5,13 +5,14 @@
 
 SEXP as_r_rand(SEXP X, SEXP opts);
 SEXP as_r_det(SEXP X, SEXP opts);
-SEXP as_r_error(SEXP X, SEXP index, SEXP weight, SEXP spectral, SEXP threads);
-SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP spectral, SEXP threads);
-SEXP as_r_softmax(SEXP X, SEXP threads);
+SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts);
+SEXP as_r_softmax(SEXP X, SEXP opts);
 SEXP as_r_leverage(SEXP X, SEXP opts);
 SEXP as_r_example(SEXP n, SEXP d, SEXP r, SEXP seed);
 SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta);
-SEXP as_r_gram(SEXP X, SEXP threads);
+SEXP as_r_gram(SEXP X, SEXP opts);
+SEXP as_r_qk_error(SEXP X, SEXP K, SEXP V, SEXP index, SEXP weight, SEXP opts);
+SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts);
 /* rblocks.c */
 SEXP as_r_block_plan(SEXP n, SEXP d, SEXP opts);
 SEXP as_r_block_sketch(SEXP Xb, SEXP j0, SEXP n, SEXP d, SEXP opts);
@@ -25,13 +26,14 @@ SEXP as_r_compare_gram(SEXP G, SEXP H, SEXP spectral);
 static const R_CallMethodDef call_methods[] = {
     {"rand", (DL_FUNC)&as_r_rand, 2},
     {"det", (DL_FUNC)&as_r_det, 2},
-    {"error", (DL_FUNC)&as_r_error, 5},
-    {"error_xy", (DL_FUNC)&as_r_error_xy, 4},
+    {"error_xy", (DL_FUNC)&as_r_error_xy, 3},
     {"softmax", (DL_FUNC)&as_r_softmax, 2},
     {"leverage", (DL_FUNC)&as_r_leverage, 2},
     {"example", (DL_FUNC)&as_r_example, 4},
     {"default_m", (DL_FUNC)&as_r_default_m, 4},
     {"gram", (DL_FUNC)&as_r_gram, 2},
+    {"qk_error", (DL_FUNC)&as_r_qk_error, 6},
+    {"attention", (DL_FUNC)&as_r_attention, 4},
     {"block_plan", (DL_FUNC)&as_r_block_plan, 3},
     {"block_sketch", (DL_FUNC)&as_r_block_sketch, 5},
     {"block_fold", (DL_FUNC)&as_r_block_fold, 2},

@@ -6,11 +6,12 @@
 #include "attsparse.h"
 #include "rglue.h"
 
-/* The plan for an n x d X and the options (as for .Call(C_rand)). */
+/* The plan for an n x d X and the options (as for .Call(C_rand): read by the core's table). */
 static void rb_plan(SEXP n, SEXP d, SEXP opts, as_rand_options *o, as_block_plan *P, as_common *c)
 {
-    r_common(c, opts);
-    r_rand_options(opts, o);
+    r_common(c);
+    as_rand_options_init(o);
+    r_set_options(AS_FOR_RAND, o, opts, c);
     if (as_block_plan_init((int64_t)Rf_asReal(n), (int64_t)Rf_asReal(d), o, P, c) != AS_OK) r_raise(c);
 }
 
@@ -122,7 +123,8 @@ SEXP as_r_block_scores(SEXP Xb, SEXP j0, SEXP factor, SEXP need, SEXP threads)
     SEXP out, lev = R_NilValue, nrm = R_NilValue, NT = VECTOR_ELT(factor, 0);
     int need_lev = LOGICAL(need)[0], need_nrm = LOGICAL(need)[1];
     int64_t q = (int64_t)Rf_asReal(VECTOR_ELT(factor, 2)), qs = (int64_t)Rf_asReal(VECTOR_ELT(factor, 3));
-    r_common_threads(&c, Rf_asInteger(threads));
+    r_common(&c);
+    c.nthreads = Rf_asInteger(threads);
     r_view(Xb, &A, "a block of X");
     if (need_lev && q > 0 && XLENGTH(NT) != (R_xlen_t)(qs * A.nrow))
         Rf_errorcall(R_NilValue, "the factor does not match the block's %lld rows", (long long)A.nrow);
@@ -188,8 +190,9 @@ SEXP as_r_block_finish(SEXP Xs, SEXP d, SEXP opts, SEXP res)
     as_sample S;
     SEXP index = VECTOR_ELT(res, 0), weight = VECTOR_ELT(res, 1), term = VECTOR_ELT(res, 5), out;
     R_xlen_t t, k = XLENGTH(index);
-    r_common(&c, opts);
-    r_rand_options(opts, &o);
+    r_common(&c);
+    as_rand_options_init(&o);
+    r_set_options(AS_FOR_RAND, &o, opts, &c);
     r_view(Xs, &A, "the gathered columns");
     as_sample_init(&S);
     S.k = k;

@@ -29,47 +29,53 @@ static void r_print(void *ctx, const char *line)
     Rprintf("%s\n", line);
 }
 
-static SEXP r_opt(SEXP opts, const char *name)
-{
-    SEXP names = Rf_getAttrib(opts, R_NamesSymbol);
-    R_xlen_t t;
-    for (t = 0; t < XLENGTH(opts); t++)
-        if (strcmp(CHAR(STRING_ELT(names, t)), name) == 0) return VECTOR_ELT(opts, t);
-    return R_NilValue;
-}
-
-static double r_opt_num(SEXP opts, const char *name, double dflt)
-{
-    SEXP v = r_opt(opts, name);
-    if (v == R_NilValue) return dflt;
-    if (!Rf_isNumeric(v) || XLENGTH(v) != 1)
-        Rf_errorcall(R_NilValue, "'%s' must be a single number", name);
-    return Rf_asReal(v);
-}
-
-/* Whole numbers outside the int64 range are clamped so the core's own range
-   check reports them by name. */
-static int64_t r_opt_i64(SEXP opts, const char *name, int64_t dflt)
-{
-    double v = r_opt_num(opts, name, (double)dflt);
-    if (ISNAN(v) || v < -1) return -1;
-    if (v > 9.2e18) return INT64_MAX;
-    return (int64_t)v;
-}
-
-/* The context for a call: R's interrupt and print hooks, a thread count. */
-void r_common_threads(as_common *c, int threads)
+/* The context for a call: R's interrupt and print hooks. */
+void r_common(as_common *c)
 {
     as_common_init(c);
     c->interrupt_fn = r_interrupt;
     c->print_fn = r_print;
-    c->nthreads = threads;
 }
 
-void r_common(as_common *c, SEXP opts)
+
+/* The options of `call` (one AS_FOR_*), a named list, into o and c by name:
+   the core's table says what each is; here only R's types are read (a
+   logical for a flag, a number for a number, a string for a choice; NULL:
+   the default). */
+void r_set_options(unsigned call, void *o, SEXP opts, as_common *c)
 {
-    r_common_threads(c, (int)r_opt_num(opts, "threads", 0));
-    c->verbose = (int)r_opt_num(opts, "verbose", 0);
+    SEXP names = Rf_getAttrib(opts, R_NamesSymbol);
+    R_xlen_t t;
+    char expect[160];
+    if (TYPEOF(opts) != VECSXP || (XLENGTH(opts) > 0 && names == R_NilValue))
+        Rf_errorcall(R_NilValue, "further options must be named, e.g. threads = 2");
+    for (t = 0; t < XLENGTH(opts); t++) {
+        const char *name = CHAR(STRING_ELT(names, t));
+        SEXP v = VECTOR_ELT(opts, t);
+        const as_option *op;
+        int st, one;
+        /* K (the keys of Q != K) is an input beside X, read by r_input */
+        if (v == R_NilValue || strcmp(name, "K") == 0) continue;
+        one = XLENGTH(v) == 1;
+        if (as_option_lookup(name, call, &op, c) != AS_OK) r_raise(c);
+        if (op->kind == AS_OPT_FLAG) {
+            if (!Rf_isLogical(v) || !one || LOGICAL(v)[0] == NA_LOGICAL)
+                Rf_errorcall(R_NilValue, "'%s' must be TRUE or FALSE", name);
+            st = as_options_set(call, o, name, (double)LOGICAL(v)[0], NULL, c);
+        } else if (op->kind == AS_OPT_CHOICE) {
+            if (!Rf_isString(v) || !one || STRING_ELT(v, 0) == NA_STRING)
+                Rf_errorcall(R_NilValue, "'%s' must be a single string: %s", name,
+                             as_option_expect(op, expect, sizeof expect));
+            st = as_options_set(call, o, name, 0, CHAR(STRING_ELT(v, 0)), c);
+        } else {
+            if (!(Rf_isReal(v) || Rf_isInteger(v)) || Rf_isFactor(v) || !one ||
+                (Rf_isReal(v) && ISNA(REAL(v)[0])) || (Rf_isInteger(v) && INTEGER(v)[0] == NA_INTEGER))
+                Rf_errorcall(R_NilValue, "'%s' must be a single number: %s", name,
+                             as_option_expect(op, expect, sizeof expect));
+            st = as_options_set(call, o, name, Rf_asReal(v), NULL, c);
+        }
+        if (st != AS_OK) r_raise(c);
+    }
 }
 
 void r_raise(const as_common *c)
@@ -116,14 +122,73 @@ static void r_check(const as_matrix *A, as_common *c)
     if (as_matrix_check(A, c) != AS_OK) r_raise(c);
 }
 
-/* Choices of 'probabilities', at the positions of the core's AS_PROB_*. */
-static const char *const r_prob_names[] = {"leverage", "uniform", "norm", "mixed", "auto", NULL};
-/* Choices of 'sampling', at the positions of AS_SAMPLING_*. */
-static const char *const r_sampling_names[] = {"iid", "poisson", NULL};
+/* The name of a choice the core made (probabilities, sampling). */
+static SEXP r_choice_name(const char *option, int pos)
+{
+    char buf[64];
+    return Rf_mkString(as_option_choice(as_option_find(option, AS_FOR_RAND), pos, buf, sizeof buf));
+}
+
+/* Y[, t] = weight[t] * X[, index[t]], with X's row names and the names of the
+   columns kept: a base matrix, or a dgCMatrix (made here, as Matrix does). */
+static SEXP r_make_y(SEXP Xr, const as_matrix *X, const as_sample *S, const as_common *c)
+{
+    int64_t t, k = S->k, n = X->nrow;
+    int sparse = X->kind != AS_DENSE, nprot = 0;
+    SEXP Y, dn, rn = R_NilValue, cn = R_NilValue, cnk = R_NilValue, ydn;
+    dn = sparse ? R_do_slot(Xr, Rf_install("Dimnames")) : Rf_getAttrib(Xr, R_DimNamesSymbol);
+    if (dn != R_NilValue) {
+        rn = VECTOR_ELT(dn, 0);
+        cn = VECTOR_ELT(dn, 1);
+    }
+    if (cn != R_NilValue) {
+        cnk = PROTECT(Rf_allocVector(STRSXP, k)); nprot++;
+        for (t = 0; t < k; t++) SET_STRING_ELT(cnk, t, STRING_ELT(cn, S->index[t]));
+    }
+    ydn = PROTECT(Rf_allocVector(VECSXP, 2)); nprot++;
+    SET_VECTOR_ELT(ydn, 0, rn);
+    SET_VECTOR_ELT(ydn, 1, cnk);
+    if (!sparse) {
+        Y = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)k)); nprot++;
+        as_select_dense(X, k, S->index, S->weight, REAL(Y), c);
+        if (rn != R_NilValue || cnk != R_NilValue) Rf_setAttrib(Y, R_DimNamesSymbol, ydn);
+    } else {
+        int64_t nz = as_select_nnz(X, k, S->index);
+        SEXP p, i, x, dim;
+        Y = PROTECT(R_do_new_object(PROTECT(R_do_MAKE_CLASS("dgCMatrix")))); nprot += 2;
+        p = PROTECT(Rf_allocVector(INTSXP, k + 1)); nprot++;
+        i = PROTECT(Rf_allocVector(INTSXP, nz)); nprot++;
+        x = PROTECT(Rf_allocVector(REALSXP, nz)); nprot++;
+        dim = PROTECT(Rf_allocVector(INTSXP, 2)); nprot++;
+        as_select_csc32(X, k, S->index, S->weight, INTEGER(p), INTEGER(i), REAL(x), c);
+        INTEGER(dim)[0] = (int)n;
+        INTEGER(dim)[1] = (int)k;
+        R_do_slot_assign(Y, Rf_install("Dim"), dim);
+        R_do_slot_assign(Y, Rf_install("Dimnames"), ydn);
+        R_do_slot_assign(Y, Rf_install("p"), p);
+        R_do_slot_assign(Y, Rf_install("i"), i);
+        R_do_slot_assign(Y, Rf_install("x"), x);
+    }
+    UNPROTECT(nprot);
+    return Y;
+}
+
+static SEXP r_metrics(const as_metrics *M)
+{
+    const char *names[] = {"inf", "rel", "baseline", "r", "eps_spectral", "bound", ""};
+    const double v[6] = {M->inf, M->rel, M->baseline, M->r, M->eps_spectral, M->bound};
+    SEXP out = PROTECT(Rf_mkNamed(REALSXP, names));
+    int t;
+    /* not computed: R's NA */
+    for (t = 0; t < 6; t++) REAL(out)[t] = ISNAN(v[t]) ? NA_REAL : v[t];
+    UNPROTECT(1);
+    return out;
+}
 
 /* ---------------------------------------------------------------- results */
 typedef struct {
-    const as_matrix *X;
+    SEXP Xr, Kr;                /* Kr: the keys of Q != K (YK), else R_NilValue */
+    const as_matrix *X, *K;
     as_sample *S;
     as_common *c;
 } r_wrap_args;
@@ -134,188 +199,163 @@ static void r_wrap_cleanup(void *data)
     as_sample_free(w->S, w->c);
 }
 
-static SEXP r_wrap_body(void *data)
+/* Y = X(:, index) diag(weight): a base matrix, or the slots of a dgCMatrix. */
+static SEXP r_select(const as_matrix *X, const as_sample *S, as_common *c)
 {
-    r_wrap_args *w = data;
-    const as_sample *S = w->S;
-    const as_matrix *X = w->X;
-    const char *names[] = {"index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound", "Y",
-                           "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight, Y;
-    int64_t t, k = S->k, n = X->nrow;
-
-    index = Rf_allocVector(INTSXP, k);
-    SET_VECTOR_ELT(out, 0, index);
-    weight = Rf_allocVector(REALSXP, k);
-    SET_VECTOR_ELT(out, 1, weight);
-    for (t = 0; t < k; t++) {
-        INTEGER(index)[t] = (int)(S->index[t] + 1);
-        REAL(weight)[t] = S->weight[t];
-    }
-    SET_VECTOR_ELT(out, 2, Rf_ScalarReal((double)S->m));
-    SET_VECTOR_ELT(out, 3, Rf_ScalarReal((double)k));
-    SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double)S->rank));
-    SET_VECTOR_ELT(out, 5, Rf_ScalarReal((double)S->s1));
-    SET_VECTOR_ELT(out, 6, Rf_ScalarReal((double)S->s));
-    SET_VECTOR_ELT(out, 7, Rf_ScalarReal((double)S->s2));
-    SET_VECTOR_ELT(out, 8, Rf_ScalarReal(S->eps_bound));
-    SET_VECTOR_ELT(out, 10, Rf_ScalarReal(S->rel_estimate));
-    SET_VECTOR_ELT(out, 11, Rf_ScalarReal(S->inf_estimate));
-    SET_VECTOR_ELT(out, 12, Rf_ScalarReal((double)S->rounds));
-    SET_VECTOR_ELT(out, 13, Rf_mkString(r_prob_names[S->probabilities]));
-    SET_VECTOR_ELT(out, 14, Rf_mkString(r_sampling_names[S->sampling]));
+    int64_t k = S->k;
+    SEXP Y;
     if (X->kind == AS_DENSE) {
-        Y = Rf_allocMatrix(REALSXP, (int)n, (int)k);
-        SET_VECTOR_ELT(out, 9, Y);
-        as_select_dense(X, k, S->index, S->weight, REAL(Y), w->c);
+        Y = PROTECT(Rf_allocMatrix(REALSXP, (int)X->nrow, (int)k));
+        as_select_dense(X, k, S->index, S->weight, REAL(Y), c);
     } else {
         const char *ynames[] = {"p", "i", "x", ""};
         int64_t nz = as_select_nnz(X, k, S->index);
-        Y = Rf_mkNamed(VECSXP, ynames);
-        SET_VECTOR_ELT(out, 9, Y);
+        Y = PROTECT(Rf_mkNamed(VECSXP, ynames));
         SET_VECTOR_ELT(Y, 0, Rf_allocVector(INTSXP, k + 1));
         SET_VECTOR_ELT(Y, 1, Rf_allocVector(INTSXP, nz));
         SET_VECTOR_ELT(Y, 2, Rf_allocVector(REALSXP, nz));
         as_select_csc32(X, k, S->index, S->weight, INTEGER(VECTOR_ELT(Y, 0)),
-                        INTEGER(VECTOR_ELT(Y, 1)), REAL(VECTOR_ELT(Y, 2)), w->c);
+                        INTEGER(VECTOR_ELT(Y, 1)), REAL(VECTOR_ELT(Y, 2)), c);
     }
+    UNPROTECT(1);
+    return Y;
+}
+
+static SEXP r_wrap_body(void *data)
+{
+    r_wrap_args *w = data;
+    const as_sample *S = w->S;
+    const char *names[] = {"Y", "index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound",
+                           "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling",
+                           "b", "max_columns", "time", "error_time", "metrics", "YK", ""};
+    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight;
+    int64_t t, k = S->k;
+
+    SET_VECTOR_ELT(out, 0, r_make_y(w->Xr, w->X, S, w->c));
+    index = Rf_allocVector(INTSXP, k);
+    SET_VECTOR_ELT(out, 1, index);
+    weight = Rf_allocVector(REALSXP, k);
+    SET_VECTOR_ELT(out, 2, weight);
+    for (t = 0; t < k; t++) {
+        INTEGER(index)[t] = (int)(S->index[t] + 1);
+        REAL(weight)[t] = S->weight[t];
+    }
+    SET_VECTOR_ELT(out, 3, Rf_ScalarReal((double)S->m));
+    SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double)k));
+    SET_VECTOR_ELT(out, 5, Rf_ScalarReal((double)S->rank));
+    SET_VECTOR_ELT(out, 6, Rf_ScalarReal((double)S->s1));
+    SET_VECTOR_ELT(out, 7, Rf_ScalarReal((double)S->s));
+    SET_VECTOR_ELT(out, 8, Rf_ScalarReal((double)S->s2));
+    SET_VECTOR_ELT(out, 9, Rf_ScalarReal(S->eps_bound));
+    SET_VECTOR_ELT(out, 10, Rf_ScalarReal(S->rel_estimate));
+    SET_VECTOR_ELT(out, 11, Rf_ScalarReal(S->inf_estimate));
+    SET_VECTOR_ELT(out, 12, Rf_ScalarReal((double)S->rounds));
+    SET_VECTOR_ELT(out, 13, r_choice_name("probabilities", S->probabilities));
+    SET_VECTOR_ELT(out, 14, r_choice_name("sampling", S->sampling));
+    SET_VECTOR_ELT(out, 15, Rf_ScalarReal(S->b));
+    SET_VECTOR_ELT(out, 16, Rf_ScalarReal((double)S->max_columns));
+    SET_VECTOR_ELT(out, 17, Rf_ScalarReal(S->time));
+    SET_VECTOR_ELT(out, 18, Rf_ScalarReal(S->error_time));
+    SET_VECTOR_ELT(out, 19, r_metrics(&S->metrics));
+    if (w->K) SET_VECTOR_ELT(out, 20, r_make_y(w->Kr, w->K, S, w->c));
     UNPROTECT(1);
     return out;
 }
 
 /* Copy a sample into R objects; the core's arrays are freed on every exit. */
-static SEXP r_wrap(const as_matrix *X, as_sample *S, as_common *c)
+static SEXP r_wrap(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, as_sample *S, as_common *c)
 {
     r_wrap_args w;
+    w.Xr = Xr;
+    w.Kr = Kr;
     w.X = X;
+    w.K = K;
     w.S = S;
     w.c = c;
     return R_ExecWithCleanup(r_wrap_body, &w, r_wrap_cleanup, &w);
 }
 
-static int r_choice(SEXP opts, const char *name, const char *const *choices, int dflt)
-{
-    SEXP v = r_opt(opts, name);
-    int t;
-    if (v == R_NilValue) return dflt;
-    if (!Rf_isString(v) || XLENGTH(v) != 1)
-        Rf_errorcall(R_NilValue, "'%s' must be a single string", name);
-    for (t = 0; choices[t] != NULL; t++)
-        if (strcmp(CHAR(STRING_ELT(v, 0)), choices[t]) == 0) return t;
-    Rf_errorcall(R_NilValue, "'%s' must be one of the documented choices, got \"%s\"", name,
-                 CHAR(STRING_ELT(v, 0)));
-    return dflt;
-}
-
-void r_rand_options(SEXP opts, as_rand_options *o)
-{
-    static const char *const lev[] = {"approx", "exact", NULL};
-    static const char *const jl[] = {"gaussian", "ams", NULL};
-    double seed;
-    as_rand_options_init(o);
-    o->m = r_opt_i64(opts, "m", 0);
-    o->eps = r_opt_num(opts, "eps", o->eps);
-    o->delta = r_opt_num(opts, "delta", o->delta);
-    o->beta = r_opt_num(opts, "beta", o->beta);
-    seed = r_opt_num(opts, "seed", 0);
-    if (!(seed >= 0 && seed < 9007199254740992.0) || seed != (double)(int64_t)seed)
-        Rf_errorcall(R_NilValue, "'seed' must be a whole number in [0, 2^53)");
-    o->seed = (uint64_t)seed;
-    o->probabilities = r_choice(opts, "probabilities", r_prob_names, o->probabilities);
-    o->leverage = r_choice(opts, "leverage", lev, o->leverage);
-    o->jl = r_choice(opts, "jl", jl, o->jl);
-    o->s1 = r_opt_i64(opts, "s1", 0);
-    o->s = r_opt_i64(opts, "s", 0);
-    o->s2 = r_opt_i64(opts, "s2", 0);
-    o->mem_mb = r_opt_num(opts, "memory", 0);
-    o->sampling = r_choice(opts, "sampling", r_sampling_names, o->sampling);
-    o->estimate = (int)r_opt_num(opts, "estimate", o->estimate);
-    o->rel = r_opt_num(opts, "rel", o->rel);
-}
-
 /* ---------------------------------------------------------------- entry points */
+/* The element `name` of the named list opts, or R_NilValue. */
+static SEXP r_opt(SEXP opts, const char *name)
+{
+    SEXP names = Rf_getAttrib(opts, R_NamesSymbol);
+    R_xlen_t t;
+    if (TYPEOF(opts) != VECSXP || names == R_NilValue) return R_NilValue;
+    for (t = 0; t < XLENGTH(opts); t++)
+        if (strcmp(CHAR(STRING_ELT(names, t)), name) == 0) return VECTOR_ELT(opts, t);
+    return R_NilValue;
+}
+
+/* The input of rand and det: X, or the stacked [X; K] when opts holds K. */
+static const as_matrix *r_input(SEXP X, SEXP opts, as_matrix *A, as_matrix *B, as_matrix *Z)
+{
+    SEXP K = r_opt(opts, "K");
+    r_view(X, A, "X");
+    if (K == R_NilValue) return A;
+    r_view(K, B, "K");
+    as_view_stacked(Z, A, B);
+    return Z;
+}
+
 SEXP as_r_rand(SEXP X, SEXP opts)
 {
-    as_matrix A;
+    as_matrix A, B, Z;
+    const as_matrix *in = r_input(X, opts, &A, &B, &Z);
     as_common c;
     as_rand_options o;
     as_sample S;
-    r_view(X, &A, "X");
-    r_common(&c, opts);
-    r_rand_options(opts, &o);
-    if (as_rand(&A, &o, &S, &c) != AS_OK) r_raise(&c);
-    return r_wrap(&A, &S, &c);
+    r_common(&c);
+    as_rand_options_init(&o);
+    r_set_options(AS_FOR_RAND, &o, opts, &c);
+    if (as_rand(in, &o, &S, &c) != AS_OK) r_raise(&c);
+    return r_wrap(X, &A, r_opt(opts, "K"), in == &Z ? &B : NULL, &S, &c);
 }
 
 SEXP as_r_det(SEXP X, SEXP opts)
 {
-    static const char *const search[] = {"tree", "scan", NULL};
-    as_matrix A;
+    as_matrix A, B, Z;
+    const as_matrix *in = r_input(X, opts, &A, &B, &Z);
     as_common c;
     as_det_options o;
     as_sample S;
-    r_view(X, &A, "X");
-    r_common(&c, opts);
+    r_common(&c);
     as_det_options_init(&o);
-    o.eps = r_opt_num(opts, "eps", o.eps);
-    o.leaf = r_opt_i64(opts, "leaf", o.leaf);
-    o.mem_mb = r_opt_num(opts, "memory", o.mem_mb);
-    o.search = r_choice(opts, "search", search, o.search);
-    if (as_det(&A, &o, &S, &c) != AS_OK) r_raise(&c);
-    if (as_sample_check_finite(&A, &S, &c) != AS_OK) {
-        as_sample_free(&S, &c);
-        r_raise(&c);
-    }
-    return r_wrap(&A, &S, &c);
+    r_set_options(AS_FOR_DET, &o, opts, &c);
+    if (as_det(in, &o, &S, &c) != AS_OK) r_raise(&c);
+    return r_wrap(X, &A, r_opt(opts, "K"), in == &Z ? &B : NULL, &S, &c);
 }
 
-static SEXP r_metrics(const as_metrics *M)
+/* 0-based column numbers from R's 1-based index (weights of one length). */
+static int64_t *r_index(SEXP index, SEXP weight, int64_t ncol)
 {
-    const char *names[] = {"inf", "rel", "baseline", "r", "eps_spectral", "bound", ""};
-    SEXP out = PROTECT(Rf_mkNamed(REALSXP, names));
-    REAL(out)[0] = M->inf;
-    REAL(out)[1] = M->rel;
-    REAL(out)[2] = M->baseline;
-    REAL(out)[3] = M->r;
-    REAL(out)[4] = M->eps_spectral;
-    REAL(out)[5] = M->bound;
-    UNPROTECT(1);
-    return out;
-}
-
-SEXP as_r_error(SEXP X, SEXP index, SEXP weight, SEXP spectral, SEXP threads)
-{
-    as_matrix A;
-    as_common c;
-    as_metrics M;
     R_xlen_t t, k = XLENGTH(index);
     int64_t *idx;
-    r_view(X, &A, "X");
-    r_common_threads(&c, Rf_asInteger(threads));
     if (TYPEOF(index) != INTSXP || TYPEOF(weight) != REALSXP || XLENGTH(weight) != k)
         Rf_errorcall(R_NilValue, "'index' and 'weight' must be integer and double vectors of one length");
     idx = (int64_t *)R_alloc((size_t)(k ? k : 1), sizeof(int64_t));
     for (t = 0; t < k; t++) {
         int j = INTEGER(index)[t];
-        if (j == NA_INTEGER || j < 1 || j > A.ncol)
-            Rf_errorcall(R_NilValue, "'index' must hold column numbers in [1, %lld]", (long long)A.ncol);
+        if (j == NA_INTEGER || j < 1 || j > ncol)
+            Rf_errorcall(R_NilValue, "'index' must hold column numbers in [1, %lld]", (long long)ncol);
         idx[t] = j - 1;
     }
-    if (as_attention_error(&A, k, idx, REAL(weight), Rf_asLogical(spectral), &M, &c) != AS_OK)
-        r_raise(&c);
-    return r_metrics(&M);
+    return idx;
 }
 
-SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP spectral, SEXP threads)
+SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts)
 {
     as_matrix A, B;
     as_common c;
+    as_metrics_options o;
     as_metrics M;
     SEXP G, H;
     int64_t n;
+    r_common(&c);
+    as_metrics_options_init(&o);
+    r_set_options(AS_FOR_METRICS, &o, opts, &c);
     r_view(X, &A, "X");
     r_view(Y, &B, "Y");
-    r_common_threads(&c, Rf_asInteger(threads));
     r_check(&A, &c);
     n = A.nrow;
     if (B.nrow != n)
@@ -329,19 +369,22 @@ SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP spectral, SEXP threads)
         if (as_gram(&B, -1, NULL, NULL, REAL(H), &c) != AS_OK) r_raise(&c);
     }
     if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK ||
-        as_compare_gram(n, REAL(G), REAL(H), Rf_asLogical(spectral), &M, &c) != AS_OK)
+        as_compare_gram(n, REAL(G), REAL(H), o.spectral, &M, &c) != AS_OK)
         r_raise(&c);
     UNPROTECT(2);
     return r_metrics(&M);
 }
 
-SEXP as_r_softmax(SEXP X, SEXP threads)
+SEXP as_r_softmax(SEXP X, SEXP opts)
 {
     as_matrix A;
     as_common c;
+    as_metrics_options o;
     SEXP G, Att;
+    r_common(&c);
+    as_metrics_options_init(&o);
+    r_set_options(AS_FOR_GRAM, &o, opts, &c);
     r_view(X, &A, "X");
-    r_common_threads(&c, Rf_asInteger(threads));
     r_check(&A, &c);
     G = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
     Att = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
@@ -359,9 +402,10 @@ SEXP as_r_leverage(SEXP X, SEXP opts)
     as_rand_options o;
     SEXP scores;
     int64_t rank = 0;
+    r_common(&c);
+    as_rand_options_init(&o);
+    r_set_options(AS_FOR_LEVERAGE, &o, opts, &c);
     r_view(X, &A, "X");
-    r_common(&c, opts);
-    r_rand_options(opts, &o);
     scores = PROTECT(Rf_allocVector(REALSXP, A.ncol > 0 ? A.ncol : 0));
     if (as_leverage(&A, &o, REAL(scores), &rank, &c) != AS_OK) r_raise(&c);
     Rf_setAttrib(scores, Rf_install("rank"), Rf_ScalarReal((double)rank));
@@ -390,16 +434,88 @@ SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta)
                                       Rf_asReal(delta), Rf_asReal(beta)));
 }
 
-SEXP as_r_gram(SEXP X, SEXP threads)
+SEXP as_r_gram(SEXP X, SEXP opts)
 {
     as_matrix A;
     as_common c;
+    as_metrics_options o;
     SEXP G;
+    r_common(&c);
+    as_metrics_options_init(&o);
+    r_set_options(AS_FOR_GRAM, &o, opts, &c);
     r_view(X, &A, "X");
-    r_common_threads(&c, Rf_asInteger(threads));
     r_check(&A, &c);
     G = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
     if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK) r_raise(&c);
     UNPROTECT(1);
     return G;
+}
+
+/* ---------------------------------------------------------------- Q != K */
+/* V: a double matrix with nrow(K) rows, or NULL. */
+static const double *r_values(SEXP V, int64_t n2, int64_t *dv)
+{
+    *dv = 0;
+    if (V == R_NilValue) return NULL;
+    if (!Rf_isReal(V) || !Rf_isMatrix(V))
+        Rf_errorcall(R_NilValue, "'V' must be a double matrix");
+    if (Rf_nrows(V) != n2)
+        Rf_errorcall(R_NilValue, "'V' must have as many rows as 'K' has (%lld), not %d", (long long)n2,
+                     Rf_nrows(V));
+    *dv = Rf_ncols(V);
+    return REAL(V);
+}
+
+SEXP as_r_qk_error(SEXP X, SEXP K, SEXP V, SEXP index, SEXP weight, SEXP opts)
+{
+    const char *names[] = {"inf", "rel", "baseline", "r", "eps_spectral", "bound", "out_error",
+                           "out_rel_error", ""};
+    as_matrix A, B, Z;
+    as_common c;
+    as_qk_metrics M;
+    as_metrics_options o;
+    const double *v;
+    int64_t *idx, dv;
+    SEXP out;
+    r_common(&c);
+    as_metrics_options_init(&o);
+    r_set_options(AS_FOR_METRICS, &o, opts, &c);
+    r_view(X, &A, "X");
+    r_view(K, &B, "K");
+    as_view_stacked(&Z, &A, &B);
+    v = r_values(V, B.nrow, &dv);
+    idx = r_index(index, weight, A.ncol);
+    if (as_qk_error(&Z, XLENGTH(index), idx, REAL(weight), v, dv, o.spectral > 0, &M, &c) != AS_OK)
+        r_raise(&c);
+    out = PROTECT(Rf_mkNamed(REALSXP, names));
+    REAL(out)[0] = M.att.inf;
+    REAL(out)[1] = M.att.rel;
+    REAL(out)[2] = M.att.baseline;
+    REAL(out)[3] = M.att.r;
+    REAL(out)[4] = M.att.eps_spectral;
+    REAL(out)[5] = M.att.bound;
+    REAL(out)[6] = M.out_error;
+    REAL(out)[7] = M.out_rel_error;
+    UNPROTECT(1);
+    return out;
+}
+
+SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts)
+{
+    as_matrix A, B;
+    as_common c;
+    as_metrics_options o;
+    const double *v;
+    int64_t dv;
+    SEXP out;
+    r_common(&c);
+    as_metrics_options_init(&o);
+    r_set_options(AS_FOR_GRAM, &o, opts, &c);
+    r_view(Q, &A, "Q");
+    r_view(K, &B, "K");
+    v = r_values(V, B.nrow, &dv);
+    out = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)(v ? dv : B.nrow)));
+    if (as_attention_qkv(&A, &B, v, dv, REAL(out), &c) != AS_OK) r_raise(&c);
+    UNPROTECT(1);
+    return out;
 }

@@ -5,8 +5,8 @@
 #include "attsparse.h"
 
 void r_view(SEXP X, as_matrix *A, const char *what);             /* no-copy view, or an R error */
-void r_common_threads(as_common *c, int threads);                  /* R's hooks, a thread count   */
-void r_common(as_common *c, SEXP opts);                            /* ... from the options list   */
-void r_rand_options(SEXP opts, as_rand_options *o);                /* the randomized options       */
+void r_common(as_common *c);                                       /* R's interrupt and print hooks */
+/* the options of `call` (one AS_FOR_*), a named list, into o and c by the core's table */
+void r_set_options(unsigned call, void *o, SEXP opts, as_common *c);
 void r_raise(const as_common *c);                                  /* the core's error as R's (does not return) */
 #endif

@@ -1,9 +1,10 @@
-# demo.R: `make demo-r`: both algorithms on the built-in default input and, when their Debian
-# packages are installed, on ALL (gene expression) and acq (documents); tables and PNG plots.
-# Run: Rscript inst/scripts/demo.R [outdir]   (make demo writes to build/demo/r)
+# demo.R: `make demo-r`: both algorithms on the inputs of inst/extdata/demo-spec.dcf: the built-in example and,
+# when inst/scripts/export-data.R has written them (their Debian packages installed), ALL (gene expression) and
+# acq (documents), read from the same files as Octave's demo; tables and PNG plots.
+# Run: Rscript inst/scripts/demo.R [outdir [datadir]]   (make demo: build/demo/r and build/demo/data)
 suppressPackageStartupMessages(library(attsparse))
 args <- commandArgs(trailingOnly = TRUE)
 outdir <- if (length(args)) args[[1]] else file.path(tempdir(), "attsparse-demo")
-inputs <- Filter(Negate(is.null), list(ALL = attsparse:::demo_data("ALL"), acq = attsparse:::demo_data("acq")))
+data <- if (length(args) > 1) args[[2]] else NULL
 cat("attsparse demo: Y = rescaled columns of X with row-softmax(YY') ~ row-softmax(XX')\n")
-invisible(attsparse_demo(outdir, inputs = inputs))
+invisible(attsparse_demo(outdir, data = data))

@@ -24,6 +24,9 @@
 ## @table @code
 ## @item sym_attention
 ## the @var{n}-by-@var{n} row-softmax of @code{X * X'}
+## @item attention
+## exact @code{D^-1 exp (Q * K') V} for queries, keys and values (Q != K; by blocks of rows);
+## @code{attsparse_rand} and @code{attsparse_det} take @qcode{"K"} and @qcode{"V"} too
 ## @item attention_error
 ## the errors of the attention of @var{Y} against that of @var{X}
 ## @item leverage_scores

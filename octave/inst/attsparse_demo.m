@@ -1,5 +1,5 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
-## attsparse_demo.m: both algorithms on the default input (and any others): the metrics table and four PNG plots (docs/demo.md).
+## attsparse_demo.m: the demo defined by demo-spec.dcf (shared with R): the metrics tables it defines and this front-end's four PNG plots (docs/demo.md).
 
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attsparse_demo ()
@@ -8,6 +8,12 @@
 ## @deftypefnx {} {[@var{tab}, @var{png}] =} attsparse_demo (@dots{})
 ## Reproduce the paper's bounds: run both algorithms, print their metrics and
 ## write four plots.
+##
+## What runs and how the tables print (inputs, methods and their options,
+## columns and their formats, the plots' sweeps and seeds) is defined once,
+## in @file{demo-spec.dcf} beside this function (@file{inst/extdata/demo-spec.dcf}
+## in the repository), which R's @code{attsparse_demo} reads too: both print
+## the same tables.
 ##
 ## The inputs are @code{attsparse_example ()} (@var{n} = 100,
 ## @var{d} = 20000, @code{r = max (abs (X*X')(:)) = 0.05}, seed 1), then
@@ -70,10 +76,13 @@
 ## the paper's regime @code{r < 0.1} marked off by a dotted line.
 ## @item time_vs_nnz.png
 ## Time of @code{attsparse_rand} (no metrics) and of the exact Gram
-## @code{X*X'} against @code{nnz (X)} for sparse @var{X} with 200 rows.
+## @code{X*X'} against @code{nnz (X)} for sparse @var{X} with 200 rows
+## (blocks of @code{attsparse_example} with their small entries dropped: the
+## same matrices as in R).
 ## @item k_vs_n.png
 ## Distinct columns @var{k} and iterations of @code{attsparse_det} against
-## @var{n}, with @code{ceil (b n)}, @code{b = ((1 + sqrt (1 - eps^2)) / eps)^2}.
+## @var{n}, with the column budget @code{info.max_columns} = @code{ceil (b rank)}
+## and @code{info.b} of the det result.
 ## @end table
 ##
 ## Without a display (@command{octave-cli}, @option{--no-window-system}) the
@@ -92,6 +101,11 @@
 ## @code{n d nnz issparse}, then lines @code{i j x}).  The field names name
 ## the tables.  They are used as given (@code{make demo-octave} passes ALL
 ## and acq with rows scaled so that @code{max (diag (X*X')) == 1}).
+## @item @qcode{"data"}
+## A directory holding the spec's data files (@file{ALL.X.txt}, @file{acq.X.txt},
+## written by the R package's @file{inst/scripts/export-data.R}; @code{make demo}
+## passes @file{build/demo/data}): those found there are run after the example,
+## before @qcode{"inputs"}.  Default: none.
 ## @item @qcode{"plots"}
 ## Write the plots (true).
 ## @item @qcode{"verbose"}
@@ -131,27 +145,30 @@ function [tab, png] = attsparse_demo (outdir, varargin)
     endif
   endif
 
-  X = attsparse_example ();
-  tab = input_table ("example", X, opt.verbose);
-  for k = 1:rows (opt.inputs)
-    tab = [tab; input_table(opt.inputs{k, :}, opt.verbose)];
+  spec = demo_spec (fullfile (fileparts (mfilename ("fullpath")), "demo-spec.dcf"));
+  inputs = [spec_inputs(spec, opt.data, opt.verbose); opt.inputs];
+  tab = [];
+  for k = 1:rows (inputs)
+    tab = [tab; input_table(inputs{k, :}, spec, opt.verbose)];
   endfor
   if (opt.verbose)
-    printf ("\n");
-    printf ("%s\n", legend_lines (){:});
+    printf ("\n%s\n", spec.table{1}.Legend);
   endif
 
   png = {};
   if (opt.plots)
     png = fullfile (outdir, {"error_vs_m.png", "error_vs_r.png", "time_vs_nnz.png", "k_vs_n.png"});
+    pl = spec.plots;
+    on = strcmp (inputs(:, 1), pl.error_vs_m.On_input);
+    lev = tab(find (strcmp ({tab.input}, pl.error_vs_m.On_input), 1));
     progress (opt.verbose, 1, "error against m");
-    plot_error_vs_m (png{1}, tk, X, tab(1), opt.quick);
+    plot_error_vs_m (png{1}, tk, pl.error_vs_m, inputs{on, 2}, lev, opt.quick);
     progress (opt.verbose, 2, "error against r");
-    plot_error_vs_r (png{2}, tk, opt.quick);
+    plot_error_vs_r (png{2}, tk, pl.error_vs_r, opt.quick);
     progress (opt.verbose, 3, "time against nnz(X)");
-    plot_time_vs_nnz (png{3}, tk, opt.quick);
+    plot_time_vs_nnz (png{3}, tk, pl.time_vs_nnz, opt.quick);
     progress (opt.verbose, 4, "columns against n");
-    plot_k_vs_n (png{4}, tk, opt.quick);
+    plot_k_vs_n (png{4}, tk, pl.k_vs_n, opt.quick);
     if (opt.verbose)
       printf ("plots: %s\n", strjoin (png, " "));
     endif
@@ -159,7 +176,7 @@ function [tab, png] = attsparse_demo (outdir, varargin)
 endfunction
 
 function opt = demo_options (args)
-  opt = struct ("quick", false, "plots", true, "verbose", true, "inputs", {cell(0, 2)});
+  opt = struct ("quick", false, "plots", true, "verbose", true, "inputs", {cell(0, 2)}, "data", "");
   if (mod (numel (args), 2) != 0)
     error ("attsparse:badArgument", "attsparse_demo: options must be name/value pairs");
   endif
@@ -190,47 +207,134 @@ function opt = demo_options (args)
           endif
         endfor
         opt.inputs = inputs;
+      case "data"
+        if (! (ischar (value) && isrow (value) && isfolder (value)))
+          error ("attsparse:badArgument", "attsparse_demo: 'data' must be the name of a directory");
+        endif
+        opt.data = value;
       otherwise
         error ("attsparse:badArgument", "attsparse_demo: unknown option '%s'", name);
     endswitch
   endfor
 endfunction
 
-## Both algorithms on one input: prints its header and table, returns the rows.
-function out = input_table (name, X, verbose)
-  [~, ~, lev] = attsparse_rand (X, "seed", 1);
-  [~, ~, uni] = attsparse_rand (X, "m", lev.m, "seed", 1, "probabilities", "uniform");
-  [~, ~, nrm] = attsparse_rand (X, "m", lev.m, "seed", 1, "probabilities", "norm");
-  [~, ~, det] = attsparse_det (X, "eps", 0.5);
-  methods = {"rand-leverage", "rand-uniform", "rand-norm", "det"};
-  infos = {lev, uni, nrm, det};
-  for k = 4:-1:1
-    i = infos{k};
-    out(k, 1) = struct ("input", name, "method", methods{k}, "m", i.m, "k", i.k, ...
-                         "inf", i.error, "rel", i.rel_error, "baseline", i.baseline, ...
-                         "eps_spectral", i.eps_spectral, "bound", i.bound, "time", i.time);
+## The spec's inputs: the generated ones, then those whose file is in the
+## directory DATA ("" for none); rows {name, X}.
+function inputs = spec_inputs (spec, data, verbose)
+  inputs = cell (0, 2);
+  for k = 1:numel (spec.inputs)
+    rec = spec.inputs{k};
+    if (isfield (rec, "Example"))
+      inputs(end+1, :) = {rec.Input, spec_example(spec_options (rec.Example))};
+    elseif (! isempty (data))
+      file = fullfile (data, rec.File);
+      if (exist (file, "file"))
+        inputs(end+1, :) = {rec.Input, read_x_txt(file)};
+      elseif (verbose)
+        printf ("demo: no %s (its R data package is not installed)\n", file);
+      endif
+    endif
+  endfor
+endfunction
+
+## attsparse_example with named arguments (the spec's n, d, r, seed).
+function X = spec_example (opts)
+  names = {"n", "d", "r", "seed"};
+  args = cell (1, 4);
+  for k = 1:2:numel (opts)
+    args{strcmp (names, opts{k})} = opts{k+1};
+  endfor
+  X = attsparse_example (args{:});
+endfunction
+
+## A spec field of numbers separated by spaces; its Quick_ field when quick.
+function v = spec_numbers (rec, field, quick = false)
+  if (quick && isfield (rec, ["Quick_" field]))
+    field = ["Quick_" field];
+  endif
+  v = str2double (strsplit (strtrim (rec.(field))));
+endfunction
+
+## name=value words as a name/value cell: numbers, true/false as logicals, else strings.
+function opts = spec_options (words)
+  opts = {};
+  if (isempty (words))
+    return;
+  endif
+  for w = strsplit (strtrim (words))
+    i = find (w{1} == "=", 1);
+    v = w{1}(i+1:end);
+    if (any (strcmp (v, {"true", "false"})))
+      v = strcmp (v, "true");
+    elseif (! isnan (str2double (v)))
+      v = str2double (v);
+    endif
+    opts(end+1:end+2) = {w{1}(1:i-1), v};
+  endfor
+endfunction
+
+function v = spec_field (rec, field)
+  v = "";
+  if (isfield (rec, field))
+    v = rec.(field);
+  endif
+endfunction
+
+## The table for one input: the spec's methods in order, each a row of the
+## spec's columns; prints its header and table, returns the rows.
+function out = input_table (name, X, spec, verbose)
+  nm = numel (spec.methods);
+  infos = cell (1, nm);
+  methods = cellfun (@(me) me.Method, spec.methods, "uniformoutput", false);
+  for k = 1:nm
+    me = spec.methods{k};
+    opts = spec_options (spec_field (me, "Options"));
+    same = spec_field (me, "Same_m_as");
+    if (! isempty (same))
+      opts(end+1:end+2) = {"m", infos{strcmp (methods, same)}.m};
+    endif
+    switch (me.Call)
+      case "rand"
+        [~, ~, infos{k}] = attsparse_rand (X, opts{:});
+      case "det"
+        [~, ~, infos{k}] = attsparse_det (X, opts{:});
+      otherwise
+        error ("attsparse:badInput", "attsparse_demo: method %s: unknown call '%s'", me.Method, me.Call);
+    endswitch
+  endfor
+  cols = spec.columns;
+  for k = nm:-1:1
+    out(k, 1).input = name;
+    for c = 1:numel (cols)
+      out(k, 1).(cols{c}.Column) = value (cols{c}, methods{k}, infos{k}, false);
+    endfor
   endfor
   if (! verbose)
     return;
   endif
   kind = {"dense", "sparse"}{1 + issparse(X)};
-  printf ("\n%s: %d x %d %s, nnz %.0f, r = max|XX'| = %.3g\n", name, rows (X), columns (X), ...
-          kind, nnz (X), lev.r);
-  printf ("%-14s %7s %6s %10s %9s %9s %9s %9s %8s\n", ...
-          "method", "m", "k", "inf", "rel", "baseline", "spec_eps", "bound", "time_s");
-  for k = 1:4
-    r = out(k);
-    printf ("%-14s %7d %6d %10.3g %8.3g%% %8.3g%% %9.3g %8.3g%% %8.3f\n", r.method, r.m, r.k, ...
-            r.inf, 100 * r.rel, 100 * r.baseline, r.eps_spectral, 100 * r.bound, r.time);
+  printf (["\n" spec.table{1}.Input_line "\n"], name, rows (X), columns (X), kind, nnz (X), infos{1}.r);
+  printf ("%s\n", strjoin (cellfun (@(c) sprintf (c.Heading_format, c.Heading), cols, ...
+                                     "uniformoutput", false), " "));
+  for k = 1:nm
+    printf ("%s\n", strjoin (cellfun (@(c) sprintf (c.Format, value (c, methods{k}, infos{k}, true)), ...
+                                       cols, "uniformoutput", false), " "));
   endfor
 endfunction
 
-## The same lines as R's attsparse_demo () prints.
-function txt = legend_lines ()
-  txt = {"m: draws (rand) or iterations (det); k: distinct columns of X in Y", ...
-         "inf: max|Att(Y) - Att(X)| (the paper's metric); rel: max|Att(Y)/Att(X) - 1|", ...
-         "baseline: rel of Y = 0 (uniform attention 1/n), the bar to beat", ...
-         "spec_eps: smallest eps with (1-eps)XX' <= YY' <= (1+eps)XX'; bound: exp(2 spec_eps max G_ii) - 1 >= rel"};
+## A column's value for one method: the result field, times its Scale when scaled.
+function v = value (col, method, info, scaled)
+  if (strcmp (col.Result, "method"))
+    v = method;
+    return;
+  endif
+  v = NaN;
+  if (isfield (info, col.Result))
+    v = info.(col.Result);
+  endif
+  if (scaled && isfield (col, "Scale"))
+    v *= str2double (col.Scale);
+  endif
 endfunction
 
 ## gnuplot when there is no display (octave-cli, --no-window-system): the
@@ -288,20 +392,17 @@ function yl = log_limits (Z, below)
 endfunction
 
 ## 1. rel and inf error against m, three probability schemes, median over seeds.
-function plot_error_vs_m (file, tk, X, lev, quick)
-  ms = [500, 1000, 2000, 4000, 8000, 16000, 32000];
-  seeds = 1:5;
-  if (quick)
-    ms = [1000, 4000, 16000];
-    seeds = 1:2;
-  endif
-  schemes = {"leverage", "uniform", "norm"};
+function plot_error_vs_m (file, tk, rec, X, lev, quick)
+  ms = spec_numbers (rec, "M", quick);
+  seeds = spec_numbers (rec, "Seeds", quick);
+  schemes = strsplit (strtrim (rec.Probabilities));
+  opts = spec_options (spec_field (rec, "Options"));
   [rel, inf_err] = deal (zeros (numel (ms), numel (schemes), numel (seeds)));
   for i = 1:numel (ms)
     for j = 1:numel (schemes)
-      for s = seeds
-        [~, e, info] = attsparse_rand (X, "m", ms(i), "seed", s, "probabilities", schemes{j}, ...
-                                       "spectral", false);
+      for s = 1:numel (seeds)
+        [~, e, info] = attsparse_rand (X, "m", ms(i), "seed", seeds(s), "probabilities", schemes{j}, ...
+                                       opts{:});
         rel(i, j, s) = info.rel_error;
         inf_err(i, j, s) = e;
       endfor
@@ -330,17 +431,18 @@ function plot_error_vs_m (file, tk, X, lev, quick)
 endfunction
 
 ## 2. rel and inf error against r for both algorithms, with baseline and bound.
-function plot_error_vs_r (file, tk, quick)
-  rs = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5];
-  if (quick)
-    rs = [0.01, 0.1, 1];
-  endif
+function plot_error_vs_r (file, tk, rec, quick)
+  rs = spec_numbers (rec, "R", quick);
+  ex = spec_options (rec.Example);
+  exs = struct (ex{:});
   [rel, inf_err] = deal (zeros (numel (rs), 3));
   bound = zeros (numel (rs), 1);
   for i = 1:numel (rs)
-    X = attsparse_example (50, 5000, rs(i));
-    [~, e_rand, rand_info] = attsparse_rand (X, "seed", 1);
-    [~, e_det, det_info] = attsparse_det (X, "eps", 0.5);
+    X = spec_example ([ex, {"r", rs(i)}]);
+    rand_opts = spec_options (rec.Rand);
+    det_opts = spec_options (rec.Det);
+    [~, e_rand, rand_info] = attsparse_rand (X, rand_opts{:});
+    [~, e_det, det_info] = attsparse_det (X, det_opts{:});
     empty = attention_error (X, zeros (rows (X), 0));
     rel(i, :) = [rand_info.rel_error, det_info.rel_error, empty.rel];
     inf_err(i, :) = [e_rand, e_det, empty.inf];
@@ -366,73 +468,86 @@ function plot_error_vs_r (file, tk, quick)
     ## a mark rather than a shade: gnuplot draws a patch over the legend
     hr = loglog ([0.1, 0.1], yl, "k:");
     axis ([xl, yl]);
-    decorate (sprintf ("%s error vs r: n=50 d=5000", panels{p, 2}), ...
+    decorate (sprintf ("%s error vs r: n=%d d=%d", panels{p, 2}, exs.n, exs.d), ...
               "r = max|XX'|", panels{p, 3}, rs, [h; hr], ...
               [names(1:columns (Z)), {"r = 0.1: the paper's regime is left of it"}], "eastoutside");
   endfor
   save_figure (f, file);
 endfunction
 
+## The sparse input of the time plot: blocks attsparse_example (n, block, 1, b),
+## b = 1, 2, ..., side by side, entries at most threshold / sqrt (block) in
+## magnitude dropped (the same matrix as in R).
+function X = sparse_input (n, d, block, threshold)
+  cut = threshold / sqrt (block);
+  nb = ceil (d / block);
+  B = cell (1, nb);
+  for b = 1:nb
+    Xb = attsparse_example (n, block, 1, b);
+    Xb(abs (Xb) <= cut) = 0;
+    B{b} = sparse (Xb);
+  endfor
+  X = [B{:}];
+  X = X(:, 1:d);
+endfunction
+
 ## 3. Time of the randomized algorithm and of the exact Gram against nnz (X).
-function plot_time_vs_nnz (file, tk, quick)
-  n = 200;
-  ds = [5000, 10000, 20000, 40000, 80000, 160000];
-  if (quick)
-    ds = [5000, 20000];
-  endif
+function plot_time_vs_nnz (file, tk, rec, quick)
+  n = spec_numbers (rec, "N");
+  ds = spec_numbers (rec, "D", quick);
+  reps = spec_numbers (rec, "Repeats");
+  opts = spec_options (rec.Rand);
   [t_rand, t_gram, nz] = deal (zeros (size (ds)));
-  state = {rand("state"), randn("state")};
-  unwind_protect
-    randn ("seed", 1);
-    rand ("seed", 1);
-    for i = 1:numel (ds)
-      X = sprandn (n, ds(i), 50 / n);
-      X /= sqrt (max (sumsq (X, 2)));
-      nz(i) = nnz (X);
-      [t_rand(i), t_gram(i)] = deal (Inf);
-      for rep = 1:3
-        t0 = tic ();
-        attsparse_rand (X, "error", false, "seed", 1);
-        t_rand(i) = min (t_rand(i), toc (t0));
-        t0 = tic ();
-        G = X * X';
-        t_gram(i) = min (t_gram(i), toc (t0));
-      endfor
+  for i = 1:numel (ds)
+    X = sparse_input (n, ds(i), spec_numbers (rec, "Block"), spec_numbers (rec, "Threshold"));
+    nz(i) = nnz (X);
+    [t_rand(i), t_gram(i)] = deal (Inf);
+    for rep = 1:reps
+      t0 = tic ();
+      attsparse_rand (X, opts{:});
+      t_rand(i) = min (t_rand(i), toc (t0));
+      t0 = tic ();
+      G = X * X';
+      t_gram(i) = min (t_gram(i), toc (t0));
     endfor
-  unwind_protect_cleanup
-    rand ("state", state{1});
-    randn ("state", state{2});
-  end_unwind_protect
+  endfor
   f = new_figure (tk);
   h = loglog (nz, t_rand, "-o", nz, t_gram, "-s", "linewidth", 1.5);
   axis ([nz(1) / 1.5, nz(end) * 1.5, log_limits([t_rand, t_gram], 0)]);
-  decorate (sprintf ("time against nnz(X): sparse X, n=%d, d=%d..%d, 50 nonzeros per column", ...
-                     n, ds(1), ds(end)), ...
-            "nnz(X)", "seconds (best of 3)", nz, h, ...
+  decorate (sprintf ("time against nnz(X): sparse X, n=%d, d=%d..%d, %.0f nonzeros per column", ...
+                     n, ds(1), ds(end), nz(end) / ds(end)), ...
+            "nnz(X)", sprintf ("seconds (best of %d)", reps), nz, h, ...
             {"attsparse_rand (error = false)", "exact Gram X*X'"}, "eastoutside");
   save_figure (f, file);
 endfunction
 
-## 4. Columns and iterations of the deterministic algorithm against n.
-function plot_k_vs_n (file, tk, quick)
-  ns = [10, 20, 40, 80, 160];
-  if (quick)
-    ns = [10, 40];
-  endif
-  eps = 0.5;
-  b = ((1 + sqrt (1 - eps^2)) / eps)^2;
-  [k, m] = deal (zeros (size (ns)));
+## 4. Columns and iterations of the deterministic algorithm against n, with
+## the column budget max_columns = ceil (b rank) and b of the det result
+## (info.b, info.max_columns: fields of the core's result; computed here from
+## the paper's formula only while the gateway does not return them yet).
+function plot_k_vs_n (file, tk, rec, quick)
+  ns = spec_numbers (rec, "N", quick);
+  ex = spec_options (rec.Example);
+  exs = struct (ex{:});
+  opts = spec_options (rec.Det);
+  epsilon = struct (opts{:}).eps;
+  [k, m, budget] = deal (zeros (size (ns)));
   for i = 1:numel (ns)
-    [~, ~, info] = attsparse_det (attsparse_example (ns(i), 4000, 0.05), "eps", eps, "error", false);
+    [~, ~, info] = attsparse_det (spec_example ([{"n", ns(i)}, ex]), opts{:});
+    if (! isfield (info, "b"))
+      info.b = ((1 + sqrt (1 - epsilon^2)) / epsilon)^2;
+      info.max_columns = ceil (info.b * info.rank);
+    endif
     k(i) = info.k;
     m(i) = info.m;
+    budget(i) = info.max_columns;
   endfor
   f = new_figure (tk);
-  h = loglog (ns, ceil (b * ns), "k--", ns, m, "s", ns, k, "-o", "linewidth", 1.5);
+  h = loglog (ns, budget, "k--", ns, m, "s", ns, k, "-o", "linewidth", 1.5);
   axis ([ns(1) / 1.5, ns(end) * 1.5, log_limits([k, m], 1)]);
-  decorate (sprintf ("attsparse_det (eps %.1f): columns against n, d=4000, r=0.05", eps), ...
+  decorate (sprintf ("attsparse_det (eps %.1f): columns against n, d=%d, r=%.2g", epsilon, exs.d, exs.r), ...
             "n (rows of X)", "columns / iterations", ns, h, ...
-            {sprintf("ceil(b n), b = ((1+sqrt(1-eps^2))/eps)^2 = %.2f", b), "m (iterations)", ...
+            {sprintf("budget ceil(b rank), b = %.2f", info.b), "m (iterations)", ...
              "k (distinct columns)"}, "eastoutside");
   save_figure (f, file);
 endfunction
@@ -449,8 +564,12 @@ endfunction
 %! fprintf (fid, "%d %d %d 1\n", size (Xs), nnz (Xs));
 %! fprintf (fid, "%d %d %.17g\n", [i, j, x]');
 %! fclose (fid);
+%! ## a data directory with the spec's file input acq (here Xs) and without ALL
+%! data = tempname ();
+%! mkdir (data);
+%! copyfile (file, fullfile (data, "acq.X.txt"));
 %! unwind_protect
-%!   out = evalc ('[tab, png] = attsparse_demo (dir, "quick", true, "inputs", struct ("tiny", Xs, "tiny_file", file));');
+%!   out = evalc ('[tab, png] = attsparse_demo (dir, "quick", true, "data", data, "inputs", struct ("tiny", Xs, "tiny_file", file));');
 %!   ## the plots: PNG files of 900 x 450 pixels
 %!   assert (png, fullfile (dir, {"error_vs_m.png", "error_vs_r.png", "time_vs_nnz.png", "k_vs_n.png"}));
 %!   for p = png
@@ -467,18 +586,21 @@ endfunction
 %!                                        nnz (Xs), max (abs (Xs * Xs')(:))))));
 %!   hdr = sprintf ("%-14s %7s %6s %10s %9s %9s %9s %9s %8s", ...
 %!                  "method", "m", "k", "inf", "rel", "baseline", "spec_eps", "bound", "time_s");
-%!   assert (sum (strcmp (lines, hdr)), 3);
+%!   assert (sum (strcmp (lines, hdr)), 4);
+%!   assert (any (strcmp (lines, sprintf ("demo: no %s (its R data package is not installed)", ...
+%!                                        fullfile (data, "ALL.X.txt")))));
 %!   r = tab(4);
 %!   assert (any (strcmp (lines, sprintf ("det            %7d %6d %10.3g %8.3g%% %8.3g%% %9.3g %8.3g%% %8.3f", ...
 %!                        r.m, r.k, r.inf, 100*r.rel, 100*r.baseline, r.eps_spectral, 100*r.bound, r.time))));
 %!   ## the rows
-%!   assert ({tab.input}, [repmat({"example"}, 1, 4), repmat({"tiny"}, 1, 4), repmat({"tiny_file"}, 1, 4)]);
-%!   assert ({tab.method}, repmat ({"rand-leverage", "rand-uniform", "rand-norm", "det"}, 1, 3));
+%!   assert ({tab.input}, [repmat({"example"}, 1, 4), repmat({"acq"}, 1, 4), repmat({"tiny"}, 1, 4), ...
+%!                         repmat({"tiny_file"}, 1, 4)]);
+%!   assert ({tab.method}, repmat ({"rand-leverage", "rand-uniform", "rand-norm", "det"}, 1, 4));
 %!   assert ([tab.rel] <= [tab.bound] * (1 + 1e-10) + 1e-14);
-%!   b = ((1 + sqrt (0.75)) / 0.5)^2;
-%!   assert (tab(4).m, ceil (b * 100));
-%!   assert (tab(4).k <= ceil (b * 100) && tab(8).k <= ceil (b * rank (full (Xs))));
-%!   assert ([tab([4, 8]).eps_spectral] <= 0.5 + 1e-10);
+%!   ## the det row is the spec's call attsparse_det (X, "eps", 0.5) (its guarantees: tests/octave/test_det.m)
+%!   [~, e, info] = attsparse_det (Xs, "eps", 0.5);
+%!   assert ([tab(12).m, tab(12).k, tab(12).inf, tab(12).rel], [info.m, info.k, e, info.rel_error]);
+%!   assert ([tab([4, 12]).eps_spectral] <= 0.5 + 1e-10);
 %!   assert ([tab([1:3, 5:7]).k] <= [tab([1:3, 5:7]).m]);
 %!   assert ([tab(2:3).m], [tab(1).m, tab(1).m]);
 %!   assert ([tab(1:4).baseline], repmat (tab(1).baseline, 1, 4));
@@ -487,16 +609,18 @@ endfunction
 %!   ## leverage scores beat uniform sampling at the same m (measured 0.14% and 0.60%)
 %!   assert (tab(2).rel > 2 * tab(1).rel);
 %!   assert (tab(1).baseline > 0.04 && tab(1).baseline < exp (0.1) - 1);
-%!   ## the file holds the same matrix as the struct field
-%!   t1 = rmfield (tab(5:8), {"input", "time"});
-%!   t2 = rmfield (tab(9:12), {"input", "time"});
-%!   assert (isequal (t1, t2));
+%!   ## the files hold the same matrix as the struct field
+%!   t1 = rmfield (tab(9:12), {"input", "time"});
+%!   assert (isequal (t1, rmfield (tab(13:16), {"input", "time"}), rmfield (tab(5:8), {"input", "time"})));
 %! unwind_protect_cleanup
 %!   confirm_recursive_rmdir (false, "local");
 %!   if (exist (dir, "dir"))
 %!     rmdir (dir, "s");
 %!   endif
 %!   delete (file);
+%!   if (exist (data, "dir"))
+%!     rmdir (data, "s");
+%!   endif
 %! end_unwind_protect
 
 %!error <OUTDIR must be a directory name> attsparse_demo (1)
@@ -507,3 +631,21 @@ endfunction
 %!error <'inputs' must be a scalar struct> attsparse_demo (tempname (), "inputs", {1})
 %!error <inputs.bad must be a real matrix or a file name> attsparse_demo (tempname (), "inputs", struct ("bad", {{1}}))
 %!error id=attsparse:badInput attsparse_demo (tempname (), "inputs", struct ("none", tempname ()))
+%!error <'data' must be the name of a directory> attsparse_demo (tempname (), "data", tempname ())
+
+## the demo's definition as this front-end reads it (R reads the same file)
+%!test
+%! priv = fullfile (fileparts (which ("attsparse_demo")), "private");
+%! addpath (priv);
+%! unwind_protect
+%!   spec = demo_spec (fullfile (fileparts (which ("attsparse_demo")), "demo-spec.dcf"));
+%! unwind_protect_cleanup
+%!   rmpath (priv);
+%! end_unwind_protect
+%! assert (cellfun (@(r) r.Method, spec.methods, "uniformoutput", false), ...
+%!         {"rand-leverage", "rand-uniform", "rand-norm", "det"});
+%! assert (cellfun (@(r) r.Column, spec.columns, "uniformoutput", false), ...
+%!         {"method", "m", "k", "inf", "rel", "baseline", "eps_spectral", "bound", "time"});
+%! assert (fieldnames (spec.plots)', {"error_vs_m", "error_vs_r", "time_vs_nnz", "k_vs_n"});
+%! assert (cellfun (@(r) r.Input, spec.inputs, "uniformoutput", false), {"example", "ALL", "acq"});
+%! assert (numel (strsplit (spec.table{1}.Legend, "\n")), 4);

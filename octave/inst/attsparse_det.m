@@ -33,7 +33,7 @@
 ## blocks of columns, per-step cost independent of @var{d}) or @qcode{"scan"}
 ## (all columns every step).
 ## @item @qcode{"leaf"}
-## Columns per leaf of the search tree (default: chosen under the memory cap).
+## Columns per leaf of the search tree; 0 (default): chosen under the memory cap.
 ## @item @qcode{"memory"}
 ## Cap on the search tree's memory in MiB (default: automatic).
 ## @item @qcode{"threads"}
@@ -41,13 +41,21 @@
 ## cores.  Results do not depend on it.
 ## @item @qcode{"verbose"}
 ## Print progress lines (false).
+## @item @qcode{"K"}, @qcode{"V"}
+## Keys (@var{n2}-by-@var{d}) and values (@var{n2}-by-@var{dv}) for attention with
+## Q != K, as in @code{attsparse_rand}: BSS runs on the stacked @code{[@var{X}; @var{K}]}
+## (no copy made), @var{info}.YK holds the keys' columns and the metrics are those of
+## @code{Att(@var{X}, @var{K})} and, with @var{V}, of @code{Att V} (@code{out_error},
+## @code{out_rel_error}).
 ## @end table
 ##
 ## @var{info} has the fields of @code{attsparse_rand} (@code{index},
 ## @code{weight}, @code{m} (iterations), @code{k}, @code{rank}, @code{eps},
 ## @code{time}, @code{error}, @code{rel_error}, @code{r}, @code{baseline},
-## @code{eps_spectral}, @code{bound}, @code{error_time}) and @code{eps_bound},
-## the spectral error @code{(u-l)/(u+l)} the barriers guarantee.
+## @code{eps_spectral}, @code{bound}, @code{error_time}), @code{eps_bound},
+## the spectral error @code{(u-l)/(u+l)} the barriers guarantee, @code{b}, the
+## sparsity factor above, and @code{max_columns}, the column budget
+## @code{ceil (b rank)} (the number of BSS steps).
 ##
 ## A long run stops on Ctrl-C with the error @qcode{"attsparse:interrupted"}.
 ## @seealso{attsparse_rand, attention_error, attsparse_example}
@@ -61,7 +69,12 @@ function [Y, err, info] = attsparse_det (X, varargin)
     error ("attsparse:badInput", ["attsparse_det: X must be a matrix in memory (BSS revisits every ", ...
                                   "column at every step); for a block reader use attsparse_rand"]);
   endif
-  [Y, err, info] = __attsparse__ ("det", double_input (X), varargin{:});
+  [K, V, opts] = qk_options (varargin, "attsparse_det");
+  if (isempty (K) && isempty (V))
+    [Y, err, info] = __attsparse__ ("det", double_input (X), opts{:});
+  else
+    [Y, err, info] = __attsparse__ ("qk", "det", K, V, double_input (X), opts{:});
+  endif
 endfunction
 
 %!shared X
@@ -76,8 +89,7 @@ endfunction
 %! assert (err, info.error);
 %! assert (info.eps_spectral <= info.eps_bound + 1e-10);
 %! assert (info.eps_bound <= 0.5 + 1e-12);
-%! b = ((1 + sqrt (1 - 0.25)) / 0.5)^2;
-%! assert (info.k <= ceil (b * 5));
+%! assert (info.k <= info.max_columns && info.max_columns == info.m);
 
 %!test
 %! [Y, ~, info] = attsparse_det (sparse (X .* (X > 0)), "error", false);
@@ -89,3 +101,22 @@ endfunction
 %!error <'eps' must be> attsparse_det (X, "eps", 0)
 %!error <'search' must be one of tree\|scan> attsparse_det (X, "search", "bfs")
 %!error <unknown option 'seed'> attsparse_det (X, "seed", 1)
+
+%!test
+%! ## b and max_columns are fields (as in R): the budget meets the BSS barriers
+%! for eps = [0.3, 0.5, 0.8]
+%!   [Y, ~, info] = attsparse_det (X, "eps", eps, "error", false);
+%!   assert (2 * sqrt (info.b) / (info.b + 1), eps, 1e-12);
+%!   assert (info.max_columns, info.m);
+%!   assert (info.k <= info.max_columns && info.eps_bound <= eps + 1e-12);
+%! endfor
+
+%!test
+%! ## the metrics come from the same call: as attention_error, and spectral alone when asked
+%! [Y, err, info] = attsparse_det (X);
+%! e = attention_error (X, Y, "spectral", true);
+%! assert ([err, info.rel_error, info.eps_spectral], [e.inf, e.rel, e.eps_spectral], 1e-10);
+%! [Y, err, info] = attsparse_det (X, "error", false, "spectral", true);
+%! assert (isnan (err) && isnan (info.rel_error));
+%! assert (info.eps_spectral, e.eps_spectral, 1e-8);
+%!error <'leaf' must be a whole number in \[0, 1e18\], got -1> attsparse_det (X, "leaf", -1)

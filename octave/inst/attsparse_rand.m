@@ -91,6 +91,22 @@
 ## cores; at most 4 times the online CPUs.  Results do not depend on it.
 ## @item @qcode{"verbose"}
 ## Print progress lines (false).
+## @item @qcode{"K"}
+## Keys for attention with queries @var{X} and keys @var{K} (Q != K): an
+## @var{n2}-by-@var{d} matrix, full or sparse (mixed with @var{X} is fine).
+## One set of columns and weights is chosen for the stacked @code{[@var{X}; @var{K}]}
+## (no copy of it is made); @var{info}.YK is @code{@var{K}(:, index) .* weight'}, and the
+## metrics are those of @code{Att(@var{X}, @var{K}) = D^-1 exp (@var{X}*@var{K}')}:
+## @code{rel_error}, @code{error}, @code{baseline} (uniform 1/@var{n2}),
+## @code{r = max (abs (@var{X}*@var{K}')(:))}, @code{eps_spectral} of the stacked matrix
+## and @code{bound = exp (2 eps_spectral max_i norm (q_i) max_j norm (k_j)) - 1}.
+## With @qcode{"probabilities", "norm"} column @var{j} has weight
+## @code{norm (@var{X}(:, j)) * norm (@var{K}(:, j))}.  See @code{attention}.
+## @item @qcode{"V"}
+## Values, an @var{n2}-by-@var{dv} full matrix (@var{n2} rows of @var{K}, or of @var{X}
+## without @var{K}): @var{info}.out_error is @code{max (abs (Att~ V - Att V)(:))} and
+## @var{info}.out_rel_error that error relative to @code{Att * abs (V)} entry by entry
+## (at most @var{info}.bound).  Without @var{K} the sample is the symmetric one.
 ## @end table
 ##
 ## @strong{Larger than memory.}  @var{X} may be a function handle
@@ -151,11 +167,19 @@ function [Y, err, info] = attsparse_rand (X, varargin)
     print_usage ();
   endif
   opts = with_seed (varargin);
+  [K, V, opts] = qk_options (opts, "attsparse_rand");
   if (is_function_handle (X))
+    if (! (isempty (K) && isempty (V)))
+      error ("attsparse:badArgument", "attsparse_rand: a block reader X does not take K or V");
+    endif
     [Y, err, info] = rand_blocks (X, opts);
     return;
   endif
-  [Y, err, info] = __attsparse__ ("rand", double_input (X), opts{:});
+  if (isempty (K) && isempty (V))
+    [Y, err, info] = __attsparse__ ("rand", double_input (X), opts{:});
+  else
+    [Y, err, info] = __attsparse__ ("qk", "rand", K, V, double_input (X), opts{:});
+  endif
 endfunction
 
 %!shared X, Xs
@@ -239,8 +263,25 @@ endfunction
 %! [~, ~, lev] = attsparse_rand (X, "rel", 0.05, "seed", 2, "probabilities", "leverage", "error", false);
 %! assert (lev.probabilities, "leverage");
 
-%!error <'rel' must be in \(0, 1\)> attsparse_rand (X, "rel", 0)
-%!error <'rel' must be in \(0, 1\)> attsparse_rand (X, "rel", 1)
+%!test
+%! ## error false, spectral true: eps_spectral is computed (as documented and as in R)
+%! [Y, err, info] = attsparse_rand (X, "seed", 2, "error", false, "spectral", true);
+%! e = attention_error (X, Y, "spectral", true);
+%! assert (isnan (err) && isnan (info.rel_error));
+%! assert (info.eps_spectral, e.eps_spectral, 1e-8);
+%! [Y, err, info] = attsparse_rand (X, "seed", 2);
+%! e = attention_error (X, Y, "spectral", true);
+%! assert ([err, info.rel_error, info.eps_spectral], [e.inf, e.rel, e.eps_spectral], 1e-10);
+
+%!test
+%! ## s = 4 is the default; s = 0 is refused (as in R)
+%! [~, ~, a] = attsparse_rand (X, "seed", 5, "error", false, "s1", 30);
+%! [~, ~, b] = attsparse_rand (X, "seed", 5, "error", false, "s1", 30, "s", 4);
+%! assert (isequal (a.index, b.index) && isequal (a.weight, b.weight) && a.s == 4);
+
+%!error <'s' must be a whole number in \[1, 64\], got 0> attsparse_rand (X, "s", 0)
+%!error <'rel' must be a number in \(0, 1\)> attsparse_rand (X, "rel", 0)
+%!error <'rel' must be a number in \(0, 1\)> attsparse_rand (X, "rel", 1)
 %!error <'rel' and 'm' cannot be given together> attsparse_rand (X, "rel", 0.1, "m", 40)
 %!error <'sampling' must be one of iid\|poisson> attsparse_rand (X, "sampling", "bernoulli")
 %!error <'estimate' must be true or false> attsparse_rand (X, "estimate", 2)
@@ -286,7 +327,7 @@ endfunction
 %!error <X must be a real matrix> attsparse_rand (complex (X))
 %!error <X: column 2 holds a NaN> attsparse_rand ([1 NaN])
 %!error <X is empty> attsparse_rand (zeros (3, 0))
-%!error <'eps' must be in \(0, 1\)> attsparse_rand (X, "eps", 1)
+%!error <'eps' must be a number in \(0, 1\)> attsparse_rand (X, "eps", 1)
 %!error <'m' must be a whole number> attsparse_rand (X, "m", 0)
 %!error <'seed' must be a whole number> attsparse_rand (X, "seed", -1)
 %!error <unknown option 'foo'> attsparse_rand (X, "foo", 1)

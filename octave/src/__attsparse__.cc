@@ -8,9 +8,12 @@
 //   Att            = __attsparse__ ("attention", X, name, value, ...)
 //   X              = __attsparse__ ("example", n, d, r, seed)
 //   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
+//   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", K, V, X, name, value, ...)
+//                    Q != K: the command on [X; K] (K [] for X) with values V (or [])
 // The inst/*.m wrappers convert single/logical/integer input to double and
 // pick the default seed from Octave's rand; everything else is checked here
-// (host types, option names and kinds) or by the core (option ranges, X).
+// (host types) or by the core (option names, kinds, ranges and defaults
+// from its one table, core/options.c; X).
 //
 // Plain MEX API; what needs Octave's own C++ API (interrupt flag, pager,
 // errors) is in octave_hooks.cc, since mex.h and Octave's headers clash.
@@ -119,7 +122,35 @@ public:
   as_common c;
   as_sample S;
 
+  // Q != K ("qk"): the keys (nullptr: X itself), the values V (n2 x dv, or nullptr)
+  const as_matrix *K = nullptr;
+  const double *V = nullptr;
+  int64_t dv = 0;
+  // With keys or values the metrics are those of Att(Q, K) and Att V
+  // (add_qk_metrics), not the core call's: the asked ones are kept here and
+  // the call's turned off.
+  bool qk_error = false, qk_spectral = false;
+  void qk_options (int& error, int& spectral)
+  {
+    if (! K && ! V)
+      return;
+    qk_error = error != 0;
+    qk_spectral = spectral < 0 ? qk_error : spectral != 0;
+    error = 0;
+    spectral = 0;
+  }
+  // X, or the stacked view [X; K] when there are keys
+  const as_matrix * input (const as_matrix *X)
+  {
+    if (! K)
+      return X;
+    as_view_stacked (&m_Z, X, K);
+    return &m_Z;
+  }
+  void rename (const char *fname) { m_fname = fname; }
+
 private:
+  as_matrix m_Z;
   static const int max_own = 16;
   const char *m_fname;
   void *m_own[max_own];
@@ -191,146 +222,87 @@ void view_matrix (Work& w, const mxArray *a, const char *argname, as_matrix *A)
 
 // ------------------------------------------------------------------ options
 
-enum OptKind { OPT_REAL, OPT_WHOLE, OPT_FLAG, OPT_CHOICE };
-
-struct OptSpec
-{
-  const char *name;
-  OptKind kind;
-  double lo, hi;          // accepted range (OPT_REAL: none when lo == hi)
-  const char *choices;    // OPT_CHOICE: "a|b|c", stored as the position
-};
-
-const double int_max = 2147483647.0;
-const double seed_max = 9007199254740991.0;   // 2^53 - 1
-
-const OptSpec common_threads = { "threads", OPT_WHOLE, 0, AS_THREADS_MAX, nullptr };
-const OptSpec common_verbose = { "verbose", OPT_FLAG, 0, 0, nullptr };
-
-// a equals the first blen characters of b, ignoring case (and has no more)
-bool same_name (const char *a, const char *b, size_t blen)
-{
-  if (std::strlen (a) != blen)
-    return false;
-  for (size_t t = 0; t < blen; t++)
-    if (std::tolower ((unsigned char) a[t]) != std::tolower ((unsigned char) b[t]))
-      return false;
-  return true;
-}
-
-// The value of option or argument o, checked against its kind.
-double opt_value (Work& w, const OptSpec& o, const mxArray *v)
+// A scalar argument (not an option) of a command, e.g. n of "example": a
+// real number, whole when asked, in [lo, hi].
+double scalar_arg (Work& w, const char *name, const mxArray *v, bool whole, double lo, double hi)
 {
   char what[96];
   describe (v, what, sizeof what);
-  if (o.kind == OPT_CHOICE)
-    {
-      char s[64];
-      if (! mxIsChar (v) || mxGetM (v) != 1 || mxGetString (v, s, sizeof s) != 0)
-        w.fail ("badArgument", "'%s' must be one of %s; got %s", o.name, o.choices, what);
-      const char *c = o.choices;
-      for (int pos = 0; *c; pos++)
-        {
-          size_t len = std::strcspn (c, "|");
-          if (same_name (s, c, len))
-            return pos;
-          c += len + (c[len] == '|');
-        }
-      w.fail ("badArgument", "'%s' must be one of %s; got '%s'", o.name, o.choices, s);
-    }
-  bool scalar = (mxIsNumeric (v) || mxIsLogical (v)) && ! mxIsComplex (v)
-                && ! mxIsSparse (v) && mxGetNumberOfElements (v) == 1;
-  double x = scalar ? mxGetScalar (v) : NAN;
-  if (o.kind == OPT_FLAG)
-    {
-      if (x != 0 && x != 1)
-        w.fail ("badArgument", "'%s' must be true or false; got %s", o.name, what);
-      return x;
-    }
-  if (! scalar || mxIsLogical (v))
-    w.fail ("badArgument", "'%s' must be a real numeric scalar; got %s", o.name, what);
-  if (o.kind == OPT_REAL && ! std::isfinite (x))
-    w.fail ("badArgument", "'%s' must be finite; got %g", o.name, x);
-  if (o.kind == OPT_REAL && o.lo < o.hi && ! (x >= o.lo && x <= o.hi))
-    w.fail ("badArgument", "'%s' must be in [%g, %g]; got %g", o.name, o.lo, o.hi, x);
-  if (o.kind == OPT_WHOLE && ! (x >= o.lo && x <= o.hi && x == std::floor (x)))
-    w.fail ("badArgument", "'%s' must be a whole number in [%.17g, %.17g]; got %.17g",
-            o.name, o.lo, o.hi, x);
+  bool scalar = mxIsNumeric (v) && ! mxIsComplex (v) && ! mxIsSparse (v) && ! mxIsLogical (v)
+                && mxGetNumberOfElements (v) == 1;
+  if (! scalar)
+    w.fail ("badArgument", "'%s' must be a real numeric scalar; got %s", name, what);
+  double x = mxGetScalar (v);
+  if (! std::isfinite (x))
+    w.fail ("badArgument", "'%s' must be finite; got %g", name, x);
+  if (! (x >= lo && x <= hi && (! whole || x == std::floor (x))))
+    w.fail ("badArgument", "'%s' must be a whole number in [%.17g, %.17g]; got %.17g", name,
+            lo, hi, x);
   return x;
 }
 
-// Name/value pairs, case-insensitive names, checked against a table.
-class Options
+// Name/value pairs into the core's options of `call` (one AS_FOR_*) in o.
+// Names are case-insensitive (Octave's habit): lowered here, then looked up
+// in the core's table, which also says each value's kind and range. Choices
+// are case-insensitive too.
+void set_options (Work& w, unsigned call, void *o, const mxArray *const *args, int nargs)
 {
-public:
-  Options (Work& w, const OptSpec *spec, int nspec)
-    : m_w (w), m_spec (spec), m_nspec (nspec < max_spec ? nspec : max_spec)
-  {
-    for (int t = 0; t < nspec; t++)
-      m_given[t] = false;
-  }
+  char name[64], what[96], expect[160], valid[512];
+  const as_option *seen[32];
+  int nseen = 0;
+  as_option_names (call, valid, sizeof valid);
+  if (nargs % 2 != 0)
+    w.fail ("badArgument", "options must come in name/value pairs; got %d option argument%s",
+            nargs, nargs == 1 ? "" : "s");
+  for (int a = 0; a < nargs; a += 2)
+    {
+      const mxArray *nm = args[a], *v = args[a + 1];
+      if (! mxIsChar (nm) || mxGetM (nm) != 1 || mxGetNumberOfDimensions (nm) != 2)
+        {
+          describe (nm, what, sizeof what);
+          w.fail ("badArgument", "option names must be strings; option argument %d is %s",
+                  a + 1, what);
+        }
+      // no option name is that long: say so without reading it into the buffer
+      size_t len = mxGetNumberOfElements (nm);
+      if (len >= sizeof name)
+        w.fail ("badArgument", "unknown option of %zu characters (option argument %d); valid options: %s",
+                len, a + 1, valid);
+      if (mxGetString (nm, name, sizeof name) != 0 || std::strlen (name) != len)
+        w.fail ("badArgument", "option argument %d holds a NUL character; valid options: %s",
+                a + 1, valid);
+      for (char *p = name; *p; p++)
+        *p = (char) std::tolower ((unsigned char) *p);
+      const as_option *op;
+      w.check (as_option_lookup (name, call, &op, &w.c));
+      for (int t = 0; t < nseen; t++)
+        if (seen[t] == op)
+          w.fail ("badArgument", "option '%s' is given twice", op->name);
+      if (nseen < 32)
+        seen[nseen++] = op;
 
-  void parse (const mxArray *const *args, int nargs)
-  {
-    char name[64], what[96];
-    if (nargs % 2 != 0)
-      m_w.fail ("badArgument", "options must come in name/value pairs; got %d option argument%s",
-                nargs, nargs == 1 ? "" : "s");
-    for (int a = 0; a < nargs; a += 2)
-      {
-        const mxArray *nm = args[a];
-        if (! mxIsChar (nm) || mxGetM (nm) != 1 || mxGetNumberOfDimensions (nm) != 2)
-          {
-            describe (nm, what, sizeof what);
-            m_w.fail ("badArgument", "option names must be strings; option argument %d is %s",
-                      a + 1, what);
-          }
-        char valid[512] = "";
-        for (int u = 0; u < m_nspec; u++)
-          {
-            std::strncat (valid, u ? ", " : "", sizeof valid - std::strlen (valid) - 1);
-            std::strncat (valid, m_spec[u].name, sizeof valid - std::strlen (valid) - 1);
-          }
-        // no option name is that long: say so without reading it into the buffer
-        size_t len = mxGetNumberOfElements (nm);
-        if (len >= sizeof name)
-          m_w.fail ("badArgument", "unknown option of %zu characters (option argument %d); valid options: %s",
-                    len, a + 1, valid);
-        if (mxGetString (nm, name, sizeof name) != 0 || std::strlen (name) != len)
-          m_w.fail ("badArgument", "option argument %d holds a NUL character; valid options: %s",
-                    a + 1, valid);
-        int t = find (name);
-        if (t < 0)
-          m_w.fail ("badArgument", "unknown option '%s'; valid options: %s", name, valid);
-        if (m_given[t])
-          m_w.fail ("badArgument", "option '%s' is given twice", m_spec[t].name);
-        m_value[t] = opt_value (m_w, m_spec[t], args[a + 1]);
-        m_given[t] = true;
-      }
-  }
-
-  double get (const char *name, double dflt) const
-  {
-    int t = find (name);
-    return t >= 0 && m_given[t] ? m_value[t] : dflt;
-  }
-
-private:
-  int find (const char *name) const
-  {
-    for (int t = 0; t < m_nspec; t++)
-      if (same_name (name, m_spec[t].name, std::strlen (m_spec[t].name)))
-        return t;
-    return -1;
-  }
-
-  static const int max_spec = 24;
-  Work& m_w;
-  const OptSpec *m_spec;
-  int m_nspec;
-  bool m_given[max_spec];
-  double m_value[max_spec];
-};
+      describe (v, what, sizeof what);
+      bool scalar = (mxIsNumeric (v) || mxIsLogical (v)) && ! mxIsComplex (v)
+                    && ! mxIsSparse (v) && mxGetNumberOfElements (v) == 1;
+      bool text = mxIsChar (v) && mxGetM (v) == 1 && mxGetNumberOfDimensions (v) == 2;
+      if (op->kind == AS_OPT_CHOICE && text)
+        {
+          char s[64];
+          if (mxGetString (v, s, sizeof s) != 0)
+            w.fail ("badArgument", "'%s' must be %s, got %s", op->name,
+                    as_option_expect (op, expect, sizeof expect), what);
+          for (char *p = s; *p; p++)
+            *p = (char) std::tolower ((unsigned char) *p);
+          w.check (as_options_set (call, o, name, 0, s, &w.c));
+        }
+      else if ((op->kind == AS_OPT_FLAG && scalar)
+               || (op->kind != AS_OPT_CHOICE && scalar && ! mxIsLogical (v)))
+        w.check (as_options_set (call, o, name, mxGetScalar (v), nullptr, &w.c));
+      else
+        w.fail ("badArgument", "'%s' must be %s, got %s", op->name,
+                as_option_expect (op, expect, sizeof expect), what);
+    }
+}
 
 // ------------------------------------------------------------------ outputs
 
@@ -356,11 +328,6 @@ private:
   mxArray *m_vals[32];
   int m_n = 0;
 };
-
-double seconds_since (std::chrono::steady_clock::time_point t0)
-{
-  return std::chrono::duration<double> (std::chrono::steady_clock::now () - t0).count ();
-}
 
 // Y = X(:, index) .* weight', written straight into Octave's arrays when the
 // index types agree (see view_csc), else through int64_t buffers.
@@ -413,36 +380,20 @@ void metric_fields (const as_metrics& M, const char *inf_name, const char *rel_n
   f.add ("bound", M.bound);
 }
 
-// Metrics of w.S against X as struct fields; NaN for what was not asked.
-// Returns the infinity-norm error.
-double add_metrics (Work& w, const as_matrix *X, bool error, bool spectral, Fields& info)
+double seconds_since (std::chrono::steady_clock::time_point t0)
 {
-  as_metrics M;
-  M.inf = M.rel = M.baseline = M.r = M.eps_spectral = M.bound = NAN;
-  double t_err = NAN;
-  if (error || spectral)
-    {
-      auto t0 = std::chrono::steady_clock::now ();
-      w.check (as_attention_error (X, w.S.k, w.S.index, w.S.weight, spectral, &M, &w.c));
-      t_err = seconds_since (t0);
-      if (! error)
-        M.inf = M.rel = M.baseline = M.r = NAN;
-      else
-        w.warn_overflow (M);
-    }
-  metric_fields (M, "error", "rel_error", info);
-  info.add ("error_time", t_err);
-  return M.inf;
+  return std::chrono::duration<double> (std::chrono::steady_clock::now () - t0).count ();
 }
 
+// The metrics of Att(Q, K) and Att V (Q != K, or V given) as struct fields.
+double add_qk_metrics (Work& w, const as_matrix *X, bool error, bool spectral, Fields& info);
+
 // Y and err of a sample, and the info fields every algorithm has: index
-// (1-based) and weight columns, sizes, time and metrics.
-void sample_outputs (Work& w, const as_matrix *X, const Options& o, double time,
-                     Fields& info, int nlhs, mxArray *plhs[])
+// (1-based) and weight columns, sizes, times and the metrics of the same call
+// (NaN for what was not asked).
+void sample_outputs (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArray *plhs[])
 {
   const as_sample *S = &w.S;
-  bool error = o.get ("error", 1) != 0;
-  bool spectral = o.get ("spectral", error) != 0;
   mxArray *index = mxCreateDoubleMatrix ((mwSize) S->k, 1, mxREAL);
   mxArray *weight = mxCreateDoubleMatrix ((mwSize) S->k, 1, mxREAL);
   for (int64_t t = 0; t < S->k; t++)
@@ -456,9 +407,20 @@ void sample_outputs (Work& w, const as_matrix *X, const Options& o, double time,
   info.add ("k", (double) S->k);
   info.add ("rank", (double) S->rank);
   info.add ("eps", S->eps_target);
-  info.add ("time", time);
-  double err = add_metrics (w, X, error, spectral, info);
+  info.add ("time", S->time);
+  double err = S->metrics.inf;
+  if (w.K || w.V)
+    err = add_qk_metrics (w, X, w.qk_error, w.qk_spectral, info);
+  else
+    {
+      if (! std::isnan (S->metrics.r))
+        w.warn_overflow (S->metrics);
+      metric_fields (S->metrics, "error", "rel_error", info);
+      info.add ("error_time", S->error_time);
+    }
   plhs[0] = make_y (w, X);
+  if (w.K)
+    info.add ("YK", make_y (w, w.K));
   if (nlhs > 1)
     plhs[1] = mxCreateDoubleScalar (err);
 }
@@ -475,97 +437,43 @@ void need_args (Work& w, int nrhs, int want)
 }
 
 // The start of a command on matrices: views of X (and Y when asked), then
-// the options that follow them; threads and verbose go to the core.
-template <size_t N>
-Options start (Work& w, const OptSpec (&spec)[N], int nrhs, const mxArray *prhs[],
-               as_matrix *X, as_matrix *Y = nullptr)
+// the options that follow them into o.
+void start (Work& w, unsigned call, void *o, int nrhs, const mxArray *prhs[], as_matrix *X,
+            as_matrix *Y = nullptr)
 {
   int nmat = Y ? 2 : 1;
   need_args (w, nrhs, nmat);
   view_matrix (w, prhs[0], "X", X);
   if (Y)
     view_matrix (w, prhs[1], "Y", Y);
-  Options o (w, spec, (int) N);
-  o.parse (prhs + nmat, nrhs - nmat);
-  w.c.nthreads = (int) o.get ("threads", 0);
-  w.c.verbose = o.get ("verbose", 0) != 0;
-  return o;
+  set_options (w, call, o, prhs + nmat, nrhs - nmat);
 }
 
-const OptSpec rand_spec[] = {
-  { "m", OPT_WHOLE, 1, (double) AS_M_MAX, nullptr },
-  { "eps", OPT_REAL, 0, 0, nullptr },
-  { "delta", OPT_REAL, 0, 0, nullptr },
-  { "seed", OPT_WHOLE, 0, seed_max, nullptr },
-  { "error", OPT_FLAG, 0, 0, nullptr },
-  { "spectral", OPT_FLAG, 0, 0, nullptr },
-  { "probabilities", OPT_CHOICE, 0, 0, "leverage|uniform|norm|mixed|auto" },
-  { "leverage", OPT_CHOICE, 0, 0, "approx|exact" },
-  { "jl", OPT_CHOICE, 0, 0, "gaussian|ams" },
-  { "s1", OPT_WHOLE, 1, int_max, nullptr },
-  { "s", OPT_WHOLE, 1, int_max, nullptr },
-  { "s2", OPT_WHOLE, 1, int_max, nullptr },
-  { "beta", OPT_REAL, 0, 0, nullptr },
-  // MiB; the core checks the range
-  { "memory", OPT_REAL, 0, 0, nullptr },
-  common_threads,
-  common_verbose,
-  { "sampling", OPT_CHOICE, 0, 0, "iid|poisson" },
-  { "estimate", OPT_FLAG, 0, 0, nullptr },
-  { "rel", OPT_REAL, 0, 0, nullptr },
-};
-
-// Names of the choices, for the result (positions as in rand_spec).
-const char *const prob_names[] = { "leverage", "uniform", "norm", "mixed", "auto" };
-const char *const sampling_names[] = { "iid", "poisson" };
-
-// The choice positions above follow the core's AS_PROB_*, AS_LEV_*, AS_JL_*.
-static_assert (AS_PROB_LEVERAGE == 0 && AS_PROB_UNIFORM == 1 && AS_PROB_NORM == 2
-               && AS_PROB_MIXED == 3 && AS_PROB_AUTO == 4 && AS_SAMPLING_IID == 0 && AS_SAMPLING_POISSON == 1
-               && AS_LEV_APPROX == 0 && AS_LEV_EXACT == 1
-               && AS_JL_GAUSSIAN == 0 && AS_JL_AMS == 1,
-               "option choices out of step with attsparse.h");
-
-// Options shared by rand and leverage, over the core's defaults.
-void set_rand_options (const Options& o, as_rand_options *ro)
+// The name of a choice the core made (probabilities, sampling).
+mxArray * choice_name (const char *option, int pos)
 {
-  as_rand_options_init (ro);
-  ro->m = (int64_t) o.get ("m", (double) ro->m);
-  ro->eps = o.get ("eps", ro->eps);
-  ro->delta = o.get ("delta", ro->delta);
-  ro->beta = o.get ("beta", ro->beta);
-  ro->seed = (uint64_t) o.get ("seed", (double) ro->seed);
-  ro->probabilities = (int) o.get ("probabilities", ro->probabilities);
-  ro->leverage = (int) o.get ("leverage", o.get ("method", ro->leverage));
-  ro->jl = (int) o.get ("jl", ro->jl);
-  ro->s1 = (int64_t) o.get ("s1", (double) ro->s1);
-  ro->s = (int64_t) o.get ("s", (double) ro->s);
-  ro->s2 = (int64_t) o.get ("s2", (double) ro->s2);
-  ro->mem_mb = o.get ("memory", ro->mem_mb);
-  ro->sampling = (int) o.get ("sampling", ro->sampling);
-  ro->estimate = o.get ("estimate", ro->estimate) != 0;
-  ro->rel = o.get ("rel", ro->rel);
+  char buf[64];
+  return mxCreateString (as_option_choice (as_option_find (option, AS_FOR_RAND), pos, buf,
+                                           sizeof buf));
 }
 
 void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   as_matrix X;
   as_rand_options ro;
-  Options o = start (w, rand_spec, nrhs, prhs, &X);
-  set_rand_options (o, &ro);
-
-  auto t0 = std::chrono::steady_clock::now ();
-  w.check (as_rand (&X, &ro, &w.S, &w.c));
-  double time = seconds_since (t0);
+  as_rand_options_init (&ro);
+  start (w, AS_FOR_RAND, &ro, nrhs, prhs, &X);
+  w.qk_options (ro.error, ro.spectral);
+  w.check (as_rand (w.input (&X), &ro, &w.S, &w.c));
 
   Fields info;
-  sample_outputs (w, &X, o, time, info, nlhs, plhs);
+  sample_outputs (w, &X, info, nlhs, plhs);
   info.add ("seed", (double) ro.seed);
   info.add ("s1", (double) w.S.s1);
   info.add ("s", (double) w.S.s);
   info.add ("s2", (double) w.S.s2);
-  info.add ("sampling", mxCreateString (sampling_names[w.S.sampling]));
-  info.add ("probabilities", mxCreateString (prob_names[w.S.probabilities]));
+  info.add ("sampling", choice_name ("sampling", w.S.sampling));
+  info.add ("probabilities", choice_name ("probabilities", w.S.probabilities));
   info.add ("rel_estimate", w.S.rel_estimate);
   info.add ("inf_estimate", w.S.inf_estimate);
   info.add ("rounds", (double) w.S.rounds);
@@ -573,60 +481,31 @@ void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
     plhs[2] = info.make ();
 }
 
-const OptSpec det_spec[] = {
-  { "eps", OPT_REAL, 0, 0, nullptr },
-  { "error", OPT_FLAG, 0, 0, nullptr },
-  { "spectral", OPT_FLAG, 0, 0, nullptr },
-  { "leaf", OPT_WHOLE, 1, 4611686018427387904.0, nullptr },
-  // MiB; checked here since the core names it mem_mb in its messages
-  { "memory", OPT_REAL, 0, 1e9, nullptr },
-  { "search", OPT_CHOICE, 0, 0, "tree|scan" },
-  common_threads,
-  common_verbose,
-};
-
 void cmd_det (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   as_matrix X;
   as_det_options dopt;
-  Options o = start (w, det_spec, nrhs, prhs, &X);
   as_det_options_init (&dopt);
-  dopt.eps = o.get ("eps", dopt.eps);
-  dopt.leaf = (int64_t) o.get ("leaf", (double) dopt.leaf);
-  dopt.mem_mb = o.get ("memory", dopt.mem_mb);
-  dopt.search = (int) o.get ("search", dopt.search);
-
-  auto t0 = std::chrono::steady_clock::now ();
-  w.check (as_det (&X, &dopt, &w.S, &w.c));
-  w.check (as_sample_check_finite (&X, &w.S, &w.c));
-  double time = seconds_since (t0);
+  start (w, AS_FOR_DET, &dopt, nrhs, prhs, &X);
+  w.qk_options (dopt.error, dopt.spectral);
+  w.check (as_det (w.input (&X), &dopt, &w.S, &w.c));
 
   Fields info;
-  sample_outputs (w, &X, o, time, info, nlhs, plhs);
+  sample_outputs (w, &X, info, nlhs, plhs);
   info.add ("eps_bound", w.S.eps_bound);
+  info.add ("b", w.S.b);
+  info.add ("max_columns", (double) w.S.max_columns);
   if (nlhs > 2)
     plhs[2] = info.make ();
 }
-
-const OptSpec leverage_spec[] = {
-  { "method", OPT_CHOICE, 0, 0, "approx|exact" },
-  { "seed", OPT_WHOLE, 0, seed_max, nullptr },
-  { "delta", OPT_REAL, 0, 0, nullptr },
-  { "jl", OPT_CHOICE, 0, 0, "gaussian|ams" },
-  { "s1", OPT_WHOLE, 1, int_max, nullptr },
-  { "s", OPT_WHOLE, 1, int_max, nullptr },
-  { "s2", OPT_WHOLE, 1, int_max, nullptr },
-  common_threads,
-  common_verbose,
-};
 
 void cmd_leverage (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   as_matrix X;
   as_rand_options ro;
   int64_t rank = 0;
-  Options o = start (w, leverage_spec, nrhs, prhs, &X);
-  set_rand_options (o, &ro);
+  as_rand_options_init (&ro);
+  start (w, AS_FOR_LEVERAGE, &ro, nrhs, prhs, &X);
   // the scores go straight into the d x 1 result; the core checks X first
   plhs[0] = mxCreateDoubleMatrix ((mwSize) X.ncol, 1, mxREAL);
   w.check (as_leverage (&X, &ro, mxGetPr (plhs[0]), &rank, &w.c));
@@ -634,16 +513,13 @@ void cmd_leverage (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *
     plhs[1] = mxCreateDoubleScalar ((double) rank);
 }
 
-const OptSpec error_spec[] = {
-  { "spectral", OPT_FLAG, 0, 0, nullptr },
-  common_threads,
-};
-
 void cmd_error (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   as_matrix X, Y;
   as_metrics M;
-  Options o = start (w, error_spec, nrhs, prhs, &X, &Y);
+  as_metrics_options mo;
+  as_metrics_options_init (&mo);
+  start (w, AS_FOR_METRICS, &mo, nrhs, prhs, &X, &Y);
   w.check (as_matrix_check (&X, &w.c));
   if (Y.nrow != X.nrow)
     w.fail ("badInput", "Y must have as many rows as X (%lld); got %lld",
@@ -656,20 +532,19 @@ void cmd_error (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   double *H = static_cast<double *> (w.alloc (nn, sizeof (double)));
   w.check (as_gram (&X, -1, nullptr, nullptr, G, &w.c));
   w.check (as_gram (&Y, -1, nullptr, nullptr, H, &w.c));
-  bool spectral = o.get ("spectral", 0) != 0;
-  w.check (as_compare_gram (X.nrow, G, H, spectral, &M, &w.c));
+  w.check (as_compare_gram (X.nrow, G, H, mo.spectral, &M, &w.c));
   w.warn_overflow (M);
   Fields f;
   metric_fields (M, "inf", "rel", f);
   plhs[0] = f.make ();
 }
 
-const OptSpec attention_spec[] = { common_threads };
-
 void cmd_attention (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   as_matrix X;
-  start (w, attention_spec, nrhs, prhs, &X);
+  as_metrics_options mo;
+  as_metrics_options_init (&mo);
+  start (w, AS_FOR_GRAM, &mo, nrhs, prhs, &X);
   w.check (as_matrix_check (&X, &w.c));
   double *G = static_cast<double *> (w.alloc ((size_t) X.nrow * (size_t) X.nrow,
                                               sizeof (double)));
@@ -682,10 +557,20 @@ void cmd_attention (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs
 void cmd_example (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   need_args (w, nrhs, 4);
-  double n = opt_value (w, { "n", OPT_WHOLE, 1, int_max, nullptr }, prhs[0]);
-  double d = opt_value (w, { "d", OPT_WHOLE, 1, int_max, nullptr }, prhs[1]);
-  double r = opt_value (w, { "r", OPT_REAL, 0, 0, nullptr }, prhs[2]);
-  double seed = opt_value (w, { "seed", OPT_WHOLE, 0, seed_max, nullptr }, prhs[3]);
+  const double int_max = 2147483647.0;
+  double n = scalar_arg (w, "n", prhs[0], true, 1, int_max);
+  double d = scalar_arg (w, "d", prhs[1], true, 1, int_max);
+  double r = scalar_arg (w, "r", prhs[2], false, -HUGE_VAL, HUGE_VAL);
+  // the example's seed is a seed of the core's generator: checked by its row of the table
+  const as_option *seed_row = as_option_find ("seed", AS_FOR_RAND);
+  char expect[160], what[96];
+  describe (prhs[3], what, sizeof what);
+  if (! mxIsNumeric (prhs[3]) || mxIsComplex (prhs[3]) || mxIsSparse (prhs[3])
+      || mxGetNumberOfElements (prhs[3]) != 1)
+    w.fail ("badArgument", "'seed' must be %s, got %s",
+            as_option_expect (seed_row, expect, sizeof expect), what);
+  double seed = mxGetScalar (prhs[3]);
+  w.check (as_option_check (seed_row, seed, &w.c));
   // refused before allocating, with the R front-end's limit and words
   if (n * d > 4e9)
     w.fail ("tooBig", "'n' and 'd' must be at least 1 with n * d at most 4e9; got %.0f x %.0f", n, d);
@@ -694,15 +579,120 @@ void cmd_example (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[]
                        &w.c));
 }
 
-const OptSpec gram_spec[] = { common_threads };
-
 void cmd_gram (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   as_matrix X;
-  start (w, gram_spec, nrhs, prhs, &X);
+  as_metrics_options mo;
+  as_metrics_options_init (&mo);
+  start (w, AS_FOR_GRAM, &mo, nrhs, prhs, &X);
   w.check (as_matrix_check (&X, &w.c));
   plhs[0] = mxCreateDoubleMatrix ((mwSize) X.nrow, (mwSize) X.nrow, mxREAL);
   w.check (as_gram (&X, -1, nullptr, nullptr, mxGetPr (plhs[0]), &w.c));
+}
+
+// ------------------------------------------------------------------ Q != K
+
+// The metrics with keys K (those of Att(X, K)) or values V alone (the
+// symmetric ones, K = X), out_error and out_rel_error (NaN without V).
+double add_qk_metrics (Work& w, const as_matrix *X, bool error, bool spectral, Fields& info)
+{
+  as_qk_metrics Q;
+  as_metrics& M = Q.att;
+  M.inf = M.rel = M.baseline = M.r = M.eps_spectral = M.bound = NAN;
+  Q.out_error = Q.out_rel_error = NAN;
+  double t_err = NAN;
+  if (error || spectral)
+    {
+      auto t0 = std::chrono::steady_clock::now ();
+      as_matrix Z;
+      as_view_stacked (&Z, X, w.K ? w.K : X);
+      if (w.K)
+        w.check (as_qk_error (&Z, w.S.k, w.S.index, w.S.weight, w.V, w.dv, spectral, &Q, &w.c));
+      else
+        {
+          as_metrics S;
+          w.check (as_attention_error (X, w.S.k, w.S.index, w.S.weight, spectral, &S, &w.c));
+          if (error)
+            w.check (as_qk_error (&Z, w.S.k, w.S.index, w.S.weight, w.V, w.dv, 0, &Q, &w.c));
+          M = S;
+        }
+      t_err = seconds_since (t0);
+      if (! error)
+        M.inf = M.rel = M.baseline = M.r = Q.out_error = Q.out_rel_error = NAN;
+      else
+        w.warn_overflow (M);
+    }
+  metric_fields (M, "error", "rel_error", info);
+  info.add ("error_time", t_err);
+  info.add ("out_error", Q.out_error);
+  info.add ("out_rel_error", Q.out_rel_error);
+  return M.inf;
+}
+
+// D^-1 exp(Q K') (V): the keys and values from "qk" (K [] is Q)
+void cmd_attention_qkv (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  as_matrix Q;
+  as_metrics_options mo;
+  as_metrics_options_init (&mo);
+  start (w, AS_FOR_GRAM, &mo, nrhs, prhs, &Q);
+  const as_matrix *K = w.K ? w.K : &Q;
+  plhs[0] = mxCreateDoubleMatrix ((mwSize) Q.nrow, (mwSize) (w.V ? w.dv : K->nrow), mxREAL);
+  w.check (as_attention_qkv (&Q, K, w.V, w.dv, mxGetPr (plhs[0]), &w.c));
+}
+
+// "qk", what, K, V, X, options: K and V checked against X, then the command
+void cmd_qk (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  static const char *const fnames[] = { "attsparse_rand", "attsparse_det", "attention" };
+  static const char *const whats[] = { "rand", "det", "attention" };
+  char what[16] = "", desc[96];
+  int t;
+  need_args (w, nrhs, 4);
+  if (mxIsChar (prhs[0]))
+    mxGetString (prhs[0], what, sizeof what);
+  for (t = 0; t < 3 && std::strcmp (what, whats[t]) != 0; t++)
+    ;
+  if (t == 3)
+    w.fail ("badArgument", "qk: the second argument must be rand, det or attention");
+  w.rename (fnames[t]);
+  const char *xname = t == 2 ? "Q" : "X";
+  const mxArray *X = prhs[3];
+  int64_t d = (int64_t) mxGetN (X), n2 = (int64_t) mxGetM (X);
+  as_matrix K;
+  if (! mxIsEmpty (prhs[1]))
+    {
+      view_matrix (w, prhs[1], "K", &K);
+      if (mxGetNumberOfDimensions (X) == 2 && K.ncol != d)
+        w.fail ("badInput", "K must have as many columns as %s (d = %lld features); got %lld",
+                xname, (long long) d, (long long) K.ncol);
+      w.K = &K;
+      n2 = K.nrow;
+    }
+  const mxArray *V = prhs[2];
+  if (! mxIsEmpty (V))
+    {
+      if (! mxIsDouble (V) || mxIsComplex (V) || mxIsSparse (V) || mxGetNumberOfDimensions (V) != 2)
+        {
+          describe (V, desc, sizeof desc);
+          w.fail ("badInput", "V must be a real full matrix; got %s", desc);
+        }
+      if ((int64_t) mxGetM (V) != n2)
+        w.fail ("badInput", "V must have as many rows as %s (n2 = %lld); got %lld",
+                w.K ? "K" : xname, (long long) n2, (long long) mxGetM (V));
+      size_t len = mxGetNumberOfElements (V);
+      for (size_t e = 0; e < len; e++)
+        if (! std::isfinite (mxGetPr (V)[e]))
+          w.fail ("badInput", "V holds NaN or infinite values");
+      w.V = mxGetPr (V);
+      w.dv = (int64_t) mxGetN (V);
+    }
+  if (t == 0)
+    cmd_rand (w, nlhs, plhs, nrhs - 3, prhs + 3);
+  else if (t == 1)
+    cmd_det (w, nlhs, plhs, nrhs - 3, prhs + 3);
+  else
+    cmd_attention_qkv (w, nlhs, plhs, nrhs - 3, prhs + 3);
 }
 
 #include "blocks_commands.h"
@@ -721,6 +711,7 @@ const Command commands[] = {
   { "attention", "sym_attention", cmd_attention },
   { "example", "attsparse_example", cmd_example },
   { "gram", "gram", cmd_gram },
+  { "qk", "attsparse", cmd_qk },
   { "rand_blocks", "attsparse_rand", cmd_rand_blocks },
 };
 
@@ -738,5 +729,5 @@ void mexFunction (int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
           return;
         }
   raise ("badArgument", "__attsparse__: the first argument must be a command: "
-         "rand, det, leverage, error, attention, example, gram or rand_blocks");
+         "rand, det, leverage, error, attention, example, gram, qk or rand_blocks");
 }

@@ -1,7 +1,7 @@
 // blocks_commands.h: the gateway's "rand_blocks" command: attsparse_rand on X read by a function handle, a block of columns at a time.
 //
-// Included by __attsparse__.cc inside its namespace (it uses Work, Options, rand_spec,
-// set_rand_options, view_matrix, metric_fields). The core's block passes (core/blocks.c):
+// Included by __attsparse__.cc inside its namespace (it uses Work, scalar_arg, set_options,
+// view_matrix, make_y, metric_fields, choice_name, Fields). The core's block passes (core/blocks.c):
 //   1. sketch: every canonical chunk of columns read in pieces of at most `block` columns, its
 //      leaf summed from zero, the leaves added in chunk order;
 //   2. the factor N' (n x s2);  3. per-column scores, piece by piece;
@@ -83,17 +83,15 @@ void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArra
 {
   need_args (w, nrhs, 4);
   const mxArray *fn = prhs[0];
-  double d = opt_value (w, { "ncol", OPT_WHOLE, 1, 9.2e18, nullptr }, prhs[1]);
-  double n = opt_value (w, { "nrow", OPT_WHOLE, 1, int_max, nullptr }, prhs[2]);
-  double block = opt_value (w, { "block", OPT_WHOLE, 1, 9.2e18, nullptr }, prhs[3]);
-  Options o (w, rand_spec, (int) (sizeof rand_spec / sizeof rand_spec[0]));
-  o.parse (prhs + 4, nrhs - 4);
-  w.c.nthreads = (int) o.get ("threads", 0);
-  w.c.verbose = o.get ("verbose", 0) != 0;
+  double d = scalar_arg (w, "ncol", prhs[1], true, 1, 9.2e18);
+  double n = scalar_arg (w, "nrow", prhs[2], true, 1, 2147483647.0);
+  double block = scalar_arg (w, "block", prhs[3], true, 1, 9.2e18);
+  // the options through the core's table, as attsparse_rand's (threads and verbose go to w.c)
   as_rand_options ro;
-  set_rand_options (o, &ro);
-  bool error = o.get ("error", 1) != 0;
-  bool spectral = o.get ("spectral", error) != 0;
+  as_rand_options_init (&ro);
+  set_options (w, AS_FOR_RAND, &ro, prhs + 4, nrhs - 4);
+  bool error = ro.error != 0;
+  bool spectral = ro.spectral < 0 ? error : ro.spectral != 0;
   as_block_plan P;
   w.check (as_block_plan_init ((int64_t) n, (int64_t) d, &ro, &P, &w.c));
   if (P.in_memory)
@@ -234,8 +232,8 @@ void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArra
   info.add ("s1", (double) (P.need_lev ? P.s1 : 0));
   info.add ("s", (double) (P.need_lev ? P.s : 0));
   info.add ("s2", (double) F.s2);
-  info.add ("sampling", mxCreateString (sampling_names[w.S.sampling]));
-  info.add ("probabilities", mxCreateString (prob_names[w.S.probabilities]));
+  info.add ("sampling", choice_name ("sampling", w.S.sampling));
+  info.add ("probabilities", choice_name ("probabilities", w.S.probabilities));
   info.add ("rel_estimate", w.S.rel_estimate);
   info.add ("inf_estimate", w.S.inf_estimate);
   info.add ("rounds", (double) w.S.rounds);

@@ -195,11 +195,11 @@ static void test_options(as_common *c)
     CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'leaf'"), "leaf: %s", c->msg);
     as_det_options_init(&o);
     o.mem_mb = -1;
-    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'mem_mb'"), "mem_mb: %s", c->msg);
+    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'memory'"), "mem_mb: %s", c->msg);
     o.mem_mb = INFINITY;
-    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'mem_mb'"), "mem_mb inf: %s", c->msg);
+    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'memory'"), "mem_mb inf: %s", c->msg);
     o.mem_mb = NAN;
-    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'mem_mb'"), "mem_mb nan: %s", c->msg);
+    CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'memory'"), "mem_mb nan: %s", c->msg);
     as_det_options_init(&o);
     o.search = 2;
     CHECK(as_det_options_check(&o, c) == AS_ERR_ARG && strstr(c->msg, "'search'"), "search: %s", c->msg);
@@ -230,7 +230,7 @@ static void test_leaf_cap(as_common *c)
     o.leaf = 1;
     o.mem_mb = 1;   /* 7999 nodes of 820 numbers: 50 MiB */
     st = as_det(&X, &o, &S, c);
-    CHECK(st == AS_ERR_ARG && strstr(c->msg, "'leaf'") && strstr(c->msg, "'mem_mb'"), "leaf over cap: %d %s", st, c->msg);
+    CHECK(st == AS_ERR_ARG && strstr(c->msg, "'leaf'") && strstr(c->msg, "'memory'"), "leaf over cap: %d %s", st, c->msg);
     /* a tiny cap without 'leaf': no tree fits, the plain scan runs */
     o.leaf = 0;
     o.mem_mb = 0.001;

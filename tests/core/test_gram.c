@@ -99,7 +99,7 @@ static void test_against_naive(int64_t n, int64_t d, int64_t rank, double heavy)
 /* the same bits on 1..4 threads, dense and CSC, light and heavy columns */
 static void test_threads(void)
 {
-    int64_t n = 600, d = 3000, nn = n * n;
+    int64_t n = 300, d = 1200, nn = n * n;   /* two tiles a side */
     double *X = make_x(n, d, n, 11), *G1 = malloc(sizeof(double) * (size_t)nn),
            *Gt = malloc(sizeof(double) * (size_t)nn);
     check_views V;
@@ -135,10 +135,10 @@ static int run_gram(void *arg, as_common *c)
 }
 
 /* every allocation and every interrupt poll failing in turn; a big enough
-   input for several blocks (so several polls) */
+   input for several blocks (so several polls: d above a chunk of columns) */
 static void test_failures(void)
 {
-    int64_t n = 300, d = 30000;
+    int64_t n = 64, d = 20000;
     double *X = make_x(n, d, n, 13), w[3] = {1, 2, 3};
     int64_t idx[3] = {1, 5, 10};
     check_views V;
@@ -171,7 +171,7 @@ static void test_failures(void)
 /* the metrics stop on an interrupt inside the Gram */
 static void test_metrics_interrupt(void)
 {
-    int64_t n = 200, d = 40000, idx[2] = {0, 3};
+    int64_t n = 64, d = 20000, idx[2] = {0, 3};
     double *X = make_x(n, d, n, 17), w[2] = {1, 1};
     check_views V;
     as_common c;

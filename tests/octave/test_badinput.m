@@ -12,7 +12,7 @@
 %! doc = fullfile (fileparts (which ("run_tests")), "..", "..", "docs", "bad-input.md");
 %! rows = bad_input_rows (doc);
 %! lev = strcmp (rows(:, 3), 'attsparse_rand (X, "probabilities", "lev")');
-%! assert (rows(lev, 5), {"'probabilities' must be one of leverage|uniform|norm|mixed|auto; got 'lev'"});
+%! assert (rows(lev, 5), {"'probabilities' must be one of leverage|uniform|norm|mixed|auto, got \"lev\""});
 %! assert (size (rows, 1) >= 30);
 %! X = attsparse_example (4, 50, 1, 20);
 %! for r = 1:size (rows, 1)

@@ -54,7 +54,7 @@
 %! assert (sum (leverage_scores (X, "exact")), 4, 1e-8);
 %! [Y, ~, d] = attsparse_det (X);
 %! assert (d.rank, 4);
-%! assert (d.k <= ceil (((1 + sqrt (1 - 0.25)) / 0.5)^2 * 4));
+%! assert (d.k <= d.max_columns && d.max_columns == d.m && abs (2 * sqrt (d.b) / (d.b + 1) - 0.5) < 1e-12);
 %! assert (direct_spectral_eps (X, Y) <= d.eps_bound + 1e-8);
 
 ## n = 1 and d < n

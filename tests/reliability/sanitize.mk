@@ -14,9 +14,10 @@ ASAN_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks
 
 VG_DIR      := $(BUILD)/valgrind
 VG_CFLAGS   := -std=c99 -O1 -g -fopenmp -Wall -Wextra -pedantic
-# test_det takes 10 s of CPU natively and over 8 min under memcheck: it runs under
-# ASan+UBSan only; the det paths run under memcheck through test_nomem and test_extremes
-VG_SKIP     := test_det
+# test_det and test_gram take 5-10 s of CPU natively and many minutes under memcheck: they
+# run under ASan+UBSan only; the det paths and the Gram kernels (through the metrics) run
+# under memcheck in test_nomem and test_extremes
+VG_SKIP     := test_det test_gram
 VG_TESTS    := $(patsubst tests/core/%.c,$(VG_DIR)/tests/%,$(filter-out $(VG_SKIP:%=tests/core/%.c),$(wildcard tests/core/test_*.c)))
 # OMP_WAIT_POLICY=passive: spinning OpenMP threads are slow under valgrind's serialized threads
 # OMP_THREAD_LIMIT=4: test_extremes asks for 100000 threads, which the core caps at AS_THREADS_MAX = 1024;

@@ -147,9 +147,9 @@ test_that("target mode: the estimate meets rel, the exact rel is near it, scheme
 
 test_that("bad rel values are refused by name", {
   X <- attsparse_example(5, 100, seed = 1)
-  expect_error(attsparse_rand(X, rel = 0), "'rel' must be in \\(0, 1\\)")
-  expect_error(attsparse_rand(X, rel = -0.1), "'rel' must be in \\(0, 1\\)")
-  expect_error(attsparse_rand(X, rel = 1), "'rel' must be in \\(0, 1\\)")
+  expect_error(attsparse_rand(X, rel = 0), "'rel' must be a number in \\(0, 1\\)")
+  expect_error(attsparse_rand(X, rel = -0.1), "'rel' must be a number in \\(0, 1\\)")
+  expect_error(attsparse_rand(X, rel = 1), "'rel' must be a number in \\(0, 1\\)")
   expect_error(attsparse_rand(X, rel = 0.1, m = 50), "'rel' and 'm'")
   expect_error(attsparse_rand(X, rel = "a"), "'rel'")
 })

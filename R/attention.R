@@ -1,0 +1,86 @@
+# attention.R: Q != K and values V: exact attention D^-1 exp(Q K') V and the fields a sketch of [Q; K] adds.
+
+# K and V checked against X (playing Q); NULL when both are NULL (the symmetric case).
+qk_inputs <- function(X, K, V) {
+  if (is.null(K) && is.null(V)) return(NULL)
+  if (!is.null(K)) {
+    K <- as_input(K, "K")
+    if (ncol(K) != ncol(X))
+      stop(sprintf("'K' must have as many columns as 'X' (d = %d features), not %d", ncol(X), ncol(K)),
+           call. = FALSE)
+  }
+  list(K = K, V = qk_values(V, if (is.null(K)) nrow(X) else nrow(K), if (is.null(K)) "X" else "K"))
+}
+
+# V as a base double matrix with n2 rows (a vector is one column).
+qk_values <- function(V, n2, keys) {
+  if (is.null(V)) return(NULL)
+  if (is(V, "Matrix") || is.data.frame(V)) V <- as.matrix(V)
+  if (!is.numeric(V) && !is.logical(V))
+    stop(sprintf("'V' must be a numeric matrix, not %s", class(V)[1L]), call. = FALSE)
+  if (is.null(dim(V))) V <- matrix(V, ncol = 1L)
+  if (length(dim(V)) != 2L) stop("'V' must be a matrix (n2 x dv)", call. = FALSE)
+  if (nrow(V) != n2)
+    stop(sprintf("'V' must have as many rows as '%s' (n2 = %d), not %d", keys, n2, nrow(V)), call. = FALSE)
+  if (ncol(V) < 1L) stop("'V' has no columns", call. = FALSE)
+  if (storage.mode(V) != "double") storage.mode(V) <- "double"
+  if (!all(is.finite(V))) stop("'V' holds NaN or infinite values", call. = FALSE)
+  V
+}
+
+# The options of the core call with K: K beside X (the glue stacks them,
+# without a copy), and no symmetric metrics of [X; K] (qk_result computes
+# those of Att(Q, K) instead).
+elapsed <- function() proc.time()[["elapsed"]]
+
+qk_core_options <- function(core, qk) {
+  if (is.null(qk$K)) return(core)
+  core$K <- qk$K
+  core$error <- FALSE
+  core$spectral <- NULL
+  core
+}
+
+# The Q != K fields of a result: YK (built by the glue), and the metrics of
+# Att(Q, K) and Att V. With K (the sample is of [X; K]) the metrics replace
+# the symmetric ones; without (V alone), K is X and out_error, out_rel_error
+# are added.
+qk_result <- function(out, X, qk, res, error, dots) {
+  K <- qk$K
+  if (!is.null(K)) {
+    out$YK <- res$YK
+    out$dim_K <- dim(K)
+  }
+  out$out_error <- NA_real_
+  out$out_rel_error <- NA_real_
+  if (!isTRUE(error)) return(out)
+  spectral <- if (is.null(dots[["spectral", exact = TRUE]])) TRUE else dots[["spectral", exact = TRUE]]
+  t0 <- elapsed()
+  # without K only out_error is new: the symmetric metrics (and eps) came with the sample
+  met <- .Call(C_qk_error, X, if (is.null(K)) X else K, qk$V, res$index, res$weight,
+               list(spectral = isTRUE(spectral) && !is.null(K), threads = dots[["threads", exact = TRUE]]))
+  if (!is.null(K)) {
+    warn_overflow(met)
+    out[c("error", "rel_error", "r", "baseline", "eps_spectral", "bound")] <-
+      as.list(met[c("inf", "rel", "r", "baseline", "eps_spectral", "bound")])
+    out$error_time <- elapsed() - t0
+  }
+  if (!is.null(qk$V)) {
+    out$out_error <- met[["out_error"]]
+    out$out_rel_error <- met[["out_rel_error"]]
+  }
+  out
+}
+
+attention <- function(Q, K = Q, V = NULL, threads = 0) {
+  Q <- as_input(Q, "Q")
+  K <- as_input(K, "K")
+  if (ncol(K) != ncol(Q))
+    stop(sprintf("'K' must have as many columns as 'Q' (d = %d features), not %d", ncol(Q), ncol(K)),
+         call. = FALSE)
+  V <- qk_values(V, nrow(K), "K")
+  out <- .Call(C_attention, Q, K, V, list(threads = threads))
+  dn <- list(rownames(Q), if (is.null(V)) rownames(K) else colnames(V))
+  if (!all(vapply(dn, is.null, NA))) dimnames(out) <- dn
+  out
+}

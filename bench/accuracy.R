@@ -1,0 +1,121 @@
+# accuracy.R: columns kept for a requested attention error, by sampling scheme, and how well
+# the target mode and its error estimate do (make bench-accuracy).
+#
+# For each data set (the built-in example, ALL, the raw word counts of acq and crude, golub):
+#   1. a sweep of the fixed schemes (Poisson sampling with leverage, norm-squared and mixed
+#      probabilities; the paper's i.i.d. leverage sampling) over m, SEEDS seeds each: the
+#      smallest median k whose exact rel is <= the target in >= 90% of seeds;
+#   2. the paper's default (i.i.d. leverage, default m): k and exact rel;
+#   3. the target mode attsparse_rand(X, rel = target) over TSEEDS seeds: the share of seeds
+#      with exact rel <= target, median k, median time (estimate included, exact error not)
+#      against one default-mode run (error = FALSE);
+#   4. references: a Gaussian projection (k swept up to 16 n over 3 seeds; its Y = X G / sqrt(k) is not
+#      made of columns) and the exact Gram with its Cholesky factor (k = n, time of tcrossprod).
+#   5. calibration of the estimate: over CSEEDS seeds of the default mode, the share with
+#      rel_estimate >= exact rel and the median ratio.
+# Usage: Rscript bench/accuracy.R [--quick]   (RLIB: the library holding attsparse)
+args <- commandArgs(TRUE)
+quick <- "--quick" %in% args
+lib <- Sys.getenv("RLIB", "build/Rlib")
+if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
+suppressPackageStartupMessages({library(attsparse); library(Matrix)})
+
+TARGETS <- c(0.05, 0.02, 0.01)
+SEEDS <- if (quick) 5 else 10
+TSEEDS <- if (quick) 10 else 20
+CSEEDS <- if (quick) 10 else 40
+GRID <- function(rank, d) unique(round(exp(seq(log(rank / 4), log(max(64 * rank, d)), length.out = if (quick) 10 else 16))))
+
+datasets <- list(example = function() attsparse_example())
+for (nm in c("ALL", "acq", "crude", "golub"))
+  local({ nm <- nm; datasets[[nm]] <<- function() attsparse:::demo_data(nm) })
+
+# row-softmax of a Gram, row maximum subtracted
+softmax_rows <- function(G) { G <- G - apply(G, 1, max); E <- exp(G); E / rowSums(E) }
+# rel of Y against the exact attention AX of X (computed once per data set), Grams by gram()
+rel_of <- function(Y, AX) max(abs(softmax_rows(gram(Y)) / AX - 1))
+
+elapsed <- function(expr) { t0 <- proc.time()[["elapsed"]]; force(expr); proc.time()[["elapsed"]] - t0 }
+
+# rel of a Gaussian projection with k columns (the same metric, Y not made of columns of X)
+gauss_rel <- function(X, k, seed, AX) {
+  set.seed(seed)
+  G <- matrix(rnorm(ncol(X) * k), ncol(X), k) / sqrt(k)
+  rel_of(as.matrix(X %*% G), AX)
+}
+
+# the smallest median k over the grid whose rel <= target in >= 90% of the seeds
+sweep <- function(run, grid, seeds) {
+  res <- lapply(grid, function(m) {
+    r <- lapply(seq_len(seeds), function(s) run(m, s))
+    c(m = m, k = median(vapply(r, `[[`, 0, "k")),
+      ok = sapply(TARGETS, function(t) mean(vapply(r, `[[`, 0, "rel") <= t)))
+  })
+  tab <- do.call(rbind, res)
+  sapply(seq_along(TARGETS), function(i) {
+    hit <- which(tab[, 2 + i] >= 0.9)
+    if (length(hit)) tab[min(hit), "k"] else NA
+  })
+}
+
+fixed <- function(X, AX, probabilities, sampling) function(m, s) {
+  r <- attsparse_rand(X, m = m, seed = s, probabilities = probabilities, sampling = sampling,
+                      estimate = FALSE, error = FALSE)
+  list(k = length(r$index), rel = if (length(r$index)) rel_of(r$Y, AX) else NA)
+}
+
+fmt_k <- function(k) ifelse(is.na(k), "-", sprintf("%.0f", k))
+out <- character()
+say <- function(...) { line <- sprintf(...); cat(line, "\n", sep = ""); out <<- c(out, line) }
+
+say("accuracy benchmark: targets %s; sweep %d seeds, target mode %d seeds, calibration %d seeds",
+    paste(sprintf("%g%%", 100 * TARGETS), collapse = " "), SEEDS, TSEEDS, CSEEDS)
+for (nm in names(datasets)) {
+  X <- datasets[[nm]]()
+  if (is.null(X)) { say("\n%s: not installed, skipped", nm); next }
+  n <- nrow(X); d <- ncol(X)
+  lev <- attsparse_rand(X, seed = 1, estimate = FALSE)
+  rank <- lev$rank
+  grid <- GRID(rank, d)
+  AX <- softmax_rows(gram(X))
+  say("\n%s: %d x %d %s, rank %d, max|XX'| %.3g, uniform baseline rel %.3g%%", nm, n, d,
+      if (inherits(X, "sparseMatrix")) "sparse" else "dense", rank, lev$r, 100 * lev$baseline)
+  say("  %-34s %9s %9s %9s   (columns kept for rel <= target in >= 90%% of seeds)", "method",
+      "5%", "2%", "1%")
+  best <- rep(Inf, length(TARGETS))
+  for (sc in list(c("leverage", "iid"), c("leverage", "poisson"), c("norm", "poisson"),
+                  c("mixed", "poisson"))) {
+    k <- sweep(fixed(X, AX, sc[1], sc[2]), grid, SEEDS)
+    if (sc[2] == "poisson") best <- pmin(best, ifelse(is.na(k), Inf, k))
+    say("  %-34s %9s %9s %9s", sprintf("fixed: %s, %s", sc[1], sc[2]), fmt_k(k[1]), fmt_k(k[2]), fmt_k(k[3]))
+  }
+  kg <- sweep(function(k, s) list(k = k, rel = gauss_rel(X, k, s, AX)),
+              unique(round(exp(seq(log(8), log(min(d, 16 * n)), length.out = 8)))), 3)
+  say("  %-34s %9s %9s %9s", "Gaussian projection (not columns)", fmt_k(kg[1]), fmt_k(kg[2]), fmt_k(kg[3]))
+  tg <- elapsed(G <- tcrossprod(X)); tc <- elapsed(try(chol(as.matrix(G) + diag(1e-12, n)), silent = TRUE))
+  say("  %-34s %9d %9d %9d   (tcrossprod %.3f s + chol %.3f s)", "exact Gram + Cholesky", n, n, n, tg, tc)
+  say("  paper's default (i.i.d. leverage, m = %d): k = %d, rel %.3g%%, time %.3f s",
+      lev$m, length(lev$index), 100 * lev$rel_error, lev$time)
+  t_def <- median(replicate(3, attsparse_rand(X, seed = 1, error = FALSE, estimate = FALSE)$time))
+  say("  %-8s %8s %8s %10s %10s %12s %10s", "target", "met", "median k", "k/best", "k/default", "median time", "x default")
+  for (i in seq_along(TARGETS)) {
+    runs <- lapply(seq_len(TSEEDS), function(s) attsparse_rand(X, rel = TARGETS[i], seed = s, error = FALSE))
+    rel <- vapply(runs, function(r) rel_of(r$Y, AX), 0)
+    k <- median(vapply(runs, function(r) length(r$index), 0))
+    tt <- median(vapply(runs, `[[`, 0, "time"))
+    probs <- table(vapply(runs, `[[`, "", "probabilities"))
+    say("  %-8s %7.0f%% %8.0f %10s %10.3g %10.3f s %10.2f   (schemes: %s)", sprintf("%g%%", 100 * TARGETS[i]),
+        100 * mean(rel <= TARGETS[i]), k, if (is.finite(best[i])) sprintf("%.2f", k / best[i]) else "-",
+        k / length(lev$index), tt, tt / t_def,
+        paste(sprintf("%s %d", names(probs), as.integer(probs)), collapse = ", "))
+  }
+  cal <- vapply(seq_len(CSEEDS), function(s) {
+    r <- attsparse_rand(X, seed = s, error = FALSE)
+    c(r$rel_estimate, rel_of(r$Y, AX))
+  }, c(0, 0))
+  say("  estimate calibration (default mode, %d seeds): estimate >= exact in %.0f%%, median estimate/exact %.2f",
+      CSEEDS, 100 * mean(cal[1, ] >= cal[2, ]), median(cal[1, ] / cal[2, ]))
+}
+dir.create("build/bench", showWarnings = FALSE, recursive = TRUE)
+writeLines(out, "build/bench/accuracy-tables.txt")
+cat("\ntables in build/bench/accuracy-tables.txt\n")

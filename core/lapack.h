@@ -1,0 +1,37 @@
+/* lapack.h: the core's own prototypes of the BLAS and LAPACK routines it calls (Fortran, LP64, hidden string lengths explicit). */
+#ifndef AS_LAPACK_H
+#define AS_LAPACK_H
+
+#include <stddef.h>
+
+/* Sizes handed to LAPACK must fit its 32-bit integers. */
+#define AS_INT_MAX 2147483647LL
+
+/* BLAS/LAPACK (Fortran, LP64) with the hidden string lengths made explicit. */
+typedef size_t as_fclen;
+void dgeqp3_(const int *m, const int *n, double *a, const int *lda, int *jpvt,
+             double *tau, double *work, const int *lwork, int *info);
+void dtrsm_(const char *side, const char *uplo, const char *transa, const char *diag,
+            const int *m, const int *n, const double *alpha, const double *a,
+            const int *lda, double *b, const int *ldb,
+            as_fclen, as_fclen, as_fclen, as_fclen);
+void dsyrk_(const char *uplo, const char *trans, const int *n, const int *k,
+            const double *alpha, const double *a, const int *lda, const double *beta,
+            double *c, const int *ldc, as_fclen, as_fclen);
+void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
+            const int *k, const double *alpha, const double *a, const int *lda,
+            const double *b, const int *ldb, const double *beta, double *c,
+            const int *ldc, as_fclen, as_fclen);
+void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
+void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
+void dpocon_(const char *uplo, const int *n, const double *a, const int *lda,
+             const double *anorm, double *rcond, double *work, int *iwork, int *info, as_fclen);
+double dlansy_(const char *norm, const char *uplo, const int *n, const double *a,
+               const int *lda, double *work, as_fclen, as_fclen);
+void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n,
+             double *a, const int *lda, const double *vl, const double *vu,
+             const int *il, const int *iu, const double *abstol, int *m, double *w,
+             double *z, const int *ldz, int *isuppz, double *work, const int *lwork,
+             int *iwork, const int *liwork, int *info, as_fclen, as_fclen, as_fclen);
+
+#endif

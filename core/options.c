@@ -1,0 +1,384 @@
+/* options.c: the one table of options (name, kind, range, default, choices, calls), their defaults, checks and setter by name. */
+#include "as_internal.h"
+#include <stdio.h>
+
+/* Where a row's value is stored: a field of the call's options struct, or of
+   the context. */
+enum {
+    F_M, F_EPS, F_DELTA, F_SEED, F_ERROR, F_SPECTRAL, F_PROBABILITIES, F_SAMPLING, F_REL,
+    F_ESTIMATE, F_LEVERAGE, F_JL, F_S1, F_S, F_S2, F_BETA, F_MEMORY, F_LEAF, F_SEARCH,
+    F_THREADS, F_VERBOSE
+};
+
+#define RAND AS_FOR_RAND
+#define DET AS_FOR_DET
+#define LEV AS_FOR_LEVERAGE
+#define MET AS_FOR_METRICS
+#define GRAM AS_FOR_GRAM
+#define NO_CHOICES NULL
+
+/* The table. A default outside the range (m = 0, s1 = 0, rel = NaN,
+   spectral = -1) means "chosen by the core"; it passes the checks of a
+   struct but cannot be set by name. */
+static const as_option as_options[] = {
+    {"m", AS_OPT_WHOLE, RAND, 1, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
+     "draws; default from the matrix Chernoff bound (as_default_m)", F_M},
+    {"eps", AS_OPT_REAL, RAND | DET, 0, 1, 1, 1, 0.5, NO_CHOICES,
+     "target spectral error (0.5)", F_EPS},
+    {"delta", AS_OPT_REAL, RAND | LEV, 0, 1, 1, 1, 0.01, NO_CHOICES,
+     "failure probability (0.01)", F_DELTA},
+    {"seed", AS_OPT_WHOLE, RAND | LEV, 0, 9007199254740991.0, 0, 0, 0, NO_CHOICES,
+     "seed of the counter-based generator (the front-end draws one)", F_SEED},
+    {"error", AS_OPT_FLAG, RAND | DET, 0, 1, 0, 0, 1, NO_CHOICES,
+     "compute the attention error metrics against X X' (true)", F_ERROR},
+    {"spectral", AS_OPT_FLAG, RAND | DET | MET, 0, 1, 0, 0, -1, NO_CHOICES,
+     "compute eps_spectral and bound (default: as 'error'; attention_error: false)", F_SPECTRAL},
+    {"probabilities", AS_OPT_CHOICE, RAND, 0, AS_PROB_AUTO, 0, 0, AS_PROB_AUTO,
+     "leverage|uniform|norm|mixed|auto",
+     "sampling probabilities (auto: leverage, or in target mode the pilots' pick)", F_PROBABILITIES},
+    {"sampling", AS_OPT_CHOICE, RAND, 0, AS_SAMPLING_POISSON, 0, 0, AS_SAMPLING_IID, "iid|poisson",
+     "i.i.d. draws with replacement or Poisson sampling (iid)", F_SAMPLING},
+    {"rel", AS_OPT_REAL, RAND, 0, 1, 1, 1, NAN, NO_CHOICES,
+     "target for rel_estimate: m chosen over rounds (off)", F_REL},
+    {"estimate", AS_OPT_FLAG, RAND, 0, 1, 0, 0, 1, NO_CHOICES,
+     "bootstrap estimate of the error from Y alone (true)", F_ESTIMATE},
+    {"leverage", AS_OPT_CHOICE, RAND, 0, AS_LEV_EXACT, 0, 0, AS_LEV_APPROX, "approx|exact",
+     "approximate or exact leverage scores (approx)", F_LEVERAGE},
+    {"method", AS_OPT_CHOICE, LEV, 0, AS_LEV_EXACT, 0, 0, AS_LEV_APPROX, "approx|exact",
+     "approximate or exact leverage scores (approx)", F_LEVERAGE},
+    {"jl", AS_OPT_CHOICE, RAND | LEV, 0, AS_JL_AMS, 0, 0, AS_JL_GAUSSIAN, "gaussian|ams",
+     "Johnson-Lindenstrauss matrix (gaussian)", F_JL},
+    {"s1", AS_OPT_WHOLE, RAND | LEV, 1, (double)AS_INT_MAX, 0, 0, 0, NO_CHOICES,
+     "rows of the sparse embedding (4 n + 16)", F_S1},
+    {"s", AS_OPT_WHOLE, RAND | LEV, 1, 64, 0, 0, 0, NO_CHOICES,
+     "nonzeros per embedding column (4)", F_S},
+    {"s2", AS_OPT_WHOLE, RAND | LEV, 1, 100000, 0, 0, 0, NO_CHOICES,
+     "columns of the JL matrix (ceil(8 log(d / delta)))", F_S2},
+    {"beta", AS_OPT_REAL, RAND, 1, 1e6, 0, 1, 2, NO_CHOICES,
+     "score approximation factor in the default m (2)", F_BETA},
+    {"memory", AS_OPT_REAL, RAND, 0, 1e12, 0, 0, 0, NO_CHOICES,
+     "cap in MiB on the working arrays (0: 3/4 of the physical memory)", F_MEMORY},
+    {"memory", AS_OPT_REAL, DET, 0, 1e12, 0, 0, 0, NO_CHOICES,
+     "cap in MiB on the search tree (0: 512)", F_MEMORY},
+    {"leaf", AS_OPT_WHOLE, DET, 0, 1e18, 0, 0, 0, NO_CHOICES,
+     "columns per leaf of the search tree (0: chosen under the memory cap)", F_LEAF},
+    {"search", AS_OPT_CHOICE, DET, 0, 1, 0, 0, 0, "tree|scan",
+     "tree search or a plain scan of all columns each step (tree)", F_SEARCH},
+    {"threads", AS_OPT_WHOLE, RAND | DET | LEV | MET | GRAM, 0, AS_THREADS_MAX, 0, 0, 0, NO_CHOICES,
+     "OpenMP threads (0: the OpenMP default); results do not depend on it", F_THREADS},
+    {"verbose", AS_OPT_FLAG, RAND | DET | LEV, 0, 1, 0, 0, 0, NO_CHOICES,
+     "progress lines through the print hook (false)", F_VERBOSE},
+};
+
+#define AS_NOPTIONS ((int)(sizeof(as_options) / sizeof(as_options[0])))
+
+int as_option_count(void) { return AS_NOPTIONS; }
+
+const as_option *as_option_at(int t)
+{
+    return t >= 0 && t < AS_NOPTIONS ? &as_options[t] : NULL;
+}
+
+const as_option *as_option_find(const char *name, unsigned calls)
+{
+    int t;
+    if (name == NULL) return NULL;
+    for (t = 0; t < AS_NOPTIONS; t++)
+        if ((as_options[t].calls & calls) && strcmp(as_options[t].name, name) == 0)
+            return &as_options[t];
+    return NULL;
+}
+
+const char *as_option_names(unsigned calls, char *buf, size_t len)
+{
+    size_t at = 0;
+    int t, u;
+    if (len == 0) return buf;
+    buf[0] = '\0';
+    for (t = 0; t < AS_NOPTIONS; t++) {
+        int seen = 0;
+        if (!(as_options[t].calls & calls)) continue;
+        /* a name listed once even when two rows carry it (memory) */
+        for (u = 0; u < t; u++)
+            seen |= (as_options[u].calls & calls) && strcmp(as_options[u].name, as_options[t].name) == 0;
+        if (seen) continue;
+        at += (size_t)snprintf(buf + at, at < len ? len - at : 0, "%s%s", at ? ", " : "",
+                               as_options[t].name);
+        if (at >= len) break;
+    }
+    return buf;
+}
+
+int as_option_lookup(const char *name, unsigned calls, const as_option **op, as_common *c)
+{
+    char names[512];
+    *op = as_option_find(name, calls);
+    if (*op != NULL) return AS_OK;
+    return as_error(c, AS_ERR_ARG, "unknown option '%s'; valid options: %s", name,
+                    as_option_names(calls, names, sizeof names));
+}
+
+const char *as_option_choice(const as_option *op, int pos, char *buf, size_t len)
+{
+    const char *ch = op->choices ? op->choices : "";
+    int t;
+    if (len == 0) return buf;
+    buf[0] = '\0';
+    for (t = 0; *ch; t++) {
+        size_t n = strcspn(ch, "|");
+        if (t == pos) {
+            snprintf(buf, len, "%.*s", (int)n, ch);
+            break;
+        }
+        ch += n + (ch[n] == '|');
+    }
+    return buf;
+}
+
+/* A number for messages: whole numbers in full, powers of ten >= 1e6 as 1e6. */
+static const char *as_fmt_num(double v, char *buf, size_t len)
+{
+    double e = v > 0 ? floor(log10(v) + 0.5) : 0;
+    if (isnan(v)) snprintf(buf, len, "NaN");
+    else if (isinf(v)) snprintf(buf, len, "%sInf", v < 0 ? "-" : "");
+    else if (v >= 1e6 && e >= 6 && v == pow(10.0, e)) snprintf(buf, len, "1e%.0f", e);
+    else if (v == floor(v) && fabs(v) < 1e16) snprintf(buf, len, "%.0f", v);
+    else snprintf(buf, len, "%.15g", v);
+    return buf;
+}
+
+const char *as_option_expect(const as_option *op, char *buf, size_t len)
+{
+    char lo[32], hi[32];
+    switch (op->kind) {
+    case AS_OPT_FLAG: snprintf(buf, len, "true or false"); break;
+    case AS_OPT_CHOICE: snprintf(buf, len, "one of %s", op->choices); break;
+    default:
+        snprintf(buf, len, "%s in %s%s, %s%s", op->kind == AS_OPT_WHOLE ? "a whole number" : "a number",
+                 op->lo_open ? "(" : "[", as_fmt_num(op->lo, lo, sizeof lo),
+                 as_fmt_num(op->hi, hi, sizeof hi), op->hi_open ? ")" : "]");
+    }
+    return buf;
+}
+
+/* Nonzero when v is the row's "chosen by the core" default. */
+static int as_option_is_auto(const as_option *op, double v)
+{
+    return (isnan(op->dflt) && isnan(v)) ||
+           (v == op->dflt && (op->dflt < op->lo || op->dflt > op->hi));
+}
+
+/* AS_OK when v is a value of op; else AS_ERR_ARG naming the option. */
+int as_option_check(const as_option *op, double v, as_common *c)
+{
+    char expect[160], got[32];
+    int ok = v == v;
+    if (op->kind == AS_OPT_FLAG) ok = v == 0 || v == 1;
+    else if (op->kind == AS_OPT_CHOICE) ok = v >= op->lo && v <= op->hi && v == floor(v);
+    else {
+        ok = ok && (op->lo_open ? v > op->lo : v >= op->lo) && (op->hi_open ? v < op->hi : v <= op->hi);
+        if (op->kind == AS_OPT_WHOLE) ok = ok && v == floor(v);
+    }
+    if (ok) return AS_OK;
+    return as_error(c, AS_ERR_ARG, "'%s' must be %s, got %s", op->name,
+                    as_option_expect(op, expect, sizeof expect), as_fmt_num(v, got, sizeof got));
+}
+
+/* ---------------------------------------------------------------- storage */
+/* The struct of a call: as_rand_options (RAND, LEVERAGE), as_det_options (DET),
+   as_metrics_options (METRICS, GRAM). */
+static double as_option_load(unsigned call, const void *o, int field, const as_common *c)
+{
+    if (field == F_THREADS) return c->nthreads;
+    if (field == F_VERBOSE) return c->verbose;
+    if (call == AS_FOR_RAND || call == AS_FOR_LEVERAGE) {
+        const as_rand_options *r = o;
+        switch (field) {
+        case F_M: return (double)r->m;
+        case F_EPS: return r->eps;
+        case F_DELTA: return r->delta;
+        case F_SEED: return (double)r->seed;
+        case F_ERROR: return r->error;
+        case F_SPECTRAL: return r->spectral;
+        case F_PROBABILITIES: return r->probabilities;
+        case F_SAMPLING: return r->sampling;
+        case F_REL: return r->rel;
+        case F_ESTIMATE: return r->estimate;
+        case F_LEVERAGE: return r->leverage;
+        case F_JL: return r->jl;
+        case F_S1: return (double)r->s1;
+        case F_S: return (double)r->s;
+        case F_S2: return (double)r->s2;
+        case F_BETA: return r->beta;
+        case F_MEMORY: return r->mem_mb;
+        default: return NAN;
+        }
+    }
+    if (call == AS_FOR_DET) {
+        const as_det_options *d = o;
+        switch (field) {
+        case F_EPS: return d->eps;
+        case F_ERROR: return d->error;
+        case F_SPECTRAL: return d->spectral;
+        case F_MEMORY: return d->mem_mb;
+        case F_LEAF: return (double)d->leaf;
+        case F_SEARCH: return d->search;
+        default: return NAN;
+        }
+    }
+    if (field == F_SPECTRAL) return ((const as_metrics_options *)o)->spectral;
+    return NAN;
+}
+
+/* v has passed the row's check, so every cast below is in range. */
+static void as_option_store(unsigned call, void *o, int field, double v, as_common *c)
+{
+    if (field == F_THREADS) { c->nthreads = (int)v; return; }
+    if (field == F_VERBOSE) { c->verbose = (int)v; return; }
+    if (call == AS_FOR_RAND || call == AS_FOR_LEVERAGE) {
+        as_rand_options *r = o;
+        switch (field) {
+        case F_M: r->m = (int64_t)v; break;
+        case F_EPS: r->eps = v; break;
+        case F_DELTA: r->delta = v; break;
+        case F_SEED: r->seed = (uint64_t)v; break;
+        case F_ERROR: r->error = (int)v; break;
+        case F_SPECTRAL: r->spectral = (int)v; break;
+        case F_PROBABILITIES: r->probabilities = (int)v; break;
+        case F_SAMPLING: r->sampling = (int)v; break;
+        case F_REL: r->rel = v; break;
+        case F_ESTIMATE: r->estimate = (int)v; break;
+        case F_LEVERAGE: r->leverage = (int)v; break;
+        case F_JL: r->jl = (int)v; break;
+        case F_S1: r->s1 = (int64_t)v; break;
+        case F_S: r->s = (int64_t)v; break;
+        case F_S2: r->s2 = (int64_t)v; break;
+        case F_BETA: r->beta = v; break;
+        case F_MEMORY: r->mem_mb = v; break;
+        default: break;
+        }
+    } else if (call == AS_FOR_DET) {
+        as_det_options *d = o;
+        switch (field) {
+        case F_EPS: d->eps = v; break;
+        case F_ERROR: d->error = (int)v; break;
+        case F_SPECTRAL: d->spectral = (int)v; break;
+        case F_MEMORY: d->mem_mb = v; break;
+        case F_LEAF: d->leaf = (int64_t)v; break;
+        case F_SEARCH: d->search = (int)v; break;
+        default: break;
+        }
+    } else if (field == F_SPECTRAL) {
+        ((as_metrics_options *)o)->spectral = (int)v;
+    }
+}
+
+/* The struct that a call's rows are stored in, for init and check. */
+static unsigned as_struct_calls(unsigned call)
+{
+    return call == AS_FOR_RAND || call == AS_FOR_LEVERAGE ? (AS_FOR_RAND | AS_FOR_LEVERAGE) : call;
+}
+
+static void as_options_defaults(unsigned call, void *o)
+{
+    as_common dummy;
+    int t;
+    memset(&dummy, 0, sizeof dummy);
+    for (t = 0; t < AS_NOPTIONS; t++)
+        if ((as_options[t].calls & as_struct_calls(call)) && as_options[t].field != F_THREADS &&
+            as_options[t].field != F_VERBOSE)
+            as_option_store(call, o, as_options[t].field, as_options[t].dflt, &dummy);
+}
+
+/* Every stored field against its row (C callers fill the structs directly). */
+static int as_options_check(unsigned call, const void *o, as_common *c)
+{
+    int t;
+    c->status = AS_OK;
+    for (t = 0; t < AS_NOPTIONS; t++) {
+        const as_option *op = &as_options[t];
+        double v;
+        if (!(op->calls & as_struct_calls(call)) || op->field == F_THREADS || op->field == F_VERBOSE)
+            continue;
+        v = as_option_load(call, o, op->field, c);
+        if (!as_option_is_auto(op, v) && as_option_check(op, v, c) != AS_OK) return c->status;
+    }
+    return AS_OK;
+}
+
+int as_options_set(unsigned call, void *o, const char *name, double value, const char *text,
+                   as_common *c)
+{
+    const as_option *op;
+    char expect[160];
+    c->status = AS_OK;
+    if (as_option_lookup(name, call, &op, c) != AS_OK) return c->status;
+    if (op->kind == AS_OPT_CHOICE) {
+        const char *ch = op->choices;
+        int pos;
+        if (text == NULL) {
+            char got[32];
+            return as_error(c, AS_ERR_ARG, "'%s' must be %s, got %s", op->name,
+                            as_option_expect(op, expect, sizeof expect), as_fmt_num(value, got, sizeof got));
+        }
+        for (pos = 0; *ch; pos++) {
+            size_t len = strcspn(ch, "|");
+            if (strlen(text) == len && strncmp(text, ch, len) == 0) {
+                as_option_store(call, o, op->field, (double)pos, c);
+                return AS_OK;
+            }
+            ch += len + (ch[len] == '|');
+        }
+        return as_error(c, AS_ERR_ARG, "'%s' must be %s, got \"%.64s\"", op->name,
+                        as_option_expect(op, expect, sizeof expect), text);
+    }
+    if (text != NULL)
+        return as_error(c, AS_ERR_ARG, "'%s' must be %s, got the string \"%.64s\"", op->name,
+                        as_option_expect(op, expect, sizeof expect), text);
+    if (as_option_check(op, value, c) != AS_OK) return c->status;
+    as_option_store(call, o, op->field, value, c);
+    return AS_OK;
+}
+
+/* ---------------------------------------------------------------- per call */
+void as_rand_options_init(as_rand_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    as_options_defaults(AS_FOR_RAND, o);
+}
+
+int as_rand_options_check(const as_rand_options *o, as_common *c)
+{
+    if (as_options_check(AS_FOR_RAND, o, c) != AS_OK) return c->status;
+    if (!isnan(o->rel) && o->m != 0)
+        return as_error(c, AS_ERR_ARG, "'rel' and 'm' cannot be given together: 'rel' chooses m");
+    return AS_OK;
+}
+
+int as_rand_options_set(as_rand_options *o, const char *name, double value, const char *text,
+                        as_common *c)
+{
+    return as_options_set(AS_FOR_RAND, o, name, value, text, c);
+}
+
+void as_det_options_init(as_det_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    as_options_defaults(AS_FOR_DET, o);
+}
+
+int as_det_options_check(const as_det_options *o, as_common *c)
+{
+    return as_options_check(AS_FOR_DET, o, c);
+}
+
+int as_det_options_set(as_det_options *o, const char *name, double value, const char *text,
+                       as_common *c)
+{
+    return as_options_set(AS_FOR_DET, o, name, value, text, c);
+}
+
+void as_metrics_options_init(as_metrics_options *o)
+{
+    memset(o, 0, sizeof(*o));   /* spectral: the row's "as error" means false here */
+}

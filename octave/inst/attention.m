@@ -1,0 +1,69 @@
+## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
+## attention.m: exact softmax attention D^-1 exp(Q K') V for Octave.
+
+## -*- texinfo -*-
+## @deftypefn  {} {@var{A} =} attention (@var{Q})
+## @deftypefnx {} {@var{A} =} attention (@var{Q}, @var{K})
+## @deftypefnx {} {@var{out} =} attention (@var{Q}, @var{K}, @var{V})
+## @deftypefnx {} {@dots{} =} attention (@dots{}, "threads", @var{t})
+## Exact softmax attention of queries @var{Q} and keys @var{K}.
+##
+## @var{Q} is @var{n1}-by-@var{d}, @var{K} @var{n2}-by-@var{d} (default: @var{Q}), each
+## full or sparse.  @var{A} is the @var{n1}-by-@var{n2} row-softmax of
+## @code{@var{Q}*@var{K}'}, @code{D^-1 exp (@var{Q}*@var{K}')} with
+## @code{D = diag (exp (@var{Q}*@var{K}') * ones (@var{n2}, 1))}, evaluated with each
+## row's maximum subtracted (no overflow for large logits).  With values @var{V}
+## (@var{n2}-by-@var{dv}, full) the result is @code{D^-1 exp (@var{Q}*@var{K}') @var{V}}
+## (@var{n1}-by-@var{dv}), computed a block of rows at a time: no
+## @var{n1}-by-@var{n2} matrix is kept.  @code{attention (@var{X})} is
+## @code{sym_attention (@var{X})}.
+##
+## To sparsify @var{Q} and @var{K} together and see what that does to the attention,
+## use @code{attsparse_rand (@var{Q}, "K", @var{K}, "V", @var{V})} or @code{attsparse_det}.
+##
+## @example
+## @group
+## Q = attsparse_example (20, 3000, 0.5, 1);
+## K = attsparse_example (30, 3000, 0.5, 2);
+## V = randn (30, 4);
+## out = attention (Q, K, V);
+## [Y, err, info] = attsparse_rand (Q, "K", K, "V", V, "seed", 1);
+## [info.rel_error, info.bound, info.out_error]
+## @end group
+## @end example
+## @seealso{attsparse_rand, attsparse_det, sym_attention}
+## @end deftypefn
+
+function out = attention (Q, K, V, varargin)
+  if (nargin < 1)
+    print_usage ();
+  endif
+  if (nargin < 2)
+    K = [];
+  endif
+  if (nargin < 3)
+    V = [];
+  endif
+  out = __attsparse__ ("qk", "attention", double_input (K), double_input (V), double_input (Q),
+                       varargin{:});
+endfunction
+
+%!function A = plain (Q, K)
+%!  L = full (Q * K');
+%!  E = exp (L - max (L, [], 2));
+%!  A = E ./ sum (E, 2);
+%!endfunction
+
+%!test
+%! randn ("state", 1);
+%! Q = randn (7, 40) / 4;  K = randn (9, 40) / 4;  V = randn (9, 3);
+%! assert (attention (Q, K), plain (Q, K), 1e-13);
+%! assert (attention (Q, K, V), plain (Q, K) * V, 1e-13);
+%! assert (attention (sparse (Q .* (abs (Q) > 0.1)), K, V),
+%!         plain (Q .* (abs (Q) > 0.1), K) * V, 1e-13);
+%! assert (attention (Q), sym_attention (Q), 1e-14);
+%! assert (sum (attention (Q, K), 2), ones (7, 1), 1e-14);
+%! assert (all (isfinite (attention (40 * Q, 40 * K, V)(:))));
+%!error <K must have as many columns as Q> attention (ones (2, 3), ones (2, 4))
+%!error <V must have as many rows as K> attention (ones (2, 3), ones (4, 3), ones (3, 1))
+%!error <attention: V holds NaN> attention (ones (2, 3), ones (4, 3), NaN (4, 1))

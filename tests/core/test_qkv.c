@@ -1,0 +1,357 @@
+/* test_qkv.c: the stacked view [Q; K] against a copied stacked matrix, norm products with K = Q, cross Grams and Att(Q, K) V against plain loops, the spectral bound, bad inputs. */
+#include "check.h"
+#include "as_internal.h"
+#include <string.h>
+
+/* n x d, a few large entries per row and many small ones (sparse when dens < 1) */
+static double *make_m(int64_t n, int64_t d, double dens, double scale, uint64_t seed)
+{
+    double *X = calloc((size_t)(n * d), sizeof(double));
+    int64_t i, j;
+    for (j = 0; j < d; j++)
+        for (i = 0; i < n; i++) {
+            uint64_t at = (uint64_t)(j * n + i);
+            if (as_rng_unif(seed, 1, at) < dens) X[i + j * n] = scale * as_rng_normal(seed, 2, at);
+        }
+    return X;
+}
+
+/* [Q; K] copied, (n1 + n2) x d */
+static double *stack_copy(int64_t n1, int64_t n2, int64_t d, const double *Q, const double *K)
+{
+    int64_t N = n1 + n2, j;
+    double *Z = malloc(sizeof(double) * (size_t)(N * d));
+    for (j = 0; j < d; j++) {
+        memcpy(Z + j * N, Q + j * n1, sizeof(double) * (size_t)n1);
+        memcpy(Z + j * N + n1, K + j * n2, sizeof(double) * (size_t)n2);
+    }
+    return Z;
+}
+
+/* the plain computation: logits L = Q~ K~' (n1 x n2) in long double */
+static void naive_logits(int64_t n1, int64_t n2, int64_t d, const double *Q, const double *K,
+                         int64_t k, const int64_t *idx, const double *w, double *L)
+{
+    int64_t i, j, t;
+    for (i = 0; i < n1; i++)
+        for (j = 0; j < n2; j++) {
+            long double s = 0;
+            for (t = 0; t < (idx ? k : d); t++) {
+                int64_t c = idx ? idx[t] : t;
+                double ww = w ? w[t] : 1.0;
+                s += (long double)ww * ww * Q[i + c * n1] * K[j + c * n2];
+            }
+            L[i + j * n1] = (double)s;
+        }
+}
+
+static void naive_softmax_rows(int64_t n1, int64_t n2, const double *L, double *A)
+{
+    int64_t i, j;
+    for (i = 0; i < n1; i++) {
+        double mx = -INFINITY, s = 0;
+        for (j = 0; j < n2; j++) mx = fmax(mx, L[i + j * n1]);
+        for (j = 0; j < n2; j++) s += exp(L[i + j * n1] - mx);
+        for (j = 0; j < n2; j++) A[i + j * n1] = exp(L[i + j * n1] - mx) / s;
+    }
+}
+
+/* leverage sampling on the view of a stacked matrix picks what it picks on a
+   CSC copy, bit for bit (the same sums in the same order) */
+static void test_view_vs_copy(int64_t n1, int64_t n2, int64_t d, double dens, int prob, int sampling)
+{
+    double *Q = make_m(n1, d, dens, 0.05, 3), *K = make_m(n2, d, dens, 0.05, 4);
+    double *Z = stack_copy(n1, n2, d, Q, K);
+    check_views VQ, VK, VZ;
+    as_matrix S;
+    const as_matrix *qs[2], *ks[2];
+    as_rand_options o;
+    as_sample a, b;
+    as_common c;
+    int vq, vk;
+    check_views_make(&VQ, n1, d, Q);
+    check_views_make(&VK, n2, d, K);
+    check_views_make(&VZ, n1 + n2, d, Z);
+    qs[0] = &VQ.D; qs[1] = &VQ.S32;
+    ks[0] = &VK.S64; ks[1] = &VK.D;
+    as_rand_options_init(&o);
+    o.seed = 17;
+    o.m = 6 * (n1 + n2);
+    o.probabilities = prob;
+    o.sampling = sampling;
+    as_common_init(&c);
+    CHECK(as_rand(&VZ.S32, &o, &b, &c) == AS_OK, "%s", c.msg);
+    for (vq = 0; vq < 2; vq++)
+        for (vk = 0; vk < 2; vk++) {
+            as_view_stacked(&S, qs[vq], ks[vk]);
+            as_common_init(&c);
+            c.nthreads = 1 + vq + vk;
+            CHECK(as_rand(&S, &o, &a, &c) == AS_OK, "%s", c.msg);
+            CHECK(a.k == b.k && a.rank == b.rank, "prob %d views %d%d: k %lld vs %lld, rank %lld vs %lld",
+                  prob, vq, vk, (long long)a.k, (long long)b.k, (long long)a.rank, (long long)b.rank);
+            if (a.k == b.k) {
+                CHECK(memcmp(a.index, b.index, sizeof(int64_t) * (size_t)a.k) == 0,
+                      "prob %d views %d%d: another index than the copy's", prob, vq, vk);
+                CHECK(memcmp(a.weight, b.weight, sizeof(double) * (size_t)a.k) == 0,
+                      "prob %d views %d%d: other weights than the copy's", prob, vq, vk);
+            }
+            as_sample_free(&a, &c);
+        }
+    as_sample_free(&b, &c);
+    check_views_free(&VQ); check_views_free(&VK); check_views_free(&VZ);
+    free(Q); free(K); free(Z);
+}
+
+/* metrics and exact attention against plain loops; the bound holds */
+static void test_metrics(int64_t n1, int64_t n2, int64_t d, int64_t dv, double scale, uint64_t seed)
+{
+    double *Q = make_m(n1, d, 0.3, scale, seed), *K = make_m(n2, d, 0.3, scale, seed + 1);
+    double *V = make_m(n2, dv, 1.0, 1.0, seed + 2);
+    double *L = malloc(sizeof(double) * (size_t)(n1 * n2)), *Lh = malloc(sizeof(double) * (size_t)(n1 * n2));
+    double *A = malloc(sizeof(double) * (size_t)(n1 * n2)), *Ah = malloc(sizeof(double) * (size_t)(n1 * n2));
+    double *out = malloc(sizeof(double) * (size_t)(n1 * (n2 > dv ? n2 : dv)));
+    double inf = 0, rel = 0, oe = 0, ore = 0, saved = as_qk_block, diff;
+    check_views VQ, VK;
+    as_matrix S;
+    as_rand_options o;
+    as_sample s;
+    as_qk_metrics M;
+    as_common c;
+    int64_t i, j, l;
+    check_views_make(&VQ, n1, d, Q);
+    check_views_make(&VK, n2, d, K);
+    as_view_stacked(&S, &VQ.S32, &VK.D);
+    as_rand_options_init(&o);
+    o.seed = seed;
+    o.m = 4 * (n1 + n2);
+    as_common_init(&c);
+    CHECK(as_rand(&S, &o, &s, &c) == AS_OK, "%s", c.msg);
+    CHECK(as_qk_error(&S, s.k, s.index, s.weight, V, dv, 1, &M, &c) == AS_OK, "%s", c.msg);
+    naive_logits(n1, n2, d, Q, K, 0, NULL, NULL, L);
+    naive_logits(n1, n2, d, Q, K, s.k, s.index, s.weight, Lh);
+    naive_softmax_rows(n1, n2, L, A);
+    naive_softmax_rows(n1, n2, Lh, Ah);
+    for (i = 0; i < n1; i++) {
+        for (j = 0; j < n2; j++) {
+            inf = fmax(inf, fabs(Ah[i + j * n1] - A[i + j * n1]));
+            rel = fmax(rel, fabs(Ah[i + j * n1] / A[i + j * n1] - 1));
+        }
+        for (l = 0; l < dv; l++) {
+            double y = 0, yh = 0, den = 0;
+            for (j = 0; j < n2; j++) {
+                y += A[i + j * n1] * V[j + l * n2];
+                yh += Ah[i + j * n1] * V[j + l * n2];
+                den += A[i + j * n1] * fabs(V[j + l * n2]);
+            }
+            oe = fmax(oe, fabs(yh - y));
+            ore = fmax(ore, fabs(yh - y) / den);
+        }
+    }
+    CHECK(fabs(M.att.inf - inf) <= 1e-10 * inf + 1e-15, "inf %g vs plain %g", M.att.inf, inf);
+    CHECK(fabs(M.att.rel - rel) <= 1e-9 * rel + 1e-14, "rel %g vs plain %g", M.att.rel, rel);
+    CHECK(fabs(M.out_error - oe) <= 1e-9 * oe + 1e-14, "out_error %g vs plain %g", M.out_error, oe);
+    CHECK(fabs(M.out_rel_error - ore) <= 1e-9 * ore + 1e-14, "out_rel_error %g vs plain %g",
+          M.out_rel_error, ore);
+    CHECK(M.att.eps_spectral > 0 && M.att.rel <= M.att.bound,
+          "rel %g above the bound %g (eps %g)", M.att.rel, M.att.bound, M.att.eps_spectral);
+    CHECK(M.out_rel_error <= M.att.bound, "out_rel_error %g above the bound %g", M.out_rel_error, M.att.bound);
+    /* exact attention, without V and with V in blocks of 3 rows */
+    CHECK(as_attention_qkv(&VQ.S32, &VK.D, NULL, 0, out, &c) == AS_OK, "%s", c.msg);
+    for (diff = 0, i = 0; i < n1 * n2; i++) diff = fmax(diff, fabs(out[i] - A[i]));
+    CHECK(diff <= 1e-13, "attention(Q, K) differs from the plain one by %g", diff);
+    as_qk_block = 3.0 * (double)n2;
+    CHECK(as_attention_qkv(&VQ.D, &VK.S64, V, dv, out, &c) == AS_OK, "%s", c.msg);
+    as_qk_block = saved;
+    for (diff = 0, i = 0; i < n1; i++)
+        for (l = 0; l < dv; l++) {
+            double y = 0;
+            for (j = 0; j < n2; j++) y += A[i + j * n1] * V[j + l * n2];
+            diff = fmax(diff, fabs(out[i + l * n1] - y));
+        }
+    CHECK(diff <= 1e-13, "attention(Q, K, V) by blocks differs from the plain one by %g", diff);
+    as_sample_free(&s, &c);
+    check_views_free(&VQ); check_views_free(&VK);
+    free(Q); free(K); free(V); free(L); free(Lh); free(A); free(Ah); free(out);
+}
+
+/* K = Q: norm-product sampling is norm-squared sampling to the bit; the
+   cross metrics are the symmetric ones */
+static void test_q_equals_k(void)
+{
+    int64_t n = 20, d = 600;
+    double *X = make_m(n, d, 0.2, 0.1, 9);
+    check_views V;
+    as_matrix S;
+    as_rand_options o;
+    as_sample a, b;
+    as_metrics M;
+    as_qk_metrics MQ;
+    as_common c;
+    check_views_make(&V, n, d, X);
+    as_view_stacked(&S, &V.S32, &V.S32);
+    as_rand_options_init(&o);
+    o.seed = 5;
+    o.m = 200;
+    o.probabilities = AS_PROB_NORM;
+    as_common_init(&c);
+    CHECK(as_rand(&V.S32, &o, &a, &c) == AS_OK, "%s", c.msg);
+    CHECK(as_rand(&S, &o, &b, &c) == AS_OK, "%s", c.msg);
+    CHECK(a.k == b.k && memcmp(a.index, b.index, sizeof(int64_t) * (size_t)a.k) == 0 &&
+          memcmp(a.weight, b.weight, sizeof(double) * (size_t)a.k) == 0,
+          "K = Q: norm products sample other columns than squared norms");
+    CHECK(as_attention_error(&V.S32, a.k, a.index, a.weight, 1, &M, &c) == AS_OK, "%s", c.msg);
+    CHECK(as_qk_error(&S, a.k, a.index, a.weight, NULL, 0, 1, &MQ, &c) == AS_OK, "%s", c.msg);
+    CHECK(fabs(MQ.att.rel - M.rel) <= 1e-12 * M.rel && fabs(MQ.att.inf - M.inf) <= 1e-12 * M.inf,
+          "K = Q: rel %g vs %g, inf %g vs %g", MQ.att.rel, M.rel, MQ.att.inf, M.inf);
+    CHECK(fabs(MQ.att.eps_spectral - M.eps_spectral) <= 1e-8 && fabs(MQ.att.bound - M.bound) <= 1e-8,
+          "K = Q: eps %g vs %g, bound %g vs %g", MQ.att.eps_spectral, M.eps_spectral, MQ.att.bound, M.bound);
+    CHECK(isnan(MQ.out_error), "no V: out_error should be NaN, got %g", MQ.out_error);
+    as_sample_free(&a, &c);
+    as_sample_free(&b, &c);
+    check_views_free(&V);
+    free(X);
+}
+
+/* det on the view: within its eps bound, the metrics' eps agrees */
+static void test_det(void)
+{
+    int64_t n1 = 12, n2 = 9, d = 400;
+    double *Q = make_m(n1, d, 0.4, 0.1, 21), *K = make_m(n2, d, 1.0, 0.1, 22);
+    check_views VQ, VK;
+    as_matrix S;
+    as_det_options o;
+    as_sample s;
+    as_qk_metrics M;
+    as_common c;
+    int search;
+    check_views_make(&VQ, n1, d, Q);
+    check_views_make(&VK, n2, d, K);
+    as_view_stacked(&S, &VQ.S64, &VK.D);
+    for (search = 0; search < 2; search++) {
+        as_det_options_init(&o);
+        o.eps = 0.5;
+        o.search = search;
+        o.leaf = 32;
+        as_common_init(&c);
+        CHECK(as_det(&S, &o, &s, &c) == AS_OK, "%s", c.msg);
+        CHECK(s.rank == n1 + n2 && s.k <= (int64_t)ceil(o.eps > 0 ? 14.0 * (double)(n1 + n2) : 0),
+              "rank %lld, k %lld", (long long)s.rank, (long long)s.k);
+        CHECK(as_qk_error(&S, s.k, s.index, s.weight, NULL, 0, 1, &M, &c) == AS_OK, "%s", c.msg);
+        CHECK(M.att.eps_spectral <= s.eps_bound + 1e-9 && s.eps_bound <= o.eps,
+              "search %d: eps %g above the det bound %g", search, M.att.eps_spectral, s.eps_bound);
+        CHECK(M.att.rel <= M.att.bound, "search %d: rel %g above bound %g", search, M.att.rel, M.att.bound);
+        as_sample_free(&s, &c);
+    }
+    check_views_free(&VQ); check_views_free(&VK);
+    free(Q); free(K);
+}
+
+/* the same bits on 1..4 threads */
+static void test_threads(void)
+{
+    int64_t n1 = 70, n2 = 50, d = 900, N = n1 + n2;
+    double *Q = make_m(n1, d, 0.2, 1, 31), *K = make_m(n2, d, 0.5, 1, 32);
+    double *G1 = malloc(sizeof(double) * (size_t)(N * N)), *Gt = malloc(sizeof(double) * (size_t)(N * N));
+    check_views VQ, VK;
+    as_matrix S;
+    as_common c;
+    int t;
+    check_views_make(&VQ, n1, d, Q);
+    check_views_make(&VK, n2, d, K);
+    as_view_stacked(&S, &VQ.D, &VK.S32);
+    as_common_init(&c);
+    c.nthreads = 1;
+    CHECK(as_gram(&S, -1, NULL, NULL, G1, &c) == AS_OK, "%s", c.msg);
+    for (t = 2; t <= 4; t++) {
+        c.nthreads = t;
+        CHECK(as_gram(&S, -1, NULL, NULL, Gt, &c) == AS_OK, "%s", c.msg);
+        CHECK(memcmp(G1, Gt, sizeof(double) * (size_t)(N * N)) == 0, "%d threads: other bits", t);
+    }
+    check_views_free(&VQ); check_views_free(&VK);
+    free(Q); free(K); free(G1); free(Gt);
+}
+
+/* every allocation and every interrupt poll of the Q != K paths failing in turn */
+typedef struct fail_case { const as_matrix *Z; const double *V; int det; } fail_case;
+
+static int run_qk(void *arg, as_common *c)
+{
+    fail_case *fc = arg;
+    as_sample s;
+    as_qk_metrics M;
+    double out[12 * 3];
+    int st;
+    if (fc->det) {
+        as_det_options o;
+        as_det_options_init(&o);
+        o.leaf = 32;
+        st = as_det(fc->Z, &o, &s, c);
+    } else {
+        as_rand_options o;
+        as_rand_options_init(&o);
+        o.seed = 3;
+        o.m = 60;
+        st = as_rand(fc->Z, &o, &s, c);
+    }
+    if (st != AS_OK) return st;
+    st = as_qk_error(fc->Z, s.k, s.index, s.weight, fc->V, 3, 1, &M, c);
+    as_sample_free(&s, c);
+    if (st != AS_OK) return st;
+    return as_attention_qkv(fc->Z->part[0], fc->Z->part[1], fc->V, 3, out, c);
+}
+
+static void test_failures(void)
+{
+    int64_t n1 = 12, n2 = 7, d = 300;
+    double *Q = make_m(n1, d, 0.3, 0.1, 51), *K = make_m(n2, d, 0.6, 0.1, 52), *V = make_m(n2, 3, 1, 1, 53);
+    check_views VQ, VK;
+    as_matrix S;
+    fail_case fc;
+    check_views_make(&VQ, n1, d, Q);
+    check_views_make(&VK, n2, d, K);
+    as_view_stacked(&S, &VQ.S32, &VK.D);
+    fc.Z = &S;
+    fc.V = V;
+    fc.det = 0;
+    check_every_failure("rand on [Q; K], metrics, attention", run_qk, &fc);
+    fc.det = 1;
+    check_every_failure("det on [Q; K], metrics, attention", run_qk, &fc);
+    check_views_free(&VQ); check_views_free(&VK);
+    free(Q); free(K); free(V);
+}
+
+static void test_bad_inputs(void)
+{
+    double Q[6] = {1, 2, 3, 4, 5, 6}, K[4] = {1, 2, 3, 4}, bad[6] = {1, 2, NAN, 4, 5, 6}, out[6];
+    as_matrix A, B, S;
+    as_rand_options o;
+    as_sample s;
+    as_common c;
+    as_view_dense(&A, 2, 3, Q, 2);
+    as_view_dense(&B, 2, 2, K, 2);
+    as_view_stacked(&S, &A, &B);
+    as_rand_options_init(&o);
+    as_common_init(&c);
+    CHECK(as_rand(&S, &o, &s, &c) == AS_ERR_INPUT && strstr(c.msg, "K has 2 columns but X has 3"),
+          "another d: %s", c.msg);
+    CHECK(as_attention_qkv(&A, &B, NULL, 0, out, &c) == AS_ERR_INPUT && strstr(c.msg, "K has 2 columns"),
+          "attention, another d: %s", c.msg);
+    as_view_dense(&B, 2, 3, bad, 2);
+    as_view_stacked(&S, &A, &B);
+    CHECK(as_rand(&S, &o, &s, &c) == AS_ERR_INPUT && strstr(c.msg, "K: column 2"), "NaN in K: %s", c.msg);
+}
+
+int main(void)
+{
+    test_view_vs_copy(15, 11, 700, 0.3, AS_PROB_LEVERAGE, AS_SAMPLING_IID);
+    test_view_vs_copy(15, 11, 700, 0.3, AS_PROB_LEVERAGE, AS_SAMPLING_POISSON);
+    test_view_vs_copy(6, 9, 30, 0.5, AS_PROB_LEVERAGE, AS_SAMPLING_IID);   /* d <= s1: exact scores */
+    test_metrics(13, 17, 500, 3, 0.08, 41);
+    test_metrics(30, 8, 2000, 2, 0.03, 43);
+    test_q_equals_k();
+    test_det();
+    test_threads();
+    test_bad_inputs();
+    test_failures();
+    return check_report("test_qkv");
+}

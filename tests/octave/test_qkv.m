@@ -1,0 +1,148 @@
+## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
+## test_qkv.m: Q != K and values V from Octave: the sample of [Q; K] and its metrics against plain Octave, the bound over seeds (random and real inputs), K = Q, bad inputs, the shared fixture written by R.
+
+%!function A = att_qk (Q, K)
+%!  L = full (Q * K');
+%!  E = exp (L - max (L, [], 2));
+%!  A = E ./ sum (E, 2);
+%!endfunction
+
+%!function check_metrics (info, Y, Q, K, V)
+%!  A = att_qk (Q, K);
+%!  Ah = att_qk (Y, info.YK);
+%!  assert (info.rel_error, max (abs (Ah ./ A - 1)(:)), 1e-9 * info.rel_error);
+%!  assert (info.error, max (abs (Ah - A)(:)), 1e-9 * info.error);
+%!  assert (info.baseline, max (abs ((1 / rows (K)) ./ A - 1)(:)), 1e-9 * info.baseline);
+%!  assert (info.eps_spectral, direct_spectral_eps ([Q; K], [Y; info.YK]), 1e-6);
+%!  nq = sqrt (max (sum (Q .^ 2, 2)));  nk = sqrt (max (sum (K .^ 2, 2)));
+%!  assert (info.bound, expm1 (2 * info.eps_spectral * nq * nk), 1e-6 * info.bound);
+%!  if (nargin > 4)
+%!    D = abs (Ah * V - A * V);
+%!    assert (info.out_error, max (D(:)), 1e-9 * info.out_error);
+%!    assert (info.out_rel_error, max ((D ./ (A * abs (V)))(:)), 1e-9 * info.out_rel_error);
+%!  endif
+%!endfunction
+
+%!function check_bound (Q, K, V, m, seeds)
+%!  for s = seeds
+%!    [~, ~, info] = attsparse_rand (Q, "K", K, "V", V, "m", m, "seed", s);
+%!    assert (info.eps_spectral > 0);
+%!    assert (info.rel_error <= info.bound);
+%!    assert (info.out_rel_error <= info.bound);
+%!  endfor
+%!endfunction
+
+%!test
+%! randn ("state", 2);
+%! Q = randn (12, 600) * 0.04;
+%! K = sprandn (15, 600, 0.3) * 0.06;
+%! V = randn (15, 4);
+%! [Y, err, info] = attsparse_rand (Q, "m", 300, "seed", 3, "K", K, "V", V);
+%! assert (Y, Q(:, info.index) .* info.weight', 1e-15);
+%! assert (issparse (info.YK));
+%! assert (full (info.YK), full (K(:, info.index)) .* info.weight', 1e-15);
+%! assert (err, info.error);
+%! check_metrics (info, Y, Q, K, V);
+%! [Y, ~, info] = attsparse_det (Q, "eps", 0.6, "K", K, "V", V);
+%! check_metrics (info, Y, Q, K, V);
+%! assert (info.eps_spectral <= info.eps_bound + 1e-9);
+%! assert (info.rel_error <= info.bound && info.out_rel_error <= info.bound);
+%! [Y, ~, info] = attsparse_rand (Q, "m", 300, "seed", 3, "K", K, "sampling", "poisson", "probabilities", "mixed");
+%! check_metrics (info, Y, Q, K);
+%! assert (isnan (info.out_error));
+
+## mixed sparse/dense: the same sample as the other way round
+%!test
+%! randn ("state", 4);  rand ("state", 4);
+%! Q = sprandn (10, 800, 0.2) * 0.1;
+%! K = randn (8, 800) * 0.03;
+%! [~, ~, a] = attsparse_rand (Q, "m", 200, "seed", 5, "K", K);
+%! [~, ~, b] = attsparse_rand (full (Q), "m", 200, "seed", 5, "K", sparse (K));
+%! assert (a.index, b.index);
+%! assert (a.weight, b.weight);
+
+## K = Q: norm products sample as squared norms; the metrics are the symmetric ones
+%!test
+%! X = attsparse_example (20, 1500, 0.5, 6);
+%! for s = 1:3
+%!   [~, ~, a] = attsparse_rand (X, "m", 200, "seed", s, "probabilities", "norm");
+%!   [~, ~, b] = attsparse_rand (X, "m", 200, "seed", s, "probabilities", "norm", "K", X);
+%!   assert (b.index, a.index);
+%!   assert (b.weight, a.weight);
+%!   assert (b.rel_error, a.rel_error, 1e-12 * a.rel_error);
+%!   assert (b.eps_spectral, a.eps_spectral, 1e-8);
+%! endfor
+
+## V without K: the symmetric sample, out_error added
+%!test
+%! X = attsparse_example (15, 900, 0.5, 7);
+%! V = randn (15, 2);
+%! [~, ~, a] = attsparse_rand (X, "seed", 8);
+%! [Y, ~, b] = attsparse_rand (X, "seed", 8, "V", V);
+%! assert (b.index, a.index);
+%! assert (b.weight, a.weight);
+%! assert (b.rel_error, a.rel_error);
+%! assert (! isfield (b, "YK"));
+%! D = abs (sym_attention (Y) * V - sym_attention (X) * V);
+%! assert (b.out_error, max (D(:)), 1e-9 * b.out_error);
+
+%!test
+%! randn ("state", 9);
+%! Q = randn (20, 3000);  Q = Q / sqrt (max (sum (Q .^ 2, 2)));
+%! K = randn (20, 3000);  K = K / sqrt (max (sum (K .^ 2, 2)));
+%! check_bound (Q, K, randn (20, 2), 400, 1:5);
+
+## real inputs (build/demo/data, written by make demo-data): two halves of the
+## documents of acq, the samples of ALL
+%!test
+%! f = fullfile ("build", "demo", "data", "acq.X.txt");
+%! if (exist (f, "file"))
+%!   addpath (fullfile (fileparts (which ("attsparse_demo")), "private"));
+%!   X = read_x_txt (f);
+%!   X = X / sqrt (max (sum (X .^ 2, 2)));
+%!   h = 1:floor (rows (X) / 2);
+%!   check_bound (X(h, :), X(h(end)+1:end, :), randn (rows (X) - h(end), 3), 2000, 1:3);
+%! endif
+%!test
+%! f = fullfile ("build", "demo", "data", "ALL.X.txt");
+%! if (exist (f, "file"))
+%!   addpath (fullfile (fileparts (which ("attsparse_demo")), "private"));
+%!   X = read_x_txt (f);
+%!   X = X / sqrt (max (sum (X .^ 2, 2)));
+%!   h = 1:2:rows (X);  o = 2:2:rows (X);
+%!   check_bound (X(h, :), X(o, :), randn (numel (o), 2), 3000, 1:2);
+%! endif
+
+## the shared case written by R (tests/fixtures/qkv_case.R): the same index and weights, bit for bit
+%!test
+%! d = getenv ("ATTSPARSE_FIXTURES");
+%! if (isempty (d))
+%!   d = fullfile ("tests", "fixtures");
+%! endif
+%! f = fullfile (d, "qkv_rand.out");
+%! if (exist (f, "file"))
+%!   X = attsparse_example (25, 2000, 0.5, 3);
+%!   Q = X(1:10, :);
+%!   Q(abs (Q) < 0.01) = 0;
+%!   [~, ~, info] = attsparse_rand (sparse (Q), "m", 150, "seed", 11, "K", X(11:25, :),
+%!                                  "V", attsparse_example (15, 4, 1, 4));
+%!   txt = fileread (f);
+%!   T = reshape (sscanf (txt(1:regexp (txt, '\nerror', "once")), "%f"), 2, []);
+%!   assert (info.index, T(1, :)');
+%!   assert (info.weight, T(2, :)');
+%!   val = @(key) str2double (regexp (txt, ['\n' key ' (\S+)'], "tokens", "once"){1});
+%!   assert (info.rel_error, val ("rel_error"), 1e-12 * info.rel_error);
+%!   assert (info.out_error, val ("out_error"), 1e-12 * info.out_error);
+%!   assert (info.out_rel_error, val ("out_rel_error"), 1e-12 * info.out_rel_error);
+%!   assert (info.eps_spectral, val ("eps_spectral"), 1e-10);
+%! endif
+
+%!error <attsparse_rand: K must have as many columns as X> attsparse_rand (ones (3, 5), "K", ones (2, 4))
+%!error <attsparse_det: K must have as many columns as X> attsparse_det (ones (3, 5), "K", ones (2, 4))
+%!error <V must have as many rows as K \(n2 = 2\)> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", ones (3, 1))
+%!error <V must have as many rows as X \(n2 = 3\)> attsparse_rand (ones (3, 5), "V", ones (2, 1))
+%!error <V holds NaN> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", [1; NaN])
+%!error <V must be a real full matrix> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", sparse (ones (2, 1)))
+%!error <K: column 2 holds a NaN> attsparse_rand (ones (3, 5), "K", [1 NaN 1 1 1; 1 1 1 1 1])
+%!error <K must be a real matrix> attsparse_rand (ones (3, 5), "K", {1})
+%!error <option 'K' is given twice> attsparse_rand (ones (3, 5), "K", ones (2, 5), "k", ones (2, 5))
