@@ -30,7 +30,7 @@ LAPACK_LIBS ?= -llapack -lblas -lgfortran -lm
 
 RLIB := $(BUILD)/Rlib
 R_STAMP := $(RLIB)/attsparse/DESCRIPTION
-R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR) \
+R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c src/*.h) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR) \
          $(wildcard inst/extdata/*)
 
 .PHONY: all core r r-tarball check check-fast check-cross check-core check-r check-vignette check-cran check-makevars demo demo-r bench clean
@@ -141,7 +141,7 @@ include octave/octave.mk
 # ---------------------------------------------------------------- benchmarks
 # each fragment adds its targets to BENCH_TARGETS
 BENCH_TARGETS :=
-include bench/accuracy.mk bench/det.mk bench/gram.mk bench/rand.mk
+include bench/accuracy.mk bench/det.mk bench/gram.mk bench/ooc.mk bench/rand.mk
 bench: $(BENCH_TARGETS)
 
 # ---------------------------------------------------------------- reliability

@@ -77,6 +77,16 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
   # an option typed `s = 8` (or `d = `, ...) is an option, not the start of `seed`
   dots <- options_not_abbreviations(sys.call(), parent.frame(), environment(), list(...),
                                     list(m = NULL, eps = 0.5, delta = 0.01, seed = NULL, error = TRUE))
+  # a DelayedMatrix (HDF5Array, ...) is read by blocks of columns (R/blocks.R)
+  blocks <- block_options(X, dots)
+  if (!is.null(blocks)) {
+    dots <- blocks$dots
+    check_named(dots)
+    if (!is.null(K) || !is.null(V)) stop("'K' and 'V' need X in memory, not a DelayedMatrix", call. = FALSE)
+    if (is.null(seed)) seed <- seed_from_rng()
+    return(rand_blocks(X, blocks, c(list(m = m, eps = eps, delta = delta, seed = seed, error = error), dots),
+                       list(m = m, eps = eps, delta = delta, seed = seed, error = error)))
+  }
   check_named(dots)
   X <- as_input(X)
   qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
@@ -94,6 +104,10 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
 }
 
 attsparse_det <- function(X, eps = 0.5, error = TRUE, ..., K = NULL, V = NULL) {
+  if (is_block_input(X))
+    stop(paste("attsparse_det needs X in memory (BSS revisits every column at every step);",
+               "on a DelayedMatrix use attsparse_rand, or attsparse_det(as.matrix(X)) when X fits"),
+         call. = FALSE)
   dots <- list(...)
   check_named(dots)
   X <- as_input(X)
@@ -105,6 +119,7 @@ attsparse_det <- function(X, eps = 0.5, error = TRUE, ..., K = NULL, V = NULL) {
 }
 
 attention_error <- function(X, Y, spectral = FALSE, threads = 0) {
+  if (is_block_input(X)) return(attention_error_blocks(X, Y, spectral, threads))
   X <- as_input(X)
   if (inherits(Y, "attsparse")) Y <- Y$Y
   Y <- as_input(Y, "Y")

@@ -108,8 +108,10 @@ double as_col_norm2(const as_matrix *A, int64_t j);
 double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
 /* Doubles in one block of logits of as_attention_qkv with V (default 4 Mi). */
 extern double as_qk_block;
-/* scores[j] = || z_j' N ||^2 for a stacked view (as_scores in leverage.c). */
-int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, double *scores, as_common *c);
+/* scores[j] = || z_j' N ||^2 for a stacked view (as_scores_cols in leverage.c; NT is
+   q x N with leading dimension qs). */
+int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, double *scores,
+                 as_common *c);
 /* Z Z' (N x N, N = n1 + n2) of a stacked view, from the Grams of its parts and
    their cross product (as_gram in gram.c). */
 int as_qk_gram(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
@@ -131,6 +133,32 @@ int64_t as_default_s2(int64_t d, double delta);
 /* as_leverage without the checks; fills used->rank, s1, s, s2 (0: not used). */
 int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
                     as_sample *used, as_common *c);
+
+/* M' += S1(:, j0 + (0 .. ncol(X)-1)) X' (n x s1) in column order (leverage.c). */
+int as_sketch_cols(const as_matrix *X, int64_t j0, int64_t s1, int64_t s, uint64_t seed,
+                   double *MT, as_common *c);
+/* scores[j] = || x_j' N ||^2, NT = N' (q x n, leading dimension qs) (leverage.c). */
+int as_scores_cols(const as_matrix *X, const double *NT, int64_t q, int64_t qs, double *scores,
+                   as_common *c);
+/* The canonical chunk width for s1 sketch rows (blocks.c). */
+int64_t as_block_chunk(int64_t s1);
+/* as_block_plan_init without its checks (as_rand's own path, target mode included). */
+void as_block_plan_fill(int64_t n, int64_t d, const as_rand_options *o, as_block_plan *P);
+/* Pass 1 over X as one block: MT (n x s1) = the chunk-ordered sum (blocks.c). */
+int as_block_sketch_all(const as_block_plan *P, const as_matrix *X, uint64_t seed, double *MT,
+                        as_common *c);
+/* The sampling of as_rand and as_block_sample: prob (a work array) from lev
+   and nrm, then i.i.d. or Poisson (sample.c). */
+int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm, int scheme,
+                   const as_rand_options *o, double *prob, as_sample *out, double **term,
+                   as_common *c);
+/* The bootstrap estimate of a sample whose columns are X(:, cols) (cols NULL:
+   X's columns are the sample's), d the width of the whole input (sample.c). */
+int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
+                const double *term, uint64_t seed, int round, as_common *c);
+/* The overflow check of Y from X(:, cols) (cols NULL: all columns of X) (sample.c). */
+int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const as_sample *S,
+                                as_common *c);
 
 /* [lo, hi): the calling OpenMP thread's share of 0..n-1, in thread order
    (the whole range outside a parallel region). */

@@ -271,6 +271,95 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
    calls it; front-ends call it after as_det. */
 int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c);
 
+/* ------------------------------------------------------------------ block passes */
+/* as_rand for an X read a block of columns at a time (larger than memory,
+   or spread over workers). Every pass is a sum or a map over columns whose
+   randomness depends on (seed, j) only:
+     1. sketch: for each canonical chunk c (columns [c chunk, (c+1) chunk)),
+        a leaf M'_c = S1(:, chunk c) X(:, chunk c)' summed from zero in column
+        order (as_block_sketch, fed the chunk's columns in order, in pieces of
+        any size); M' = ((M'_0 + M'_1) + M'_2) + ... in chunk order
+        (as_block_sketch_add);
+     2. factor M' once into N' (as_block_factor_run: n x s2, small);
+     3. scores: per column, from N' alone (as_block_scores);
+     4. sample from the scores of all columns (as_block_sample; Poisson
+        decisions are per column given one total: as_block_poisson);
+     5. gather the chosen columns Xs = X(:, index) and finish (as_block_finish:
+        the overflow check and the error estimate, from Xs alone).
+   The chunking fixes the order of every floating-point sum, so any grid of
+   blocks made of whole chunks, any worker count, and as_rand (which runs
+   these passes over X as one block) give the same index and weight, bit for
+   bit, for the same X kind (dense or CSC: their score passes round
+   differently). Target mode ('rel') and exact scores need X in memory. */
+typedef struct as_block_plan {
+    int64_t n, d;       /* X is n x d                                       */
+    int64_t s1, s;      /* sketch rows, nonzeros per column of S1           */
+    int64_t chunk;      /* canonical chunk width: a multiple of 1024 that
+                           depends on n and s1 only                          */
+    int64_t nchunk;     /* ceil(d / chunk)                                  */
+    int     need_lev;   /* the probabilities need leverage scores (passes 1-3) */
+    int     need_nrm;   /* they need the squared column norms (pass 3)      */
+    int     in_memory;  /* 1: the scores need X itself (exact scores, or
+                           d <= s1: X is no larger than a sketch): read X
+                           whole and call as_rand                            */
+} as_block_plan;
+
+/* The plan for an n x d X and options o (checked); AS_ERR_ARG for options
+   that need X in memory ('rel', leverage = exact when d > s1). */
+int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_plan *P,
+                       as_common *c);
+
+/* leaf (n x s1, column-major: M' of the chunk) += S1(:, j0 .. j0+ncol-1) Xb',
+   Xb being columns j0 .. j0 + ncol(Xb) - 1 of X, all in one chunk. Start each
+   chunk's leaf from zeros and feed its columns in order. A CSC Xb may be a
+   view into a larger CSC (p[0] > 0), here and in as_block_scores. */
+int as_block_sketch(const as_block_plan *P, const as_matrix *Xb, int64_t j0, uint64_t seed,
+                    double *leaf, as_common *c);
+/* acc += leaf (n x s1), the chunks taken in order; the first chunk's leaf is
+   the accumulator itself. */
+void as_block_sketch_add(const as_block_plan *P, double *acc, const double *leaf);
+
+/* The sketch's factor: N' (q x n, leading dimension qs, rows q .. qs-1 zero),
+   the numerical rank, the JL width used (0: none). */
+typedef struct as_block_factor {
+    int64_t rank, q, qs, s2;
+    double *NT;          /* inside NTbuf                                    */
+    double *NTbuf;       /* owned: release with as_block_factor_free        */
+} as_block_factor;
+/* Factor the whole sketch MT (n x s1, not modified). */
+int as_block_factor_run(const as_block_plan *P, const as_rand_options *o, const double *MT,
+                        as_block_factor *F, as_common *c);
+void as_block_factor_free(as_block_factor *F, as_common *c);
+
+/* lev[t] = || x_{j0+t}' N ||^2 (NT, q, qs as in as_block_factor; NULL when
+   rank 0: scores 0) and nrm[t] = || x_{j0+t} ||^2, for t < ncol(Xb); either
+   output may be NULL. AS_ERR_INPUT when a score is not finite. */
+int as_block_scores(const as_matrix *Xb, int64_t j0, const double *NT, int64_t q, int64_t qs,
+                    double *lev, double *nrm, as_common *c);
+
+/* Pass 4: out->index, weight, m (and rank, sampling, probabilities) from the
+   scores of all d columns (lev, nrm as P says, NULL otherwise; a sum of nrm
+   that over- or underflows is AS_ERR_INPUT, where as_rand rescales X); *term (owned, length out->k) receives each kept column's
+   draw count (i.i.d.) or q (Poisson) for as_block_finish. */
+int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t rank,
+                    const double *lev, const double *nrm, as_sample *out, double **term,
+                    as_common *c);
+
+/* Poisson decisions for columns j0 .. j0+len-1 with unnormalized
+   probabilities prob (of those columns) and total their sum over all d
+   columns: column j kept when its uniform (seed, j) is below
+   q_j = min(1, m prob_j / total). Returns the number kept; when index is not
+   NULL fills index (global, 0-based), weight 1/sqrt(q_j) and q (NULL: not
+   wanted) of the kept ones. */
+int64_t as_block_poisson(int64_t j0, int64_t len, const double *prob, double total, int64_t m,
+                         uint64_t seed, int64_t *index, double *weight, double *q);
+
+/* Pass 5: Xs = X(:, out->index) (n x out->k, unweighted): the overflow check
+   of Y and, when o->estimate, the bootstrap estimate (the same bits as
+   as_rand's). term as returned by as_block_sample. */
+int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, const double *term,
+                    as_sample *out, as_common *c);
+
 /* ------------------------------------------------------------------ deterministic */
 typedef struct as_det_options {
     double  eps;           /* target spectral error, in (0, 1)                */

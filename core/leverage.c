@@ -12,15 +12,27 @@ int64_t as_default_s2(int64_t d, double delta)
     return (int64_t)ceil(8.0 * log((double)d / delta));
 }
 
+/* Row of S1 holding the b-th nonzero of its column j (one in each of the s
+   blocks of rows), and that nonzero's sign (*pos: +1/sqrt(s)); a function
+   of (seed, j, b) only. */
+static inline int64_t as_osnap_hash(uint64_t seed, int64_t s1, int64_t s, int64_t j, int64_t b,
+                                    int *pos)
+{
+    int64_t blo = s1 * b / s, bhi = s1 * (b + 1) / s;
+    uint64_t z = as_rng_u64(seed, AS_STREAM_OSNAP, (uint64_t)(j * s + b));
+    *pos = (int)(z & 1);
+    return blo + (int64_t)((z >> 1) % (uint64_t)(bhi - blo));
+}
+
 /* Sketch rows per band of the embedding pass: a band of M' (n x AS_EMBED_BAND)
    stays in cache while the columns hashed into it are added. */
 #define AS_EMBED_BAND 32
 
-/* The sketch of a dense X: thread t owns a band of rows of X and of M' and
+/* The sketch of a dense X (columns j0g + (0 .. ncol(X) - 1) of the whole input): thread t owns a band of rows of X and of M' and
    adds its part of every column, in column order, to the s columns of M'
    the column hashes to. X is read once; the entries of M' are the sums of
    the sparse pass, in the same order. */
-static int as_embed_dense(const as_matrix *X, int64_t s1, int64_t s, uint64_t seed,
+static int as_embed_dense(const as_matrix *X, int64_t j0g, int64_t s1, int64_t s, uint64_t seed,
                           double *MT, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j0;
@@ -37,10 +49,9 @@ static int as_embed_dense(const as_matrix *X, int64_t s1, int64_t s, uint64_t se
             for (j = j0; j < j1; j++) {
                 const double *restrict xc = X->x + j * X->ld;
                 for (b = 0; b < s; b++) {
-                    int64_t blo = s1 * b / s, bhi = s1 * (b + 1) / s;
-                    uint64_t z = as_rng_u64(seed, AS_STREAM_OSNAP, (uint64_t)(j * s + b));
-                    int64_t h = blo + (int64_t)((z >> 1) % (uint64_t)(bhi - blo));
-                    double sg = (z & 1) ? scale : -scale;
+                    int pos;
+                    int64_t h = as_osnap_hash(seed, s1, s, j0g + j, b, &pos);
+                    double sg = pos ? scale : -scale;
                     double *restrict m = MT + h * n;
 #ifdef _OPENMP
 #pragma omp simd
@@ -54,20 +65,21 @@ static int as_embed_dense(const as_matrix *X, int64_t s1, int64_t s, uint64_t se
     return AS_OK;
 }
 
-/* M' = S1 X' (n x s1): column j of X goes, times +-1/sqrt(s), to one row of
+/* M' += S1(:, j0g + (0 .. ncol(X) - 1)) X' (n x s1): column j of X, column j0g + j of the
+   whole input, goes, times +-1/sqrt(s), to one row of
    each of the s blocks of S1. The (column, block) pairs of a chunk of columns
    are bucketed by band of sketch rows (a counting sort that keeps column
    order), and each band is filled by one thread: every entry of M' is summed
    in column order whatever the thread count, and a band's writes stay in
    cache instead of landing anywhere in the n x s1 array. */
-static int as_embed(const as_matrix *X, int64_t s1, int64_t s, uint64_t seed,
-                    double *MT, as_common *c)
+int as_sketch_cols(const as_matrix *X, int64_t j0g, int64_t s1, int64_t s, uint64_t seed,
+                   double *MT, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j0, nband = (s1 + AS_EMBED_BAND - 1) / AS_EMBED_BAND;
     int64_t chunk = AS_CHUNK, *start = NULL, *pair = NULL;
     double scale = 1.0 / sqrt((double)s);
     int nt = as_threads(c);
-    if (X->kind == AS_DENSE) return as_embed_dense(X, s1, s, seed, MT, c);
+    if (X->kind == AS_DENSE) return as_embed_dense(X, j0g, s1, s, seed, MT, c);
     start = as_malloc(c, (size_t)nband + 1, sizeof(int64_t));
     pair = as_malloc(c, (size_t)(chunk * s), sizeof(int64_t));
     if (!start || !pair) goto done;
@@ -77,18 +89,15 @@ static int as_embed(const as_matrix *X, int64_t s1, int64_t s, uint64_t seed,
         memset(start, 0, sizeof(int64_t) * (size_t)(nband + 1));
         for (j = j0; j < j1; j++)
             for (b = 0; b < s; b++) {
-                int64_t blo = s1 * b / s, bhi = s1 * (b + 1) / s;
-                uint64_t z = as_rng_u64(seed, AS_STREAM_OSNAP, (uint64_t)(j * s + b));
-                int64_t h = blo + (int64_t)((z >> 1) % (uint64_t)(bhi - blo));
-                start[h / AS_EMBED_BAND + 1]++;
+                int pos;
+                start[as_osnap_hash(seed, s1, s, j0g + j, b, &pos) / AS_EMBED_BAND + 1]++;
             }
         for (g = 0; g < nband; g++) start[g + 1] += start[g];
         for (j = j0; j < j1; j++)
             for (b = 0; b < s; b++) {
-                int64_t blo = s1 * b / s, bhi = s1 * (b + 1) / s;
-                uint64_t z = as_rng_u64(seed, AS_STREAM_OSNAP, (uint64_t)(j * s + b));
-                int64_t h = blo + (int64_t)((z >> 1) % (uint64_t)(bhi - blo));
-                pair[start[h / AS_EMBED_BAND]++] = (j - j0) * 2 * s1 + 2 * h + (int64_t)(z & 1);
+                int pos;
+                int64_t h = as_osnap_hash(seed, s1, s, j0g + j, b, &pos);
+                pair[start[h / AS_EMBED_BAND]++] = (j - j0) * 2 * s1 + 2 * h + pos;
             }
         /* start[g] is now the end of band g: shift back to the starts */
         for (g = nband; g > 0; g--) start[g] = start[g - 1];
@@ -226,24 +235,25 @@ AS_SCORES_TILE_FN(as_scores_tile_avx2, __attribute__((target("avx2"))), AS_V4_DE
                   AS_V4_STORE)
 #endif
 
-/* scores[j] = || x_j' N ||^2 with NT = N' (q x n). */
-static int as_scores(const as_matrix *X, const double *NT, int64_t q, double *scores,
-                     as_common *c)
+/* scores[j] = || x_j' N ||^2 with NT = N' (q x n, leading dimension qs, a
+   multiple of AS_SCORE_TILE; rows q .. qs-1 zero). */
+int as_scores_cols(const as_matrix *X, const double *NT, int64_t q, int64_t qs, double *scores,
+                   as_common *c)
 {
     int64_t d = X->ncol, n = X->nrow, j0;
     int nt = as_threads(c), avx2 = 0;
     (void)avx2;
-    if (X->kind == AS_STACKED) return as_qk_scores(X, NT, q, scores, c);
+    if (X->kind == AS_STACKED) return as_qk_scores(X, NT, q, qs, scores, c);
     if (X->kind == AS_DENSE) {
         /* blocks of columns through dgemm: T = N' X(:, block) */
-        int qi = (int)q, ni = (int)n, nb, ldx = (int)X->ld;
+        int qi = (int)q, qsi = (int)qs, ni = (int)n, nb, ldx = (int)X->ld;
         double one = 1.0, zero = 0.0;
         double *T = as_malloc(c, (size_t)q * 1024, sizeof(double));
         if (!T) return c->status;
         for (j0 = 0; j0 < d; j0 += 1024) {
             int64_t t;
             nb = (int)(d - j0 < 1024 ? d - j0 : 1024);
-            dgemm_("N", "N", &qi, &nb, &ni, &one, NT, &qi, X->x + j0 * X->ld, &ldx,
+            dgemm_("N", "N", &qi, &nb, &ni, &one, NT, &qsi, X->x + j0 * X->ld, &ldx,
                    &zero, T, &qi, 1, 1);
             for (t = 0; t < nb; t++) {
                 double s = 0;
@@ -269,12 +279,12 @@ static int as_scores(const as_matrix *X, const double *NT, int64_t q, double *sc
 #endif
         for (ja = j0; ja < j1; ja += AS_SCORE_TASK) {
             int64_t jb = ja + AS_SCORE_TASK < j1 ? ja + AS_SCORE_TASK : j1, a0;
-            for (a0 = 0; a0 < q; a0 += AS_SCORE_TILE)
+            for (a0 = 0; a0 < qs; a0 += AS_SCORE_TILE)
 #ifdef AS_HAVE_AVX2_TILE
-                if (avx2) as_scores_tile_avx2(X, ja, jb, NT + a0, q, scores);
+                if (avx2) as_scores_tile_avx2(X, ja, jb, NT + a0, qs, scores);
                 else
 #endif
-                as_scores_tile(X, ja, jb, NT + a0, q, scores);
+                as_scores_tile(X, ja, jb, NT + a0, qs, scores);
         }
         if (as_interrupted(c)) return c->status;
     }
@@ -312,123 +322,46 @@ static int as_sketch_cholesky(const double *MT, int64_t n, int64_t s1, double *U
     return ok;
 }
 
-int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
-                    as_sample *used, as_common *c)
+/* From the triangular factor R of the sketch or of X' (M, mrows x n, R in
+   its upper triangle, column pivots jpvt) to N' = (R^-1 S2)' in F: the
+   numerical rank from R's diagonal, the JL matrix S2 (the identity for exact
+   scores or when the JL width is not below the rank), then one dtrsm. */
+static int as_factor_tail(const double *M, int64_t mrows, int64_t n, const int *jpvt, int exact,
+                          int64_t d, const as_rand_options *o, as_block_factor *F, as_common *c)
 {
-    int64_t n = X->nrow, d = X->ncol, s1, s, q, qs, mrows, r, a, j;
-    int exact, jl, info = 0, lwork = -1, mi, ni, chol = 0;
-    int *jpvt = NULL;
-    double *M = NULL, *tau = NULL, *work = NULL, *Z = NULL, *NT = NULL, *NTbuf = NULL, wq = 0, tol;
+    int64_t r, q, qs, a, j;
+    int jl, mi = (int)mrows;
+    double *Z = NULL, tol;
 
-    c->status = AS_OK;
-    used->rank = 0;
-    s1 = o->s1 > 0 ? o->s1 : as_default_s1(n);
-    s = o->s > 0 ? o->s : 4;
-    if (s > s1) s = s1;
-    /* when the sketch would not be smaller than X', the exact scores are cheaper */
-    exact = o->leverage == AS_LEV_EXACT || d <= s1;
-    mrows = exact ? d : s1;
-    if (n > AS_INT_MAX)
-        return as_error(c, AS_ERR_TOOBIG, "nrow(X) = %lld is above %lld, the largest size LAPACK takes",
-                        (long long)n, (long long)AS_INT_MAX);
-    if (mrows > AS_INT_MAX || (double)mrows * (double)n > 4e18)
-        return as_error(c, AS_ERR_TOOBIG, "exact leverage scores need a dense %lld x %lld copy; use method \"approx\"",
-                        (long long)d, (long long)n);
-    as_progress(c, "leverage: %s scores, %lld x %lld %s", exact ? "exact" : "approximate",
-                (long long)mrows, (long long)n, exact ? "copy of X'" : "sparse embedding");
-
-    jpvt = as_calloc(c, (size_t)n, sizeof(int));
-    tau = as_malloc(c, (size_t)n, sizeof(double));
-    if (!jpvt || !tau) goto done;
-
-    if (exact) {
-        M = as_calloc(c, (size_t)(mrows * n), sizeof(double));
-        if (!M) goto done;
-        for (j = 0; j < d; j++)
-            AS_FOR_COL(X, j, row, v, { M[j + row * mrows] = v; });
-    } else {
-        double *MT = as_malloc(c, (size_t)(mrows * n), sizeof(double));
-        if (!MT) goto done;
-        {   /* zeroed by all threads: the first touch of its pages is most of the cost */
-            int64_t h;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(as_threads(c)) schedule(static)
-#endif
-            for (h = 0; h < mrows; h++) memset(MT + h * n, 0, sizeof(double) * (size_t)n);
-        }
-        if (as_embed(X, s1, s, o->seed, MT, c) == AS_OK) {
-            as_progress(c, "leverage: embedding done");
-            M = as_malloc(c, (size_t)(n * n), sizeof(double));
-            if (M) chol = as_sketch_cholesky(MT, n, mrows, M, c);
-            if (chol) {
-                /* R = U: full rank, no pivoting */
-                mrows = n;
-                for (a = 0; a < n; a++) jpvt[a] = (int)(a + 1);
-            } else if (c->status == AS_OK) {
-                as_free(c, M);
-                M = as_malloc(c, (size_t)(mrows * n), sizeof(double));
-                if (M)
-                    for (a = 0; a < n; a++)
-                        for (j = 0; j < mrows; j++) M[j + a * mrows] = MT[a + j * n];
-            }
-        }
-        as_free(c, MT);
-        if (c->status != AS_OK) goto done;
-        if (chol) goto factored;
-    }
-
-    /* pivoted QR: M P = Q R */
-    mi = (int)mrows;
-    ni = (int)n;
-    dgeqp3_(&mi, &ni, M, &mi, jpvt, tau, &wq, &lwork, &info);
-    lwork = (int)wq + 1;
-    work = as_malloc(c, (size_t)lwork, sizeof(double));
-    if (!work) goto done;
-    dgeqp3_(&mi, &ni, M, &mi, jpvt, tau, work, &lwork, &info);
-    if (info != 0) { as_error(c, AS_ERR_LAPACK, "dgeqp3 failed (info = %d)", info); goto done; }
-
-factored:
-    as_progress(c, "leverage: %s done", chol ? "Cholesky of the sketch's Gram" : "pivoted QR");
-    mi = (int)mrows;
-    /* numerical rank from the diagonal of R */
     r = 0;
     tol = (double)(mrows > n ? mrows : n) * DBL_EPSILON * fabs(M[0]);
     for (a = 0; a < (mrows < n ? mrows : n); a++)
         if (fabs(M[a + a * mrows]) > tol && M[0] != 0) r++;
         else break;
-    used->rank = r;
-    used->s1 = exact ? 0 : s1;
-    used->s = exact ? 0 : s;
-    used->s2 = 0;
-    if (r == 0) {
-        memset(scores, 0, sizeof(double) * (size_t)d);
-        goto done;
-    }
-
-    /* Z = R11^-1 S2 (r x q): S2 is the identity for exact scores or when the
-       JL width is not below the rank */
+    F->rank = r;
+    F->q = F->qs = F->s2 = 0;
+    if (r == 0) return AS_OK;
     if (!exact && o->s2 == 0) {
         /* ceil(8 log(d / delta)) as a double first: a delta near the smallest
            double makes it infinite, and a cast of that to int64_t is undefined */
         double s2d = ceil(8.0 * log((double)d / o->delta));
-        if (!(s2d <= 100000)) {
-            as_error(c, AS_ERR_TOOBIG, "'delta' = %g needs a JL sketch of ceil(8 log(d / delta)) = %g columns "
-                     "(d = ncol(X) = %lld), above 100000: use a larger 'delta' or pass 's2'",
-                     o->delta, s2d, (long long)d);
-            goto done;
-        }
+        if (!(s2d <= 100000))
+            return as_error(c, AS_ERR_TOOBIG, "'delta' = %g needs a JL sketch of ceil(8 log(d / delta)) = %g columns "
+                            "(d = ncol(X) = %lld), above 100000: use a larger 'delta' or pass 's2'",
+                            o->delta, s2d, (long long)d);
     }
     q = exact ? r : (o->s2 > 0 ? o->s2 : as_default_s2(d, o->delta));
     jl = q < r;
     if (!jl) q = r;
-    else used->s2 = q;
-    /* the sparse score pass wants N' rows padded to whole tiles */
-    qs = X->kind == AS_DENSE ? q : (q + AS_SCORE_TILE - 1) / AS_SCORE_TILE * AS_SCORE_TILE;
+    else F->s2 = q;
+    /* the sparse score pass wants N' rows padded to whole tiles (zero columns
+       add 0 * 0 to a score: its bits are unchanged, dense or sparse) */
+    qs = (q + AS_SCORE_TILE - 1) / AS_SCORE_TILE * AS_SCORE_TILE;
     Z = as_calloc(c, (size_t)(r * q), sizeof(double));
-    NTbuf = as_calloc(c, (size_t)(qs * n + 8), sizeof(double));
+    F->NTbuf = as_calloc(c, (size_t)(qs * n + 8), sizeof(double));
+    if (!Z || !F->NTbuf) goto done;
     /* rows of N' start on 64-byte lines: a tile is exactly two of them */
-    NT = NTbuf ? NTbuf + (8 - ((uintptr_t)NTbuf / sizeof(double)) % 8) % 8 : NULL;
-    if (!Z || !NT) goto done;
+    F->NT = F->NTbuf + (8 - ((uintptr_t)F->NTbuf / sizeof(double)) % 8) % 8;
     if (!jl) {
         for (a = 0; a < r; a++) Z[a + a * r] = 1.0;
     } else if (o->jl == AS_JL_GAUSSIAN) {
@@ -454,28 +387,143 @@ factored:
     /* N(perm(a), :) = Z(a, :), stored transposed */
     for (a = 0; a < r; a++) {
         int64_t row = jpvt[a] - 1;
-        for (j = 0; j < q; j++) NT[j + row * qs] = Z[a + j * r];
+        for (j = 0; j < q; j++) F->NT[j + row * qs] = Z[a + j * r];
     }
-    as_free(c, M);
-    M = NULL;
-    as_progress(c, "leverage: rank %lld, score pass with %lld columns", (long long)r, (long long)q);
-    if (as_scores(X, NT, qs, scores, c) == AS_OK)
-        for (j = 0; j < d; j++)
-            if (!isfinite(scores[j])) {
-                /* R^-1 over- or underflowed: subnormal entries, or entries near DBL_MAX */
-                as_error(c, AS_ERR_INPUT, "X: the leverage score of column %lld is not finite "
-                         "(entries too close to 0 or to the largest double): rescale X",
-                         (long long)(j + 1));
-                break;
-            }
+    F->q = q;
+    F->qs = qs;
+done:
+    as_free(c, Z);
+    return c->status;
+}
 
+/* Pivoted QR of M (mrows x n, overwritten: R in its upper triangle). */
+static int as_pivoted_qr(double *M, int64_t mrows, int64_t n, int *jpvt, as_common *c)
+{
+    int mi = (int)mrows, ni = (int)n, info = 0, lwork = -1;
+    double wq = 0, *tau = as_malloc(c, (size_t)n, sizeof(double)), *work = NULL;
+    if (!tau) return c->status;
+    dgeqp3_(&mi, &ni, M, &mi, jpvt, tau, &wq, &lwork, &info);
+    lwork = (int)wq + 1;
+    work = as_malloc(c, (size_t)lwork, sizeof(double));
+    if (work) {
+        dgeqp3_(&mi, &ni, M, &mi, jpvt, tau, work, &lwork, &info);
+        if (info != 0) as_error(c, AS_ERR_LAPACK, "dgeqp3 failed (info = %d)", info);
+    }
+    as_free(c, tau);
+    as_free(c, work);
+    return c->status;
+}
+
+int as_block_factor_run(const as_block_plan *P, const as_rand_options *o, const double *MT,
+                        as_block_factor *F, as_common *c)
+{
+    int64_t n = P->n, mrows = P->s1, a, j;
+    int chol = 0, *jpvt = NULL;
+    double *M = NULL;
+    memset(F, 0, sizeof(*F));
+    c->status = AS_OK;
+    if (n > AS_INT_MAX || P->s1 > AS_INT_MAX)
+        return as_error(c, AS_ERR_TOOBIG, "nrow(X) = %lld is above %lld, the largest size LAPACK takes",
+                        (long long)n, (long long)AS_INT_MAX);
+    jpvt = as_calloc(c, (size_t)n, sizeof(int));
+    M = as_malloc(c, (size_t)(n * n), sizeof(double));
+    if (!jpvt || !M) goto done;
+    chol = as_sketch_cholesky(MT, n, mrows, M, c);
+    if (chol) {
+        /* R = U: full rank, no pivoting */
+        mrows = n;
+        for (a = 0; a < n; a++) jpvt[a] = (int)(a + 1);
+    } else {
+        if (c->status != AS_OK) goto done;
+        as_free(c, M);
+        M = as_malloc(c, (size_t)(mrows * n), sizeof(double));
+        if (!M) goto done;
+        for (a = 0; a < n; a++)
+            for (j = 0; j < mrows; j++) M[j + a * mrows] = MT[a + j * n];
+        if (as_pivoted_qr(M, mrows, n, jpvt, c) != AS_OK) goto done;
+    }
+    as_progress(c, "leverage: %s done", chol ? "Cholesky of the sketch's Gram" : "pivoted QR");
+    as_factor_tail(M, mrows, n, jpvt, 0, P->d, o, F, c);
 done:
     as_free(c, M);
     as_free(c, jpvt);
-    as_free(c, tau);
-    as_free(c, work);
-    as_free(c, Z);
-    as_free(c, NTbuf);
+    if (c->status != AS_OK) as_block_factor_free(F, c);
+    return c->status;
+}
+
+void as_block_factor_free(as_block_factor *F, as_common *c)
+{
+    as_free(c, F->NTbuf);
+    F->NTbuf = NULL;
+    F->NT = NULL;
+}
+
+int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
+                    as_sample *used, as_common *c)
+{
+    int64_t n = X->nrow, d = X->ncol, s1, s, mrows, a, j;
+    int exact, *jpvt = NULL;
+    double *M = NULL, *MT = NULL;
+    as_block_factor F;
+    as_block_plan P;
+
+    memset(&F, 0, sizeof F);
+    c->status = AS_OK;
+    used->rank = 0;
+    s1 = o->s1 > 0 ? o->s1 : as_default_s1(n);
+    s = o->s > 0 ? o->s : 4;
+    if (s > s1) s = s1;
+    /* when the sketch would not be smaller than X', the exact scores are cheaper */
+    exact = o->leverage == AS_LEV_EXACT || d <= s1;
+    mrows = exact ? d : s1;
+    if (n > AS_INT_MAX)
+        return as_error(c, AS_ERR_TOOBIG, "nrow(X) = %lld is above %lld, the largest size LAPACK takes",
+                        (long long)n, (long long)AS_INT_MAX);
+    if (mrows > AS_INT_MAX || (double)mrows * (double)n > 4e18)
+        return as_error(c, AS_ERR_TOOBIG, "exact leverage scores need a dense %lld x %lld copy; use method \"approx\"",
+                        (long long)d, (long long)n);
+    as_progress(c, "leverage: %s scores, %lld x %lld %s", exact ? "exact" : "approximate",
+                (long long)mrows, (long long)n, exact ? "copy of X'" : "sparse embedding");
+
+    if (exact) {
+        jpvt = as_calloc(c, (size_t)n, sizeof(int));
+        M = as_calloc(c, (size_t)(mrows * n), sizeof(double));
+        if (!jpvt || !M) goto done;
+        for (j = 0; j < d; j++)
+            AS_FOR_COL(X, j, row, v, { M[j + row * mrows] = v; });
+        if (as_pivoted_qr(M, mrows, n, jpvt, c) != AS_OK) goto done;
+        as_progress(c, "leverage: pivoted QR done");
+        if (as_factor_tail(M, mrows, n, jpvt, 1, d, o, &F, c) != AS_OK) goto done;
+        as_free(c, M);
+        M = NULL;
+        used->s1 = used->s = 0;
+    } else {
+        /* the block passes over X as one block */
+        as_block_plan_fill(n, d, o, &P);
+        MT = as_malloc(c, (size_t)(s1 * n), sizeof(double));
+        if (!MT) goto done;
+        if (as_block_sketch_all(&P, X, o->seed, MT, c) != AS_OK) goto done;
+        as_progress(c, "leverage: embedding done");
+        if (as_block_factor_run(&P, o, MT, &F, c) != AS_OK) goto done;
+        as_free(c, MT);
+        MT = NULL;
+        used->s1 = s1;
+        used->s = s;
+    }
+    used->rank = F.rank;
+    used->s2 = F.s2;
+    if (F.rank == 0) {
+        memset(scores, 0, sizeof(double) * (size_t)d);
+        goto done;
+    }
+    as_progress(c, "leverage: rank %lld, score pass with %lld columns", (long long)F.rank, (long long)F.q);
+    as_block_scores(X, 0, F.NT, F.q, F.qs, scores, NULL, c);
+    (void)a;
+done:
+    as_free(c, M);
+    as_free(c, MT);
+    as_free(c, jpvt);
+    as_block_factor_free(&F, c);
     return c->status;
 }
 

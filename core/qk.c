@@ -23,7 +23,8 @@ double as_col_norm_prob(const as_matrix *A, int64_t j, double scale)
     return sqrt(a) * sqrt(b);
 }
 
-int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, double *scores, as_common *c)
+int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, double *scores,
+                 as_common *c)
 {
     int64_t d = Z->ncol, j0;
     int nt = as_threads(c);
@@ -45,7 +46,7 @@ int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, double *scores
             memset(u, 0, sizeof(double) * (size_t)q);
             /* u = N' z_j over the entries of Q's column, then K's */
             AS_FOR_COL(Z, j, row, v, {
-                const double *nr = NT + row * q;
+                const double *nr = NT + row * qs;
                 for (a = 0; a < q; a++) u[a] += v * nr[a];
             });
             for (a = 0; a < q; a++) s += u[a] * u[a];

@@ -28,18 +28,24 @@ static void as_norm_probabilities_rescue(const as_matrix *X, double *prob)
     for (j = 0; j < d; j++) prob[j] = as_col_norm_prob(X, j, amax);
 }
 
-int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
+int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const as_sample *S,
+                                as_common *c)
 {
     int64_t t;
     for (t = 0; t < S->k; t++) {
         double w = S->weight[t], amax = 0;
-        AS_FOR_COL(X, S->index[t], row, v, { (void)row; amax = fmax(amax, fabs(v)); });
+        AS_FOR_COL(X, cols ? cols[t] : t, row, v, { (void)row; amax = fmax(amax, fabs(v)); });
         if (!isfinite(w) || !isfinite(w * amax))
             return as_error(c, AS_ERR_INPUT, "Y would overflow: column %lld of X (largest entry %g) "
                             "times its weight %g is above the largest double; scale X down",
                             (long long)(S->index[t] + 1), amax, w);
     }
     return AS_OK;
+}
+
+int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
+{
+    return as_sample_check_finite_cols(X, S->index, S, c);
 }
 
 /* The working arrays of as_rand and its leverage scores, refused before any
@@ -63,7 +69,8 @@ static int as_rand_memory(const as_matrix *X, const as_rand_options *o, int need
     rmax = n < (exact ? d : s1) ? n : (exact ? d : s1);
     q = o->s2 > 0 && (double)o->s2 < rmax ? (double)o->s2 : rmax;
     /* sketch or copy of X', its Cholesky/QR, R^-1 S2 and N' (rows padded to 16) */
-    bytes += 8 * (exact ? d * n : s1 * n + n * n) + 8 * rmax * q + 8 * (q + 16) * n + 12 * n;
+    /* (two sketches when X spans several chunks: the sum and a chunk's leaf) */
+    bytes += 8 * (exact ? d * n : (d > (double)as_block_chunk((int64_t)s1) ? 2 : 1) * s1 * n + n * n) + 8 * rmax * q + 8 * (q + 16) * n + 12 * n;
     if (exact)
         snprintf(what, sizeof what, "exact leverage scores need a dense copy of X' (d x n = %.0f x %.0f doubles)",
                  d, n);
@@ -97,11 +104,11 @@ static void as_scheme_probabilities(int64_t d, int scheme, const double *lev, co
 
 /* m draws i.i.d. from prob (cdf its cumulative sums, total its sum); repeats
    merged. mult[t] receives the draw count of the t-th kept column. */
-static int as_sample_iid(const as_matrix *X, const double *prob, const double *cdf,
+static int as_sample_iid(int64_t d, const double *prob, const double *cdf,
                          double total, int64_t m, uint64_t seed, as_sample *out,
                          double **mult, as_common *c)
 {
-    int64_t d = X->ncol, j, k, t;
+    int64_t j, k, t;
     int32_t *count = as_calloc(c, (size_t)d, sizeof(int32_t));
     if (!count) return c->status;
     {
@@ -150,36 +157,36 @@ done:
     return c->status;
 }
 
-/* Column j's inclusion probability under Poisson sampling with m. */
-static double as_poisson_q(const double *prob, double total, int64_t m, int64_t j)
+int64_t as_block_poisson(int64_t j0, int64_t len, const double *prob, double total, int64_t m,
+                         uint64_t seed, int64_t *index, double *weight, double *q)
 {
-    double q = (double)m * (prob[j] / total);
-    return q < 1 ? q : 1;
+    int64_t t, k = 0;
+    for (t = 0; t < len; t++) {
+        double qj = (double)m * (prob[t] / total);
+        if (qj > 1) qj = 1;
+        if (prob[t] > 0 && as_rng_unif(seed, AS_STREAM_POISSON, (uint64_t)(j0 + t)) < qj) {
+            if (index) {
+                index[k] = j0 + t;
+                weight[k] = qj < 1 ? 1.0 / sqrt(qj) : 1.0;
+                if (q) q[k] = qj;
+            }
+            k++;
+        }
+    }
+    return k;
 }
 
-/* Poisson sampling: column j kept when its uniform (seed, j) is below
-   q_j = min(1, m p_j); weight 1 / sqrt(q_j). qk[t] receives q of the t-th
-   kept column. A larger m keeps a superset of the columns. */
-static int as_sample_poisson(const as_matrix *X, const double *prob, double total, int64_t m,
+/* Poisson sampling of all d columns (as_block_poisson over one block); qk[t]
+   receives q of the t-th kept column. A larger m keeps a superset of the columns. */
+static int as_sample_poisson(int64_t d, const double *prob, double total, int64_t m,
                              uint64_t seed, as_sample *out, double **qk, as_common *c)
 {
-    int64_t d = X->ncol, j, k, t;
-    for (k = 0, j = 0; j < d; j++)
-        k += prob[j] > 0 && as_rng_unif(seed, AS_STREAM_POISSON, (uint64_t)j) < as_poisson_q(prob, total, m, j);
+    int64_t k = as_block_poisson(0, d, prob, total, m, seed, NULL, NULL, NULL);
     out->index = as_malloc(c, (size_t)k, sizeof(int64_t));
     out->weight = as_malloc(c, (size_t)k, sizeof(double));
     *qk = as_malloc(c, (size_t)k, sizeof(double));
     if (!out->index || !out->weight || !*qk) return c->status;
-    for (t = 0, j = 0; j < d; j++) {
-        double q = as_poisson_q(prob, total, m, j);
-        if (prob[j] > 0 && as_rng_unif(seed, AS_STREAM_POISSON, (uint64_t)j) < q) {
-            out->index[t] = j;
-            out->weight[t] = q < 1 ? 1.0 / sqrt(q) : 1.0;
-            (*qk)[t] = q;
-            t++;
-        }
-    }
-    out->k = k;
+    out->k = as_block_poisson(0, d, prob, total, m, seed, out->index, out->weight, *qk);
     return AS_OK;
 }
 
@@ -222,11 +229,13 @@ static int as_cmp_double(const void *a, const void *b)
 /* The bootstrap error estimate of a sample (see as_rand in attsparse.h).
    term[t]: draw count (i.i.d.) or q (Poisson) of the t-th kept column.
    Resample b of round r uses the uniforms (seed, bootstrap stream,
-   (r * AS_ESTIMATE_B + b) * d + j): a function of the column, not of k. */
-static int as_estimate(const as_matrix *X, as_sample *S, int sampling, const double *term,
-                       uint64_t seed, int round, as_common *c)
+   (r * AS_ESTIMATE_B + b) * d + j): a function of the column, not of k.
+   The Grams are of X(:, cols), in the sample's order: the same bits from X
+   and its column indices as from the gathered columns (cols NULL). */
+int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
+                const double *term, uint64_t seed, int round, as_common *c)
 {
-    int64_t n = X->nrow, d = X->ncol, k = S->k, t;
+    int64_t n = X->nrow, k = S->k, t;
     int b, B = AS_ESTIMATE_B;
     double *H = NULL, *Hb = NULL, *wb = NULL, rel[AS_ESTIMATE_B], inf[AS_ESTIMATE_B];
     as_metrics M;
@@ -235,7 +244,7 @@ static int as_estimate(const as_matrix *X, as_sample *S, int sampling, const dou
     Hb = as_malloc(c, (size_t)(n * n), sizeof(double));
     wb = as_malloc(c, (size_t)k, sizeof(double));
     if (!H || !Hb || !wb) goto done;
-    if (as_gram(X, k, S->index, S->weight, H, c) != AS_OK) goto done;
+    if (as_gram(X, k, cols, S->weight, H, c) != AS_OK) goto done;
     /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
     if (!as_all_finite(n * n, H)) goto done;
     as_progress(c, "estimate: %d resamples of %lld columns", B, (long long)k);
@@ -252,7 +261,7 @@ static int as_estimate(const as_matrix *X, as_sample *S, int sampling, const dou
                 f = 1 + (as_poisson_variate(1.0, seed, idx) - 1) * sqrt(1 - term[t]);
             wb[t] = S->weight[t] * sqrt(f);
         }
-        if (as_gram(X, k, S->index, wb, Hb, c) != AS_OK) goto done;
+        if (as_gram(X, k, cols, wb, Hb, c) != AS_OK) goto done;
         if (!as_all_finite(n * n, Hb)) goto done;
         if (as_compare_view(X, H, Hb, 0, &M, c) != AS_OK) goto done;
         rel[b] = M.rel;
@@ -279,8 +288,8 @@ static int as_poisson_round(const as_matrix *X, const double *prob, double total
     double *term = NULL;
     as_sample_init(out);
     out->m = m;
-    if (as_sample_poisson(X, prob, total, m, seed, out, &term, c) == AS_OK)
-        as_estimate(X, out, AS_SAMPLING_POISSON, term, seed, r, c);
+    if (as_sample_poisson(X->ncol, prob, total, m, seed, out, &term, c) == AS_OK)
+        as_estimate(X, out->index, X->ncol, out, AS_SAMPLING_POISSON, term, seed, r, c);
     as_free(c, term);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
@@ -355,10 +364,48 @@ fail:
     return c->status;
 }
 
+int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm, int scheme,
+                   const as_rand_options *o, double *prob, as_sample *out, double **term,
+                   as_common *c)
+{
+    int64_t j, m;
+    double *cdf = NULL, total = 0, mreq;
+    as_scheme_probabilities(d, scheme, lev, nrm, prob);
+    mreq = o->m > 0 ? (double)o->m : as_default_m(rank, o->eps, o->delta, o->beta);
+    if (!(mreq <= (double)AS_M_MAX))
+        return as_error(c, AS_ERR_TOOBIG, "the default 'm' for eps = %g, delta = %g is %.3g draws, above %lld: pass a smaller 'm' or a larger 'eps'",
+                        o->eps, o->delta, mreq, (long long)AS_M_MAX);
+    m = (int64_t)mreq;
+    out->m = m;
+    if (o->sampling == AS_SAMPLING_IID) {
+        cdf = as_malloc(c, (size_t)d, sizeof(double));
+        if (!cdf) return c->status;
+    }
+    /* the total (and the cumulative sums) in column order: the same for any
+       thread count and any block grid */
+    for (j = 0; j < d; j++) {
+        total += prob[j];
+        if (cdf) cdf[j] = total;
+    }
+    if (!(total > 0) || m == 0) {   /* X == 0: the empty Y is exact */
+        if (o->estimate) out->rel_estimate = out->inf_estimate = 0;
+        goto done;
+    }
+    as_progress(c, "sampling: %s, m = %lld over %lld columns",
+                o->sampling == AS_SAMPLING_IID ? "i.i.d. draws" : "Poisson", (long long)m, (long long)d);
+    if (o->sampling == AS_SAMPLING_IID)
+        as_sample_iid(d, prob, cdf, total, m, o->seed, out, term, c);
+    else
+        as_sample_poisson(d, prob, total, m, o->seed, out, term, c);
+done:
+    as_free(c, cdf);
+    return c->status;
+}
+
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
 {
-    int64_t n = X->nrow, d = X->ncol, j, m;
-    double *prob = NULL, *cdf = NULL, *term = NULL, *lev = NULL, *nrm = NULL, total = 0, mreq;
+    int64_t n = X->nrow, d = X->ncol, j;
+    double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL;
     int target, scheme, need_lev, need_nrm;
     double t0 = as_wtime();
 
@@ -383,10 +430,9 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
     out->rounds = 1;
 
     prob = as_malloc(c, (size_t)d, sizeof(double));
-    cdf = as_malloc(c, (size_t)d, sizeof(double));
     lev = need_lev ? as_malloc(c, (size_t)d, sizeof(double)) : NULL;
     nrm = need_nrm ? as_malloc(c, (size_t)d, sizeof(double)) : NULL;
-    if (!prob || !cdf || (need_lev && !lev) || (need_nrm && !nrm)) goto done;
+    if (!prob || (need_lev && !lev) || (need_nrm && !nrm)) goto done;
     if (need_lev) {
         if (as_leverage_run(X, o, lev, out, c) != AS_OK) goto done;
     } else out->rank = n < d ? n : d;
@@ -398,35 +444,12 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
         if (as_rand_target(X, o, lev, nrm, prob, out, c) == AS_OK) as_sample_check_finite(X, out, c);
         goto done;
     }
-    as_scheme_probabilities(d, scheme, lev, nrm, prob);
-    /* cumulative sums in column order: the same for any thread count */
-    for (j = 0; j < d; j++) {
-        total += prob[j];
-        cdf[j] = total;
-    }
-    mreq = o->m > 0 ? (double)o->m : as_default_m(out->rank, o->eps, o->delta, o->beta);
-    if (!(mreq <= (double)AS_M_MAX))
-        { as_error(c, AS_ERR_TOOBIG, "the default 'm' for eps = %g, delta = %g is %.3g draws, above %lld: pass a smaller 'm' or a larger 'eps'",
-                   o->eps, o->delta, mreq, (long long)AS_M_MAX); goto done; }
-    m = (int64_t)mreq;
-    out->m = m;
-    if (!(total > 0) || m == 0) {   /* X == 0: the empty Y is exact */
-        if (o->estimate) out->rel_estimate = out->inf_estimate = 0;
-        goto done;
-    }
-    as_progress(c, "sampling: %s, m = %lld over %lld columns",
-                o->sampling == AS_SAMPLING_IID ? "i.i.d. draws" : "Poisson", (long long)m, (long long)d);
-    if (o->sampling == AS_SAMPLING_IID) {
-        if (as_sample_iid(X, prob, cdf, total, m, o->seed, out, &term, c) != AS_OK) goto done;
-    } else {
-        if (as_sample_poisson(X, prob, total, m, o->seed, out, &term, c) != AS_OK) goto done;
-    }
+    if (as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, &term, c) != AS_OK) goto done;
     if (as_sample_check_finite(X, out, c) != AS_OK) goto done;
-    if (o->estimate) as_estimate(X, out, o->sampling, term, o->seed, 0, c);
+    if (o->estimate) as_estimate(X, out->index, d, out, o->sampling, term, o->seed, 0, c);
 
 done:
     as_free(c, prob);
-    as_free(c, cdf);
     as_free(c, term);
     as_free(c, lev);
     as_free(c, nrm);

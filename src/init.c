@@ -13,6 +13,15 @@ SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta);
 SEXP as_r_gram(SEXP X, SEXP opts);
 SEXP as_r_qk_error(SEXP X, SEXP K, SEXP V, SEXP index, SEXP weight, SEXP opts);
 SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts);
+/* rblocks.c */
+SEXP as_r_block_plan(SEXP n, SEXP d, SEXP opts);
+SEXP as_r_block_sketch(SEXP Xb, SEXP j0, SEXP n, SEXP d, SEXP opts);
+SEXP as_r_block_fold(SEXP acc, SEXP leaves);
+SEXP as_r_block_factor(SEXP MT, SEXP n, SEXP d, SEXP opts);
+SEXP as_r_block_scores(SEXP Xb, SEXP j0, SEXP factor, SEXP need, SEXP threads);
+SEXP as_r_block_sample(SEXP n, SEXP d, SEXP opts, SEXP rank, SEXP lev, SEXP nrm);
+SEXP as_r_block_finish(SEXP Xs, SEXP d, SEXP opts, SEXP res);
+SEXP as_r_compare_gram(SEXP G, SEXP H, SEXP spectral);
 
 static const R_CallMethodDef call_methods[] = {
     {"rand", (DL_FUNC)&as_r_rand, 2},
@@ -25,6 +34,14 @@ static const R_CallMethodDef call_methods[] = {
     {"gram", (DL_FUNC)&as_r_gram, 2},
     {"qk_error", (DL_FUNC)&as_r_qk_error, 6},
     {"attention", (DL_FUNC)&as_r_attention, 4},
+    {"block_plan", (DL_FUNC)&as_r_block_plan, 3},
+    {"block_sketch", (DL_FUNC)&as_r_block_sketch, 5},
+    {"block_fold", (DL_FUNC)&as_r_block_fold, 2},
+    {"block_factor", (DL_FUNC)&as_r_block_factor, 4},
+    {"block_scores", (DL_FUNC)&as_r_block_scores, 5},
+    {"block_sample", (DL_FUNC)&as_r_block_sample, 6},
+    {"block_finish", (DL_FUNC)&as_r_block_finish, 4},
+    {"compare_gram", (DL_FUNC)&as_r_compare_gram, 3},
     {NULL, NULL, 0}
 };
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "attsparse.h"
+#include "rglue.h"
 
 /* ---------------------------------------------------------------- hooks */
 static void r_check_interrupt(void *unused)
@@ -29,20 +30,19 @@ static void r_print(void *ctx, const char *line)
 }
 
 /* The context for a call: R's interrupt and print hooks. */
-static void r_common(as_common *c)
+void r_common(as_common *c)
 {
     as_common_init(c);
     c->interrupt_fn = r_interrupt;
     c->print_fn = r_print;
 }
 
-static void r_raise(const as_common *c);
 
 /* The options of `call` (one AS_FOR_*), a named list, into o and c by name:
    the core's table says what each is; here only R's types are read (a
    logical for a flag, a number for a number, a string for a choice; NULL:
    the default). */
-static void r_set_options(unsigned call, void *o, SEXP opts, as_common *c)
+void r_set_options(unsigned call, void *o, SEXP opts, as_common *c)
 {
     SEXP names = Rf_getAttrib(opts, R_NamesSymbol);
     R_xlen_t t;
@@ -78,7 +78,7 @@ static void r_set_options(unsigned call, void *o, SEXP opts, as_common *c)
     }
 }
 
-static void r_raise(const as_common *c)
+void r_raise(const as_common *c)
 {
     if (c->status == AS_ERR_INTERRUPT) Rf_errorcall(R_NilValue, "interrupted by the user");
     Rf_errorcall(R_NilValue, "%s", c->msg);
@@ -92,7 +92,7 @@ static SEXP r_slot(SEXP X, const char *name)
 
 /* A view of a base double matrix or a dgCMatrix; no copy. Slot lengths are
    checked here (the core cannot see them); their contents by the core. */
-static void r_view(SEXP X, as_matrix *A, const char *what)
+void r_view(SEXP X, as_matrix *A, const char *what)
 {
     if (Rf_isReal(X) && Rf_isMatrix(X)) {
         as_view_dense(A, Rf_nrows(X), Rf_ncols(X), REAL(X), Rf_nrows(X));

@@ -7,7 +7,7 @@ want=()
 for group in "$@"; do
   case "$group" in
     build)    want+=(gcc gfortran make liblapack-dev libblas-dev) ;;
-    r)        want+=(r-base-core r-base-dev r-cran-matrix r-cran-testthat) ;;
+    r)        want+=(r-base-core r-base-dev r-cran-matrix r-cran-testthat r-bioc-delayedarray r-bioc-hdf5array r-bioc-biocparallel) ;;
     octave)   want+=(octave liboctave-dev gnuplot-nox fonts-freefont-otf ghostscript) ;;
     data)     want+=(r-bioc-all r-cran-tm r-bioc-multtest) ;;
     docs)     want+=(r-cran-knitr r-cran-rmarkdown pandoc) ;;

@@ -16,6 +16,8 @@
 ## leverage-score (or norm, mixed, uniform) column sampling, in input-sparsity time
 ## @item attsparse_det
 ## deterministic Batson-Spielman-Srivastava spectral sparsification
+## @item attsparse_file_reader
+## a block reader over a binary file, for attsparse_rand on a matrix larger than memory
 ## @end table
 ##
 ## Attention and its error:

@@ -65,6 +65,10 @@ function [Y, err, info] = attsparse_det (X, varargin)
   if (nargin < 1)
     print_usage ();
   endif
+  if (is_function_handle (X))
+    error ("attsparse:badInput", ["attsparse_det: X must be a matrix in memory (BSS revisits every ", ...
+                                  "column at every step); for a block reader use attsparse_rand"]);
+  endif
   [K, V, opts] = qk_options (varargin, "attsparse_det");
   if (isempty (K) && isempty (V))
     [Y, err, info] = __attsparse__ ("det", double_input (X), opts{:});
@@ -75,6 +79,8 @@ endfunction
 
 %!shared X
 %! X = attsparse_example (5, 120, 0.5, 2);
+
+%!error <must be a matrix in memory> attsparse_det (@(a, b) ones (3, b - a + 1))
 
 %!test
 %! [Y, err, info] = attsparse_det (X, "eps", 0.5);

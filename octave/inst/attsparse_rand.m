@@ -109,6 +109,29 @@
 ## (at most @var{info}.bound).  Without @var{K} the sample is the symmetric one.
 ## @end table
 ##
+## @strong{Larger than memory.}  @var{X} may be a function handle
+## @code{@var{X} (@var{j0}, @var{j1})} that returns columns @var{j0}..@var{j1}
+## (full or sparse, the same kind every time), with the option
+## @qcode{"ncol"}, @var{d} (and optionally @qcode{"nrow"}; else one column is
+## read to find it).  Columns are read on demand, at most @qcode{"block"}
+## columns a call (default and at most: the canonical chunk, 16384 columns or
+## more, @var{info}.chunk), in three passes (sketch, scores, the chosen
+## columns) and a fourth with @qcode{"error"}, true (the Gram of @var{X}).
+## Memory: a block, two @code{s1 x n} sketches and 8 or 16 bytes per column.
+## The result is the one @code{attsparse_rand} gives on the matrix in memory,
+## bit for bit, whatever @qcode{"block"}.  @code{attsparse_file_reader} reads
+## a binary file with @code{fread}:
+##
+## @example
+## @group
+## rd = attsparse_file_reader ("X.bin", n);   # n x d doubles, column-major
+## [Y, err, info] = attsparse_rand (rd, "ncol", d, "sampling", "poisson");
+## @end group
+## @end example
+##
+## Not with a handle: @qcode{"rel"} (its rounds resample the columns) and
+## @qcode{"leverage"}, @qcode{"exact"}.
+##
 ## @var{info} is a struct with fields @code{index} (1-based, increasing,
 ## distinct; a column vector), @code{weight}, @code{m} (draws), @code{k}
 ## (columns of @var{Y}), @code{rank}, @code{eps}, @code{time} (seconds of the
@@ -145,6 +168,13 @@ function [Y, err, info] = attsparse_rand (X, varargin)
   endif
   opts = with_seed (varargin);
   [K, V, opts] = qk_options (opts, "attsparse_rand");
+  if (is_function_handle (X))
+    if (! (isempty (K) && isempty (V)))
+      error ("attsparse:badArgument", "attsparse_rand: a block reader X does not take K or V");
+    endif
+    [Y, err, info] = rand_blocks (X, opts);
+    return;
+  endif
   if (isempty (K) && isempty (V))
     [Y, err, info] = __attsparse__ ("rand", double_input (X), opts{:});
   else
@@ -256,6 +286,41 @@ endfunction
 %!error <'sampling' must be one of iid\|poisson> attsparse_rand (X, "sampling", "bernoulli")
 %!error <'estimate' must be true or false> attsparse_rand (X, "estimate", 2)
 %!error <'probabilities' must be one of leverage\|uniform\|norm\|mixed\|auto> attsparse_rand (X, "probabilities", "mix")
+%!test
+%! ## a block reader gives the in-memory index and weight, bit for bit, for any block size
+%! Xb = randn (8, 40000) * 0.05;
+%! Xb(:, [17, 23001]) *= 30;
+%! for sampling = {"poisson", "iid"}
+%!   [Y0, e0, i0] = attsparse_rand (Xb, "seed", 4, "m", 200, "sampling", sampling{1});
+%!   for block = [16384, 5000, 40000]
+%!     [Y1, e1, i1] = attsparse_rand (@(a, b) Xb(:, a:b), "ncol", 40000, "block", block, ...
+%!                                    "seed", 4, "m", 200, "sampling", sampling{1});
+%!     assert (isequal (i1.index, i0.index) && isequal (i1.weight, i0.weight));
+%!     assert (isequal (Y1, Y0) && isequal (i1.rel_estimate, i0.rel_estimate));
+%!     assert (e1, e0, -1e-12);
+%!   endfor
+%! endfor
+%! Xs = sparse (Xb .* (abs (Xb) > 0.06));
+%! [Y0, ~, i0] = attsparse_rand (Xs, "seed", 4, "m", 200, "sampling", "poisson", "error", false);
+%! [Y1, ~, i1] = attsparse_rand (@(a, b) Xs(:, a:b), "ncol", 40000, "nrow", 8, "block", 7000, ...
+%!                               "seed", 4, "m", 200, "sampling", "poisson", "error", false);
+%! assert (issparse (Y1) && isequal (Y1, Y0));
+%! assert (isequal (i1.index, i0.index) && isequal (i1.weight, i0.weight));
+%! ## the reader over a binary file (attsparse_file_reader)
+%! f = tempname ();
+%! fid = fopen (f, "w"); fwrite (fid, Xb, "double"); fclose (fid);
+%! unwind_protect
+%!   [~, ~, i2] = attsparse_rand (attsparse_file_reader (f, 8), "ncol", 40000, "seed", 4, "m", 200, ...
+%!                                "sampling", "poisson", "error", false);
+%!   [~, ~, i0] = attsparse_rand (Xb, "seed", 4, "m", 200, "sampling", "poisson", "error", false);
+%!   assert (isequal (i2.index, i0.index) && isequal (i2.weight, i0.weight));
+%! unwind_protect_cleanup
+%!   unlink (f);
+%! end_unwind_protect
+%!error <needs "ncol"> attsparse_rand (@(a, b) ones (3, b - a + 1))
+%!error <needs X in memory> attsparse_rand (@(a, b) ones (3, b - a + 1), "ncol", 40000, "rel", 0.1)
+%!error <must be 3 x 16384> attsparse_rand (@(a, b) ones (3, 2), "ncol", 40000)
+%!error <the reader failed on columns> attsparse_rand (@(a, b) error ("no disk"), "ncol", 40000, "nrow", 3)
 %!error <Invalid call> attsparse_rand ()
 %!error id=attsparse:badInput attsparse_rand ({1})
 %!error <X must be a real matrix> attsparse_rand ("abc")

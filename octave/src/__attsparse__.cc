@@ -7,6 +7,7 @@
 //   metrics        = __attsparse__ ("error", X, Y, name, value, ...)
 //   Att            = __attsparse__ ("attention", X, name, value, ...)
 //   X              = __attsparse__ ("example", n, d, r, seed)
+//   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
 //   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", K, V, X, name, value, ...)
 //                    Q != K: the command on [X; K] (K [] for X) with values V (or [])
 // The inst/*.m wrappers convert single/logical/integer input to double and
@@ -17,6 +18,7 @@
 // Plain MEX API; what needs Octave's own C++ API (interrupt flag, pager,
 // errors) is in octave_hooks.cc, since mex.h and Octave's headers clash.
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -25,6 +27,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "mex.h"
 
@@ -692,6 +695,8 @@ void cmd_qk (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
     cmd_attention_qkv (w, nlhs, plhs, nrhs - 3, prhs + 3);
 }
 
+#include "blocks_commands.h"
+
 struct Command
 {
   const char *name, *fname;
@@ -707,6 +712,7 @@ const Command commands[] = {
   { "example", "attsparse_example", cmd_example },
   { "gram", "gram", cmd_gram },
   { "qk", "attsparse", cmd_qk },
+  { "rand_blocks", "attsparse_rand", cmd_rand_blocks },
 };
 
 }  // namespace
@@ -723,5 +729,5 @@ void mexFunction (int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
           return;
         }
   raise ("badArgument", "__attsparse__: the first argument must be a command: "
-         "rand, det, leverage, error, attention, example, gram or qk");
+         "rand, det, leverage, error, attention, example, gram, qk or rand_blocks");
 }

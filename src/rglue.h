@@ -1,0 +1,12 @@
+/* rglue.h: the helpers of rglue.c that rblocks.c shares (views, contexts, options, errors). */
+#ifndef AS_RGLUE_H
+#define AS_RGLUE_H
+#include <Rinternals.h>
+#include "attsparse.h"
+
+void r_view(SEXP X, as_matrix *A, const char *what);             /* no-copy view, or an R error */
+void r_common(as_common *c);                                       /* R's interrupt and print hooks */
+/* the options of `call` (one AS_FOR_*), a named list, into o and c by the core's table */
+void r_set_options(unsigned call, void *o, SEXP opts, as_common *c);
+void r_raise(const as_common *c);                                  /* the core's error as R's (does not return) */
+#endif

@@ -1,0 +1,120 @@
+# test-blocks.R: a DelayedMatrix (in memory or HDF5) read by blocks gives the in-memory index and weight, bit for bit.
+
+skip_if_no_blocks <- function() {
+  skip_if_not_installed("DelayedArray")
+  skip_if_not_installed("BiocParallel")
+}
+
+# 12 x 40000 (3 canonical chunks of 16384 columns), two heavy columns (Poisson q = 1)
+block_x <- function(sparse = FALSE) {
+  set.seed(3)
+  X <- matrix(rnorm(12 * 40000, sd = 0.05), 12, 40000)
+  X[, c(17, 23001)] <- X[, c(17, 23001)] * 30
+  if (sparse) X <- Matrix::Matrix(X * (abs(X) > 0.06), sparse = TRUE)
+  X
+}
+
+expect_same_sample <- function(a, b) {
+  expect_identical(a$index, b$index)
+  expect_identical(a$weight, b$weight)
+  expect_identical(a$rel_estimate, b$rel_estimate)
+  expect_equal(unname(as.matrix(a$Y)), unname(as.matrix(b$Y)), tolerance = 0)
+}
+
+test_that("a DelayedMatrix gives the in-memory index and weight for any block size", {
+  skip_if_no_blocks()
+  for (sparse in c(FALSE, TRUE)) {
+    X <- block_x(sparse)
+    DX <- DelayedArray::DelayedArray(X)
+    expect_identical(DelayedArray::is_sparse(DX), sparse)
+    for (sampling in c("poisson", "iid")) {
+      ref <- attsparse_rand(X, m = 300, seed = 5, sampling = sampling, error = FALSE)
+      expect_gt(ref$k, 20)
+      for (bc in c(16384, 32768, 1e6)) {
+        r <- attsparse_rand(DX, m = 300, seed = 5, sampling = sampling, error = FALSE, block_columns = bc)
+        expect_identical(r$blocks, c(3L, 2L, 1L)[match(bc, c(16384, 32768, 1e6))])
+        expect_same_sample(ref, r)
+        expect_identical(class(r$Y)[1], if (sparse) "dgCMatrix" else "matrix")
+      }
+    }
+  }
+  # norm and mixed probabilities need the squared norms of the score pass
+  X <- block_x()
+  for (p in c("norm", "mixed")) {
+    ref <- attsparse_rand(X, m = 200, seed = 8, probabilities = p, sampling = "poisson", error = FALSE)
+    expect_same_sample(ref, attsparse_rand(DelayedArray::DelayedArray(X), m = 200, seed = 8, probabilities = p,
+                                           sampling = "poisson", error = FALSE, block_columns = 16384))
+  }
+})
+
+test_that("SerialParam, MulticoreParam(2) and SnowParam(2) give the same bits; errors and metrics", {
+  skip_if_no_blocks()
+  skip_on_os("windows")
+  X <- block_x()
+  DX <- DelayedArray::DelayedArray(X)
+  ref <- attsparse_rand(X, m = 300, seed = 5, sampling = "poisson")
+  # socket workers start a fresh R: give it this session's libraries (absolute paths; the tests
+  # run in tests/testthat, where a relative R_LIBS would not resolve)
+  old_libs <- Sys.getenv("R_LIBS")
+  Sys.setenv(R_LIBS = paste(.libPaths(), collapse = .Platform$path.sep))
+  on.exit(Sys.setenv(R_LIBS = old_libs))
+  for (bp in list(BiocParallel::SerialParam(), BiocParallel::MulticoreParam(2),
+                  BiocParallel::SnowParam(2))) {
+    r <- attsparse_rand(DX, m = 300, seed = 5, sampling = "poisson", BPPARAM = bp, block_columns = 16384)
+    expect_same_sample(ref, r)
+    # the metrics sum the block Grams in another order: equal to 1e-12
+    expect_equal(r$rel_error, ref$rel_error, tolerance = 1e-12)
+    expect_equal(r$error, ref$error, tolerance = 1e-12)
+  }
+  e <- attention_error(DX, ref$Y)
+  expect_equal(e$rel, ref$rel_error, tolerance = 1e-12)
+  # a worker's error is an R error that says what failed and where
+  Xbad <- X
+  Xbad[3, 35000] <- NaN
+  expect_error(attsparse_rand(DelayedArray::DelayedArray(Xbad), m = 300, seed = 5, sampling = "poisson",
+                              BPPARAM = BiocParallel::MulticoreParam(2), block_columns = 16384),
+               "failed on a worker.*columns 32769..40000.*NaN")
+  expect_error(attsparse_det(DX), "needs X in memory")
+  expect_error(attsparse_rand(DX, rel = 0.1), "needs X in memory")
+  expect_error(attsparse_rand(DX, leverage = "exact"), "exact")
+  expect_error(attsparse_rand(DX, BPPARAM = 2), "BiocParallelParam")
+})
+
+test_that("an HDF5Array gives the in-memory answer; d <= s1 is read whole", {
+  skip_if_no_blocks()
+  skip_if_not_installed("HDF5Array")
+  X <- block_x()
+  f <- tempfile(fileext = ".h5")
+  on.exit(unlink(f))
+  H <- HDF5Array::writeHDF5Array(X, f, "X", chunkdim = c(12L, 4096L))
+  ref <- attsparse_rand(X, m = 300, seed = 5, sampling = "poisson", error = FALSE)
+  expect_same_sample(ref, attsparse_rand(H, m = 300, seed = 5, sampling = "poisson", error = FALSE,
+                                         block_columns = 16384))
+  small <- X[, 1:50]
+  expect_same_sample(attsparse_rand(small, m = 40, seed = 2, error = FALSE),
+                     attsparse_rand(DelayedArray::DelayedArray(small), m = 40, seed = 2, error = FALSE))
+})
+
+# ATTSPARSE_TEST_HEAVY=1: a 200 MB HDF5 file; the run's peak resident memory (VmHWM of a child R
+# process) stays well below the size of X.
+test_that("an HDF5 file of 200 MB is sampled without realising it", {
+  skip_if_no_blocks()
+  skip_if_not_installed("HDF5Array")
+  skip_if(Sys.getenv("ATTSPARSE_TEST_HEAVY") == "", "set ATTSPARSE_TEST_HEAVY=1 for the 200 MB HDF5 test")
+  f <- tempfile(fileext = ".h5")
+  on.exit(unlink(f))
+  script <- system.file("scripts", "ooc-child.R", package = "attsparse")
+  rscript <- file.path(R.home("bin"), "Rscript")
+  out <- system2(rscript, c(script, "write", f, 200, 131072), stdout = TRUE, stderr = TRUE)
+  expect_true(file.exists(f), info = paste(out, collapse = "\n"))
+  out <- system2(rscript, c(script, "run", f, "1"), stdout = TRUE, stderr = TRUE)
+  line <- grep("^ooc:", out, value = TRUE)
+  expect_length(line, 1L)
+  kv <- strsplit(sub("^ooc: ", "", line), " ")[[1]]
+  fields <- suppressWarnings(as.numeric(sub(".*=", "", kv)))
+  names(fields) <- sub("=.*", "", kv)
+  expect_gt(fields[["k"]], 100)
+  # X is 200 MB; the run holds a block (26 MB), the sketch and the scores: its peak above the
+  # resident size it started from (R and its packages) is a fraction of X
+  expect_lt(fields[["vmhwm_mb"]] - fields[["base_mb"]], 0.5 * fields[["x_mb"]])
+})
