@@ -6,7 +6,8 @@ set -euo pipefail
 want=()
 for group in "$@"; do
   case "$group" in
-    build)    want+=(gcc gfortran make liblapack-dev libblas-dev) ;;
+    # libopenblas0-pthread: an optimized BLAS/LAPACK behind the same libblas.so.3/liblapack.so.3 (Debian alternatives)
+    build)    want+=(gcc gfortran make liblapack-dev libblas-dev libopenblas0-pthread) ;;
     r)        want+=(r-base-core r-base-dev r-cran-matrix r-cran-testthat r-bioc-delayedarray r-bioc-hdf5array r-bioc-biocparallel) ;;
     octave)   want+=(octave liboctave-dev gnuplot-nox fonts-freefont-otf ghostscript) ;;
     data)     want+=(r-bioc-all r-cran-tm r-bioc-multtest) ;;
