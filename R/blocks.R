@@ -42,11 +42,26 @@ block_task_run <- function(i, DX, ends, sparse, pass, n, d, core_opts, factor, n
   else .Call(C_gram, blk, list(threads = threads))
 }
 
+# Stop the workers this call started. After Ctrl-C the workers (in the terminal's process group)
+# are gone already, and telling them to stop fails on a closed connection: that failure must not
+# replace the interrupt the user sees.
+stop_workers <- function(BPPARAM) {
+  tryCatch(BiocParallel::bpstop(BPPARAM), error = function(e) NULL, warning = function(w) NULL)
+  invisible(NULL)
+}
+
 # bplapply over blocks `ids`; a worker's error becomes one clear R error.
 block_apply <- function(ids, BPPARAM, what, ...) {
   tryCatch(BiocParallel::bplapply(ids, block_task, ..., BPPARAM = BPPARAM),
-           error = function(e) stop(sprintf("%s: a block of X failed on a worker: %s", what,
-                                            conditionMessage(e)), call. = FALSE))
+           error = function(e) {
+             msg <- conditionMessage(e)
+             # a worker that is gone (Ctrl-C reaches the workers too, or it was killed) shows up as
+             # a broken connection, not as an error of the block it held
+             if (grepl("(writing to|reading from) connection|unserialize", msg))
+               stop(sprintf("%s: stopped: the workers ended before the blocks were done (Ctrl-C, or a worker was killed): %s",
+                            what, msg), call. = FALSE)
+             stop(sprintf("%s: a block of X failed on a worker: %s", what, msg), call. = FALSE)
+           })
 }
 
 # The column grid: blocks of whole chunks, as many chunks as `block_columns` asks (default: as
@@ -103,7 +118,7 @@ rand_blocks <- function(X, blocks, core_opts, args) {
   # the same workers for every wave and pass (socket workers load the package once)
   if (!BiocParallel::bpisup(BPPARAM)) {
     BiocParallel::bpstart(BPPARAM)
-    on.exit(BiocParallel::bpstop(BPPARAM), add = TRUE)
+    on.exit(stop_workers(BPPARAM), add = TRUE)
   }
   # workers run the core on one thread each unless asked: the bits do not depend on it
   wthreads <- if (nw > 1 && threads == 0) 1 else threads

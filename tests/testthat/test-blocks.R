@@ -118,3 +118,52 @@ test_that("an HDF5 file of 200 MB is sampled without realising it", {
   # resident size it started from (R and its packages) is a fraction of X
   expect_lt(fields[["vmhwm_mb"]] - fields[["base_mb"]], 0.5 * fields[["x_mb"]])
 })
+
+test_that("Ctrl-C stops a block run within a few seconds, on the workers too, and the session goes on", {
+  skip_if_no_blocks()
+  skip_on_os("windows")
+  skip_if(Sys.which("setsid") == "", "no setsid to give the child its own process group")
+  rscript <- file.path(R.home("bin"), "Rscript")
+  libs <- paste(.libPaths(), collapse = .Platform$path.sep)
+  for (mode in c("serial", "multicore", "snow")) {
+    script <- tempfile(fileext = ".R")
+    out <- tempfile()
+    writeLines(c(
+      "library(attsparse)",
+      "set.seed(1)",
+      # 25 blocks of 16384 columns per pass: the run takes far longer than the test waits
+      "DX <- DelayedArray::DelayedArray(matrix(rnorm(64 * 400000, sd = 0.02), 64))",
+      sprintf("bp <- switch('%s', serial = BiocParallel::SerialParam(), multicore = BiocParallel::MulticoreParam(2), snow = BiocParallel::SnowParam(2))", mode),
+      "cat('ready\\n'); flush(stdout())",
+      "t0 <- proc.time()[[3]]",
+      "r <- tryCatch(attsparse_rand(DX, m = 2000, seed = 1, error = FALSE, BPPARAM = bp, block_columns = 16384),",
+      "              error = function(e) conditionMessage(e), interrupt = function(e) 'interrupted')",
+      "cat(sprintf('stopped after %.2f s: %s\\n', proc.time()[[3]] - t0, if (is.character(r)) r else 'finished'))",
+      "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), script)
+    seen <- function(pattern) file.exists(out) && any(grepl(pattern, readLines(out, warn = FALSE)))
+    pid_file <- tempfile()
+    # its own process group, as a terminal's foreground job: Ctrl-C goes to the workers too
+    system(sprintf("R_LIBS='%s' setsid %s --vanilla %s > %s 2>&1 & echo $! > %s", libs, rscript, script, out, pid_file))
+    pid <- as.integer(readLines(pid_file))
+    for (i in 1:1200) { if (seen("ready")) break; Sys.sleep(0.1) }
+    expect_true(seen("ready"), label = paste(mode, "child started"))
+    Sys.sleep(4)
+    t0 <- Sys.time()
+    # tools::pskill refuses a process group: kill(1) takes it
+    system(sprintf("kill -INT -%d", pid))
+    for (i in 1:200) { if (seen("usable")) break; Sys.sleep(0.1) }
+    waited <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
+    lines <- readLines(out, warn = FALSE)
+    label <- paste(mode, paste(lines, collapse = " | "))
+    expect_true(any(grepl("stopped after .*(interrupted|stopped: the workers ended)", lines)), label = label)
+    expect_true(any(grepl("usable TRUE", lines)), label = label)
+    expect_lt(waited, 5, label = label)
+    # no worker left behind (socket workers notice their closed connection and quit: allow them time)
+    for (i in 1:150) {
+      left <- suppressWarnings(system(sprintf("pgrep -g %d", pid), intern = TRUE))
+      if (length(left) == 0) break
+      Sys.sleep(0.1)
+    }
+    expect_identical(length(left), 0L, label = paste(mode, "processes left:", paste(left, collapse = " ")))
+  }
+})
