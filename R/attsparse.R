@@ -143,8 +143,17 @@ leverage_scores <- function(X, method = c("approx", "exact"), seed = NULL, ...) 
                                     list(method = c("approx", "exact"), seed = NULL))
   if (identical(method, c("approx", "exact"))) method <- "approx"
   check_named(dots)
-  X <- as_input(X)
   if (is.null(seed)) seed <- seed_from_rng()
+  blocks <- block_options(X, dots, "leverage_scores")
+  if (!is.null(blocks)) {
+    if (identical(method, "exact"))
+      stop("leverage_scores(method = \"exact\") needs X in memory; on a DelayedMatrix use method = \"approx\"",
+           call. = FALSE)
+    scores <- leverage_blocks(X, c(list(seed = seed), blocks$dots), blocks)
+    names(scores) <- colnames(X)
+    return(scores)
+  }
+  X <- as_input(X)
   scores <- .Call(C_leverage, X, c(list(method = method, seed = seed), dots))
   names(scores) <- colnames(X)
   scores

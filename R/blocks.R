@@ -42,6 +42,13 @@ block_task_run <- function(i, DX, ends, sparse, pass, n, d, core_opts, factor, n
   else .Call(C_gram, blk, list(threads = threads))
 }
 
+# Start the workers unless they are up; TRUE when this call started them (and must stop them).
+start_workers <- function(BPPARAM) {
+  if (BiocParallel::bpisup(BPPARAM)) return(FALSE)
+  BiocParallel::bpstart(BPPARAM)
+  TRUE
+}
+
 # Stop the workers this call started. After Ctrl-C the workers (in the terminal's process group)
 # are gone already, and telling them to stop fails on a closed connection: that failure must not
 # replace the interrupt the user sees.
@@ -80,9 +87,9 @@ column_grid <- function(n, d, chunk, block_columns, sparse) {
 }
 
 # NULL for an in-memory X; for a DelayedMatrix, BPPARAM and block_columns taken out of the options.
-block_options <- function(X, dots) {
+block_options <- function(X, dots, what = "attsparse_rand") {
   if (!is_block_input(X)) return(NULL)
-  need_block_packages("attsparse_rand")
+  need_block_packages(what)
   BPPARAM <- dots[["BPPARAM", exact = TRUE]]
   if (is.null(BPPARAM)) BPPARAM <- DelayedArray::getAutoBPPARAM()
   if (is.null(BPPARAM)) BPPARAM <- BiocParallel::SerialParam()
@@ -112,40 +119,16 @@ rand_blocks <- function(X, blocks, core_opts, args) {
     if (!is.null(dimnames(X))) dimnames(Xm) <- dimnames(X)
     return(do.call(attsparse_rand, c(list(Xm), args, blocks$dots)))
   }
-  ends <- column_grid(n, d, plan[["chunk"]], blocks$block_columns, sparse)
+  # the same workers for every pass (socket workers load the package once)
+  if (start_workers(BPPARAM)) on.exit(stop_workers(BPPARAM), add = TRUE)
+  sc <- score_blocks(X, blocks, core_opts, plan, threads, "attsparse_rand")
+  ends <- sc$ends
   nb <- length(ends)
-  nw <- max(1L, BiocParallel::bpnworkers(BPPARAM))
-  # the same workers for every wave and pass (socket workers load the package once)
-  if (!BiocParallel::bpisup(BPPARAM)) {
-    BiocParallel::bpstart(BPPARAM)
-    on.exit(stop_workers(BPPARAM), add = TRUE)
-  }
-  # workers run the core on one thread each unless asked: the bits do not depend on it
-  wthreads <- if (nw > 1 && threads == 0) 1 else threads
-  wopts <- core_opts
-  wopts$threads <- wthreads
-  what <- "attsparse_rand"
-  need <- c(plan[["need_lev"]] == 1, plan[["need_nrm"]] == 1)
-  factor <- list(numeric(), 0, 0, 0, 0)
-  if (need[[1L]]) {
-    # pass 1 in waves of blocks, so that only a wave's leaves are held at once
-    MT <- NULL
-    for (w0 in seq(1L, nb, by = 2L * nw)) {
-      ids <- w0:min(nb, w0 + 2L * nw - 1L)
-      leaves <- block_apply(ids, BPPARAM, what, DX = X, ends = ends, sparse = sparse, pass = "sketch",
-                            n = as.numeric(n), d = as.numeric(d), core_opts = wopts)
-      MT <- .Call(C_block_fold, MT, unlist(leaves, recursive = FALSE))
-      rm(leaves)
-    }
-    factor <- .Call(C_block_factor, MT, as.numeric(n), as.numeric(d), core_opts)
-    rm(MT)
-  }
-  scores <- block_apply(seq_len(nb), BPPARAM, what, DX = X, ends = ends, sparse = sparse, pass = "scores",
-                        n = as.numeric(n), d = as.numeric(d), core_opts = wopts, factor = factor,
-                        need = need, threads = as.numeric(wthreads))
-  lev <- if (need[[1L]]) unlist(lapply(scores, `[[`, "lev")) else NULL
-  nrm <- if (need[[2L]]) unlist(lapply(scores, `[[`, "nrm")) else NULL
-  rm(scores)
+  need <- sc$need
+  factor <- sc$factor
+  lev <- sc$lev
+  nrm <- sc$nrm
+  rm(sc)
   res <- .Call(C_block_sample, as.numeric(n), as.numeric(d), core_opts, factor[[2L]], lev, nrm)
   rm(lev, nrm)
   Xs <- gather_columns(X, res$index, sparse)
@@ -181,6 +164,60 @@ rand_blocks <- function(X, blocks, core_opts, args) {
                  s1 = if (need[[1L]]) plan[["s1"]] else 0, s = if (need[[1L]]) plan[["s"]] else 0,
                  s2 = factor[[5L]], blocks = nb, chunk = plan[["chunk"]]),
             class = "attsparse")
+}
+
+# The sketch, factor and score passes over a DelayedMatrix X: the approximate leverage scores
+# (`lev`, when the probabilities need them) and squared column norms (`nrm`) of every column, with
+# the grid and the factor.
+score_blocks <- function(X, blocks, core_opts, plan, threads, what) {
+  BPPARAM <- blocks$BPPARAM
+  n <- nrow(X)
+  d <- ncol(X)
+  sparse <- DelayedArray::is_sparse(X)
+  ends <- column_grid(n, d, plan[["chunk"]], blocks$block_columns, sparse)
+  nb <- length(ends)
+  nw <- max(1L, BiocParallel::bpnworkers(BPPARAM))
+  # workers run the core on one thread each unless asked: the bits do not depend on it
+  wthreads <- if (nw > 1 && threads == 0) 1 else threads
+  wopts <- core_opts
+  wopts$threads <- wthreads
+  need <- c(plan[["need_lev"]] == 1, plan[["need_nrm"]] == 1)
+  factor <- list(numeric(), 0, 0, 0, 0)
+  if (need[[1L]]) {
+    # pass 1 in waves of blocks, so that only a wave's leaves are held at once
+    MT <- NULL
+    for (w0 in seq(1L, nb, by = 2L * nw)) {
+      ids <- w0:min(nb, w0 + 2L * nw - 1L)
+      leaves <- block_apply(ids, BPPARAM, what, DX = X, ends = ends, sparse = sparse, pass = "sketch",
+                            n = as.numeric(n), d = as.numeric(d), core_opts = wopts)
+      MT <- .Call(C_block_fold, MT, unlist(leaves, recursive = FALSE))
+      rm(leaves)
+    }
+    factor <- .Call(C_block_factor, MT, as.numeric(n), as.numeric(d), core_opts)
+    rm(MT)
+  }
+  scores <- block_apply(seq_len(nb), BPPARAM, what, DX = X, ends = ends, sparse = sparse, pass = "scores",
+                        n = as.numeric(n), d = as.numeric(d), core_opts = wopts, factor = factor,
+                        need = need, threads = as.numeric(wthreads))
+  list(ends = ends, need = need, factor = factor,
+       lev = if (need[[1L]]) unlist(lapply(scores, `[[`, "lev")) else NULL,
+       nrm = if (need[[2L]]) unlist(lapply(scores, `[[`, "nrm")) else NULL)
+}
+
+# leverage_scores(X, "approx") on a DelayedMatrix: the sketch and score passes of attsparse_rand.
+leverage_blocks <- function(X, core_opts, blocks) {
+  plan <- .Call(C_block_plan, as.numeric(nrow(X)), as.numeric(ncol(X)), core_opts)
+  threads <- if (is.null(core_opts[["threads", exact = TRUE]])) 0 else core_opts$threads
+  if (plan[["in_memory"]] == 1) {
+    sparse <- DelayedArray::is_sparse(X)
+    Xm <- as_block_matrix(if (sparse) methods::as(X, "dgCMatrix") else as.matrix(X), sparse)
+    return(.Call(C_leverage, Xm, core_opts))
+  }
+  if (start_workers(blocks$BPPARAM)) on.exit(stop_workers(blocks$BPPARAM), add = TRUE)
+  sc <- score_blocks(X, blocks, core_opts, plan, threads, "leverage_scores")
+  scores <- sc$lev
+  attr(scores, "rank") <- sc$factor[[2L]]
+  scores
 }
 
 # X(:, index) (unweighted): only the chosen columns are read, block by block of the index.

@@ -167,3 +167,27 @@ test_that("Ctrl-C stops a block run within a few seconds, on the workers too, an
     expect_identical(length(left), 0L, label = paste(mode, "processes left:", paste(left, collapse = " ")))
   }
 })
+
+test_that("leverage_scores on a DelayedMatrix gives the in-memory approximate scores, bit for bit", {
+  skip_if_no_blocks()
+  for (sparse in c(FALSE, TRUE)) {
+    X <- block_x(sparse)
+    ref <- leverage_scores(X, seed = 4)
+    for (bc in c(16384, 1e6)) {
+      got <- leverage_scores(DelayedArray::DelayedArray(X), seed = 4, block_columns = bc)
+      expect_identical(got, ref)
+    }
+    got <- leverage_scores(DelayedArray::DelayedArray(X), seed = 4, block_columns = 16384,
+                           BPPARAM = BiocParallel::MulticoreParam(2))
+    expect_identical(got, ref)
+  }
+  # the scores estimate the exact ones (sum = rank = 12)
+  ex <- leverage_scores(block_x(), "exact")
+  expect_equal(sum(got), attr(ex, "rank"), tolerance = 0.5)
+  expect_gt(cor(got, ex), 0.9)
+  # d <= s1: read whole, as in memory
+  small <- block_x()[, 1:50]
+  expect_identical(leverage_scores(DelayedArray::DelayedArray(small), seed = 1), leverage_scores(small, seed = 1))
+  expect_error(leverage_scores(DelayedArray::DelayedArray(block_x()), "exact"), "needs X in memory")
+  expect_error(leverage_scores(DelayedArray::DelayedArray(block_x()), BPPARAM = 2), "BiocParallelParam")
+})
