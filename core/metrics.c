@@ -105,19 +105,22 @@ done:
     return c->status;
 }
 
-int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t *index,
-                  const double *weight, int spectral, as_metrics *out, as_common *c)
+/* The metrics of H = the Gram of Y(:, index) diag(weight) (k columns; index
+   NULL: all of Y's) against G = X X' (G NULL: computed from X). The compared
+   view (for a stacked [Q; K]: the metrics of Att(Q, K)) is X, or Y when X is
+   NULL. Y's Gram and X's are n x n: counted against the memory before either
+   is allocated. */
+static int as_metrics_gram(const as_matrix *X, const double *G, const as_matrix *Y, int64_t k,
+                           const int64_t *index, const double *weight, int spectral,
+                           as_metrics *out, as_common *c)
 {
-    int64_t n = X->nrow;
+    int64_t n = Y->nrow;
     double *Gown = NULL, *H = NULL;
-    if (k < 0 || (k > 0 && index == NULL))
-        return as_error(c, AS_ERR_ARG, "as_attention_error: k = %lld columns need an index",
-                        (long long)k);
     {
         char what[160];
         snprintf(what, sizeof what, "the error metrics need X X' and Y Y' (2 n^2 doubles, n = nrow(X) = %lld)",
                  (long long)n);
-        if (as_mem_check(c, 16.0 * (double)n * (double)n, 0, what) != AS_OK) return c->status;
+        if (as_mem_check(c, (G ? 8.0 : 16.0) * (double)n * (double)n, 0, what) != AS_OK) return c->status;
     }
     H = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
     if (!H) goto done;
@@ -129,12 +132,21 @@ int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t 
     /* an empty sample is Y = 0 (uniform attention), never "all columns"
        (what as_gram reads from index == NULL) */
     if (k == 0) memset(H, 0, sizeof(double) * (size_t)n * (size_t)n);
-    else if (as_gram(X, k, index, weight, H, c) != AS_OK) goto done;
-    as_compare_view(X, G, H, spectral, out, c);
+    else if (as_gram(Y, k, index, weight, H, c) != AS_OK) goto done;
+    as_compare_view(X ? X : Y, G, H, spectral, out, c);
 done:
     as_free(c, Gown);
     as_free(c, H);
     return c->status;
+}
+
+int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t *index,
+                  const double *weight, int spectral, as_metrics *out, as_common *c)
+{
+    if (k < 0 || (k > 0 && index == NULL))
+        return as_error(c, AS_ERR_ARG, "as_attention_error: k = %lld columns need an index",
+                        (long long)k);
+    return as_metrics_gram(X, G, X, k, index, weight, spectral, out, c);
 }
 
 int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
@@ -142,6 +154,49 @@ int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
 {
     if (as_matrix_check(X, c) != AS_OK) return c->status;
     return as_metrics_of(X, NULL, k, index, weight, spectral, out, c);
+}
+
+/* Y beside an X with n rows: as many rows, and (with columns) valid values;
+   no column is the empty sketch (uniform attention), not an error. */
+static int as_check_y(int64_t n, const as_matrix *Y, as_common *c)
+{
+    if (Y->nrow != n)
+        return as_error(c, AS_ERR_INPUT, "Y must have as many rows as X (%lld); got %lld", (long long)n,
+                        (long long)Y->nrow);
+    if (Y->ncol > 0) return as_matrix_check_named(Y, "Y", c);
+    return c->status = AS_OK;
+}
+
+int as_attention_error_xy(const as_matrix *X, const as_matrix *Y, const as_metrics_options *o,
+                          as_metrics *out, as_common *c)
+{
+    if (as_matrix_check(X, c) != AS_OK || as_check_y(X->nrow, Y, c) != AS_OK) return c->status;
+    return as_metrics_gram(X, NULL, Y, Y->ncol, NULL, NULL, o->spectral > 0, out, c);
+}
+
+int as_attention_error_gram(int64_t n, const double *G, const as_matrix *Y, const double *weight,
+                            const as_metrics_options *o, as_metrics *out, as_common *c)
+{
+    if (as_check_y(n, Y, c) != AS_OK) return c->status;
+    return as_metrics_gram(NULL, G, Y, Y->ncol, NULL, weight, o->spectral > 0, out, c);
+}
+
+int as_sym_attention(const as_matrix *X, double *Att, as_common *c)
+{
+    int64_t n = X->nrow, i, j;
+    double *lse;
+    if (as_matrix_check(X, c) != AS_OK) return c->status;
+    lse = as_malloc(c, (size_t)(n > 0 ? n : 1), sizeof(double));
+    if (!lse) return c->status;
+    /* X X' in the output, then each entry turned into its attention in place
+       (G is symmetric: row i is column i) */
+    if (as_gram(X, -1, NULL, NULL, Att, c) == AS_OK && as_gram_finite(n, Att, "X", c) == AS_OK) {
+        as_row_lse(n, Att, lse);
+        for (j = 0; j < n; j++)
+            for (i = 0; i < n; i++) Att[i + j * n] = exp(Att[i + j * n] - lse[i]);
+    }
+    as_free(c, lse);
+    return c->status;
 }
 
 int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,

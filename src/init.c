@@ -21,7 +21,7 @@ SEXP as_r_block_factor(SEXP MT, SEXP n, SEXP d, SEXP opts);
 SEXP as_r_block_scores(SEXP Xb, SEXP j0, SEXP factor, SEXP need, SEXP threads);
 SEXP as_r_block_sample(SEXP n, SEXP d, SEXP opts, SEXP rank, SEXP lev, SEXP nrm);
 SEXP as_r_block_finish(SEXP Xs, SEXP d, SEXP opts, SEXP res);
-SEXP as_r_compare_gram(SEXP G, SEXP H, SEXP spectral);
+SEXP as_r_error_gram(SEXP G, SEXP Y, SEXP opts);
 
 static const R_CallMethodDef call_methods[] = {
     {"rand", (DL_FUNC)&as_r_rand, 2},
@@ -41,7 +41,7 @@ static const R_CallMethodDef call_methods[] = {
     {"block_scores", (DL_FUNC)&as_r_block_scores, 5},
     {"block_sample", (DL_FUNC)&as_r_block_sample, 6},
     {"block_finish", (DL_FUNC)&as_r_block_finish, 4},
-    {"compare_gram", (DL_FUNC)&as_r_compare_gram, 3},
+    {"error_gram", (DL_FUNC)&as_r_error_gram, 3},
     {NULL, NULL, 0}
 };
 

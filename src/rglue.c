@@ -173,7 +173,7 @@ static SEXP r_make_y(SEXP Xr, const as_matrix *X, const as_sample *S, const as_c
     return Y;
 }
 
-static SEXP r_metrics(const as_metrics *M)
+SEXP r_metrics(const as_metrics *M)
 {
     const char *names[] = {"inf", "rel", "baseline", "r", "eps_spectral", "bound", ""};
     const double v[6] = {M->inf, M->rel, M->baseline, M->r, M->eps_spectral, M->bound};
@@ -349,29 +349,12 @@ SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts)
     as_common c;
     as_metrics_options o;
     as_metrics M;
-    SEXP G, H;
-    int64_t n;
     r_common(&c);
     as_metrics_options_init(&o);
     r_set_options(AS_FOR_METRICS, &o, opts, &c);
     r_view(X, &A, "X");
     r_view(Y, &B, "Y");
-    r_check(&A, &c);
-    n = A.nrow;
-    if (B.nrow != n)
-        Rf_errorcall(R_NilValue, "'Y' must have as many rows as 'X' (%lld), not %lld",
-                     (long long)n, (long long)B.nrow);
-    G = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)n));
-    H = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)n));
-    if (B.ncol == 0) memset(REAL(H), 0, sizeof(double) * (size_t)(n * n));
-    else {
-        if (as_matrix_check_named(&B, "Y", &c) != AS_OK) r_raise(&c);
-        if (as_gram(&B, -1, NULL, NULL, REAL(H), &c) != AS_OK) r_raise(&c);
-    }
-    if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK ||
-        as_compare_gram(n, REAL(G), REAL(H), o.spectral, &M, &c) != AS_OK)
-        r_raise(&c);
-    UNPROTECT(2);
+    if (as_attention_error_xy(&A, &B, &o, &M, &c) != AS_OK) r_raise(&c);
     return r_metrics(&M);
 }
 
@@ -380,18 +363,15 @@ SEXP as_r_softmax(SEXP X, SEXP opts)
     as_matrix A;
     as_common c;
     as_metrics_options o;
-    SEXP G, Att;
+    SEXP Att;
     r_common(&c);
     as_metrics_options_init(&o);
     r_set_options(AS_FOR_GRAM, &o, opts, &c);
     r_view(X, &A, "X");
-    r_check(&A, &c);
-    G = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
+    r_check(&A, &c);   /* before the n x n result is allocated */
     Att = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
-    if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK ||
-        as_gram_finite(A.nrow, REAL(G), "X", &c) != AS_OK) r_raise(&c);
-    as_softmax(A.nrow, REAL(G), REAL(Att));
-    UNPROTECT(2);
+    if (as_sym_attention(&A, REAL(Att), &c) != AS_OK) r_raise(&c);
+    UNPROTECT(1);
     return Att;
 }
 
