@@ -108,6 +108,8 @@ double as_col_norm2(const as_matrix *A, int64_t j);
 double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
 /* Doubles in one block of logits of as_attention_qkv with V (default 4 Mi). */
 extern double as_qk_block;
+/* Multiply-adds from which a dense cross Gram calls dgemm (default 1 Mi). */
+extern double as_qk_blas_madds;
 /* scores[j] = || z_j' N ||^2 for a stacked view (as_scores_cols in leverage.c; NT is
    q x N with leading dimension qs). */
 int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, double *scores,
