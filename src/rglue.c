@@ -499,3 +499,33 @@ SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts)
     UNPROTECT(1);
     return out;
 }
+
+/* ---------------------------------------------------------------- the option table */
+/* The rows of the core's option table of one call ("rand" or "det"): name,
+   kind, default and choices, for tests that sweep every option. */
+SEXP as_r_option_table(SEXP call)
+{
+    const char *names[] = {"name", "kind", "default", "choices", ""};
+    const char *kinds[] = {"real", "whole", "flag", "choice"};
+    const char *what = Rf_isString(call) && XLENGTH(call) == 1 ? CHAR(STRING_ELT(call, 0)) : "";
+    unsigned mask = strcmp(what, "rand") == 0 ? AS_FOR_RAND : strcmp(what, "det") == 0 ? AS_FOR_DET : 0;
+    int t, nrow = 0, at = 0;
+    SEXP out, name, kind, dflt, choices;
+    for (t = 0; t < as_option_count(); t++) nrow += (as_option_at(t)->calls & mask) != 0;
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, name = Rf_allocVector(STRSXP, nrow));
+    SET_VECTOR_ELT(out, 1, kind = Rf_allocVector(STRSXP, nrow));
+    SET_VECTOR_ELT(out, 2, dflt = Rf_allocVector(REALSXP, nrow));
+    SET_VECTOR_ELT(out, 3, choices = Rf_allocVector(STRSXP, nrow));
+    for (t = 0; t < as_option_count(); t++) {
+        const as_option *op = as_option_at(t);
+        if (!(op->calls & mask)) continue;
+        SET_STRING_ELT(name, at, Rf_mkChar(op->name));
+        SET_STRING_ELT(kind, at, Rf_mkChar(kinds[op->kind]));
+        REAL(dflt)[at] = op->dflt;
+        SET_STRING_ELT(choices, at, op->choices ? Rf_mkChar(op->choices) : NA_STRING);
+        at++;
+    }
+    UNPROTECT(1);
+    return out;
+}
