@@ -1,18 +1,22 @@
-/* metrics.c: softmax attention of a Gram matrix and the error metrics (inf, rel, baseline, spectral eps). */
+/* metrics.c: softmax attention of a Gram matrix and the error metrics (inf, rel, baseline, spectral eps; of Att(Q, K) for a stacked [Q; K]). */
 #include "as_internal.h"
 #include <float.h>
 #include <stdio.h>
 
-/* log sum_j exp(G(i, j)) for row i, with the row maximum subtracted (G symmetric:
-   row i is column i). */
-static double as_lse_row(int64_t n, const double *G, int64_t i)
+/* log sum_j exp(g[j]), j < n, the maximum subtracted. */
+double as_lse(int64_t n, const double *g)
 {
-    const double *g = G + i * n;
     double mx = -INFINITY, s = 0;
     int64_t j;
     for (j = 0; j < n; j++) if (g[j] > mx) mx = g[j];
     for (j = 0; j < n; j++) s += exp(g[j] - mx);
     return mx + log(s);
+}
+
+/* log sum_j exp(G(i, j)) for row i (G symmetric: row i is column i). */
+static double as_lse_row(int64_t n, const double *G, int64_t i)
+{
+    return as_lse(n, G + i * n);
 }
 
 static void as_row_lse(int64_t n, const double *G, double *lse)
@@ -102,6 +106,43 @@ int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
 done:
     as_free(c, lg);
     as_free(c, lh);
+    return c->status;
+}
+
+int as_compare_view(const as_matrix *X, const double *G, const double *H, int spectral,
+                    as_metrics *out, as_common *c)
+{
+    int64_t n1, n2, N = X->nrow, i, j;
+    double ln_n2, mq = 0, mk = 0;
+    if (X->kind != AS_STACKED) return as_compare_gram(N, G, H, spectral, out, c);
+    n1 = X->part[0]->nrow;
+    n2 = X->part[1]->nrow;
+    ln_n2 = log((double)n2);
+    c->status = AS_OK;
+    out->inf = out->rel = out->baseline = out->r = 0;
+    out->eps_spectral = out->bound = NAN;
+    if (as_gram_finite(N, G, "Z", c) != AS_OK || as_gram_finite(N, H, "Z~", c) != AS_OK)
+        return c->status;
+    /* row i of Q K' is column i of G from row n1 on (G is symmetric) */
+    for (i = 0; i < n1; i++) {
+        const double *g = G + i * N + n1, *h = H + i * N + n1;
+        double lg = as_lse(n2, g), lh = as_lse(n2, h);
+        for (j = 0; j < n2; j++) {
+            double gl = g[j] - lg, hl = h[j] - lh;
+            out->inf = fmax(out->inf, fabs(exp(hl) - exp(gl)));
+            out->rel = fmax(out->rel, fabs(expm1(hl - gl)));
+            out->baseline = fmax(out->baseline, fabs(expm1(-ln_n2 - gl)));
+            out->r = fmax(out->r, fabs(g[j]));
+        }
+    }
+    if (spectral) {
+        as_metrics full;
+        if (as_compare_gram(N, G, H, 1, &full, c) != AS_OK) return c->status;
+        for (i = 0; i < n1; i++) mq = fmax(mq, G[i + i * N]);
+        for (i = n1; i < N; i++) mk = fmax(mk, G[i + i * N]);
+        out->eps_spectral = full.eps_spectral;
+        out->bound = expm1(2.0 * full.eps_spectral * sqrt(mq) * sqrt(mk));
+    }
     return c->status;
 }
 
