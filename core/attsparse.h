@@ -437,11 +437,13 @@ int as_attention_error_gram(int64_t n, const double *G, const as_matrix *Y, cons
    checked here; AS_ERR_INPUT when X X' overflows. */
 int as_sym_attention(const as_matrix *X, double *Att, as_common *c);
 
-/* ------------------------------------------------------------------ Q != K (qk.c) */
+/* ------------------------------------------------------------------ Q != K (qk.c; gram.c) */
 /* C ((nrow(A)) x (b1 - b0), column-major) = A(:, idx) diag(w)^2 B(b0:b1-1, idx)':
    row j of C pairs row j of A with rows b0.. of B. index == NULL: all columns,
-   weight == NULL: weights 1. Each entry summed in column order, the same bits on
-   any thread count. A, B dense or CSC with the same ncol. */
+   weight == NULL: weights 1. A, B dense or CSC with the same ncol. Dense A and
+   B (a large product): BLAS dgemm, whose last bits may depend on the BLAS's
+   threads; otherwise each entry is summed in column order, the same bits on
+   any thread count. */
 int as_cross_gram(const as_matrix *A, const as_matrix *B, int64_t k, const int64_t *index,
                   const double *weight, int64_t b0, int64_t b1, double *C, as_common *c);
 

@@ -19,7 +19,13 @@
      one thread over the chunk's columns in order: every entry is the same
      sum of the same products in the same order whatever the thread.
    - Blocks are taken in column order: light chunks first, then the heavy
-     panels; the interrupt hook is polled between blocks. */
+     panels; the interrupt hook is polled between blocks.
+   The cross products Q K' of Q != K (as_cross_gram, the off-diagonal block
+   of a stacked [Q; K]'s Gram) are not symmetric and go to BLAS dgemm when Q
+   and K are dense and the product is large (as_qk_blas_madds): equal to the
+   loops to rounding, their last bits may follow the BLAS's own threading.
+   Of a sample, only the error metrics and estimate read them (the index and
+   weights never do, except through the estimate's rounds of target mode). */
 
 /* Tile of G (rows and columns) handled by one thread at a time. */
 #define AS_GRAM_TILE 256
