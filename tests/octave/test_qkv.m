@@ -140,28 +140,26 @@
 %! check_bound (X(h, :), X(o, :), randn (numel (o), 2), 3000, 1:2);
 
 ## the shared case written by R (tests/fixtures/qkv_case.R): the same index and weights, bit for bit
-%!test
+%!testif ; data_present (fullfile (merge (isempty (getenv ("ATTSPARSE_FIXTURES")), fullfile ("tests", "fixtures"), getenv ("ATTSPARSE_FIXTURES")), "qkv_rand.out"), "tests/fixtures/make-qkv-fixture.R writes it")
 %! d = getenv ("ATTSPARSE_FIXTURES");
 %! if (isempty (d))
 %!   d = fullfile ("tests", "fixtures");
 %! endif
 %! f = fullfile (d, "qkv_rand.out");
-%! if (exist (f, "file"))
-%!   X = attsparse_example (25, 2000, 0.5, 3);
-%!   Q = X(1:10, :);
-%!   Q(abs (Q) < 0.01) = 0;
-%!   [~, ~, info] = attsparse_rand (sparse (Q), "m", 150, "seed", 11, "K", X(11:25, :),
-%!                                  "V", attsparse_example (15, 4, 1, 4));
-%!   txt = fileread (f);
-%!   T = reshape (sscanf (txt(1:regexp (txt, '\nerror', "once")), "%f"), 2, []);
-%!   assert (info.index, T(1, :)');
-%!   assert (info.weight, T(2, :)', -1e-13);   # the host's BLAS: last bits
-%!   val = @(key) str2double (regexp (txt, ['\n' key ' (\S+)'], "tokens", "once"){1});
-%!   assert (info.rel_error, val ("rel_error"), 1e-12 * info.rel_error);
-%!   assert (info.out_error, val ("out_error"), 1e-12 * info.out_error);
-%!   assert (info.out_rel_error, val ("out_rel_error"), 1e-12 * info.out_rel_error);
-%!   assert (info.eps_spectral, val ("eps_spectral"), 1e-10);
-%! endif
+%! X = attsparse_example (25, 2000, 0.5, 3);
+%! Q = X(1:10, :);
+%! Q(abs (Q) < 0.01) = 0;
+%! [~, ~, info] = attsparse_rand (sparse (Q), "m", 150, "seed", 11, "K", X(11:25, :),
+%!                                "V", attsparse_example (15, 4, 1, 4));
+%! txt = fileread (f);
+%! T = reshape (sscanf (txt(1:regexp (txt, '\nerror', "once")), "%f"), 2, []);
+%! assert (info.index, T(1, :)');
+%! assert (info.weight, T(2, :)', -1e-13);   # the host's BLAS: last bits
+%! val = @(key) str2double (regexp (txt, ['\n' key ' (\S+)'], "tokens", "once"){1});
+%! assert (info.rel_error, val ("rel_error"), 1e-12 * info.rel_error);
+%! assert (info.out_error, val ("out_error"), 1e-12 * info.out_error);
+%! assert (info.out_rel_error, val ("out_rel_error"), 1e-12 * info.out_rel_error);
+%! assert (info.eps_spectral, val ("eps_spectral"), 1e-10);
 
 %!error <attsparse_rand: K must have as many columns as X> attsparse_rand (ones (3, 5), "K", ones (2, 4))
 %!error <attsparse_det: K must have as many columns as X> attsparse_det (ones (3, 5), "K", ones (2, 4))
