@@ -151,7 +151,9 @@ include tests/reliability/fuzz.mk tests/reliability/sanitize.mk
 
 # Live cross-check on this machine (the same core, BLAS and LAPACK): R writes every fixture case's output and
 # Octave reproduces it bit for bit, then the reverse; the committed fixtures (tests/fixtures) are compared to
-# 1e-13 instead, as the machines that wrote them may differ.
+# 1e-13 instead, as the machines that wrote them may differ. Then the option sweep: every row of the core's
+# option table of attsparse_rand and attsparse_det at a non-default value (and K, V), R's result fields
+# reproduced by Octave (the same names and values), then the reverse (tests/fixtures/option-sweep.R).
 CROSS_DIR := $(BUILD)/cross
 check-cross: r octave
 	@rm -rf $(CROSS_DIR) && mkdir -p $(CROSS_DIR)
@@ -160,10 +162,18 @@ check-cross: r octave
 	    --eval 'exit (cross_check ("$(CROSS_DIR)/r") > 0)'; \
 	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
 	    --eval 'make_fixtures ("$(CROSS_DIR)/octave", "all")' && \
-	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/cross-check.R $(CROSS_DIR)/octave; } 2>&1 | tee $(CROSS_DIR)/check.log; \
+	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/cross-check.R $(CROSS_DIR)/octave; \
+	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/option-sweep.R write $(CROSS_DIR)/opt-r; \
+	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
+	    --eval 'exit (option_sweep ("$(CROSS_DIR)/opt-r", "$(CROSS_DIR)/opt-octave") > 0)'; \
+	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/option-sweep.R check $(CROSS_DIR)/opt-r $(CROSS_DIR)/opt-octave; \
+	  } 2>&1 | tee $(CROSS_DIR)/check.log; \
 	  $(COUNT_SUM) label="R/Octave live cross-check" $(CROSS_DIR)/check.log; \
 	  grep -qE '^cross-check R -> Octave: [0-9]+ passed, 0 failed' $(CROSS_DIR)/check.log && \
-	  grep -qE '^cross-check Octave -> R: [0-9]+ passed, 0 failed' $(CROSS_DIR)/check.log
+	  grep -qE '^cross-check Octave -> R: [0-9]+ passed, 0 failed' $(CROSS_DIR)/check.log && \
+	  grep -qE '^option sweep coverage: [0-9]+ passed, 0 failed' $(CROSS_DIR)/check.log && \
+	  grep -qE '^option sweep R -> Octave: [1-9][0-9]* passed, 0 failed' $(CROSS_DIR)/check.log && \
+	  grep -qE '^option sweep Octave -> R: [1-9][0-9]* passed, 0 failed' $(CROSS_DIR)/check.log
 
 check-fast: check-core check-r check-octave check-cross
 

@@ -174,3 +174,10 @@ default_m <- function(rank, eps = 0.5, delta = 0.01, beta = 2) {
   check_number(beta, "beta", lower = 1)
   .Call(C_default_m, as.numeric(rank), eps, delta, beta)
 }
+
+# The rows of the core's option table (core/options.c) of one call: name, kind
+# (real, whole, flag, choice), default (a choice's position, 0-based) and choices;
+# for tests that sweep every option.
+option_table <- function(call = c("rand", "det")) {
+  as.data.frame(.Call(C_option_table, match.arg(call)), stringsAsFactors = FALSE)
+}

@@ -146,7 +146,7 @@ rand_blocks <- function(X, blocks, core_opts, args) {
   if (error) {
     t1 <- elapsed()
     G <- gram_blocks(X, ends, sparse, BPPARAM, threads, what)
-    metrics <- .Call(C_compare_gram, G, .Call(C_gram, as_input(Y, "Y"), list(threads = threads)), spectral)
+    metrics <- .Call(C_error_gram, G, Y, list(spectral = spectral, threads = threads))
     error_time <- elapsed() - t1
     warn_overflow(metrics)
   }
@@ -251,14 +251,13 @@ attention_error_blocks <- function(X, Y, spectral, threads) {
   check_flag(spectral, "spectral")
   check_number(threads, "threads", lower = 0, upper = 1024, whole = TRUE)
   if (nrow(Y) != nrow(X))
-    stop(sprintf("'Y' must have as many rows as 'X' (%d), not %d", nrow(X), nrow(Y)), call. = FALSE)
+    stop(sprintf("Y must have as many rows as X (%d); got %d", nrow(X), nrow(Y)), call. = FALSE)   # the core's words, before the passes
   BPPARAM <- DelayedArray::getAutoBPPARAM()
   if (is.null(BPPARAM)) BPPARAM <- BiocParallel::SerialParam()
   sparse <- DelayedArray::is_sparse(X)
   ends <- column_grid(nrow(X), ncol(X), 16384, NULL, sparse)
   G <- gram_blocks(X, ends, sparse, BPPARAM, threads, "attention_error")
-  H <- if (ncol(Y) == 0) matrix(0, nrow(X), nrow(X)) else .Call(C_gram, Y, list(threads = threads))
-  out <- .Call(C_compare_gram, G, H, spectral)
+  out <- .Call(C_error_gram, G, Y, list(spectral = spectral, threads = threads))
   warn_overflow(out)
   res <- as.list(out[c("inf", "rel", "baseline", "r")])
   if (spectral) res <- c(res, as.list(out[c("eps_spectral", "bound")]))

@@ -108,16 +108,16 @@ double as_col_norm2(const as_matrix *A, int64_t j);
 double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
 /* Doubles in one block of logits of as_attention_qkv with V (default 4 Mi). */
 extern double as_qk_block;
+/* Multiply-adds from which a dense cross Gram calls dgemm (default 1 Mi; gram.c). */
+extern double as_qk_blas_madds;
 /* scores[j] = || z_j' N ||^2 for a stacked view (as_scores_cols in leverage.c; NT is
    q x N with leading dimension qs). */
 int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, double *scores,
                  as_common *c);
-/* Z Z' (N x N, N = n1 + n2) of a stacked view, from the Grams of its parts and
-   their cross product (as_gram in gram.c). */
-int as_qk_gram(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
-               double *G, as_common *c);
+/* log sum_j exp(g[j]) over j < n, the maximum subtracted (metrics.c). */
+double as_lse(int64_t n, const double *g);
 /* as_compare_gram for any view: for a stacked Z, the metrics of the cross
-   attention row-softmax(Q K') read from the blocks of G = Z Z', H = Z~ Z~'. */
+   attention row-softmax(Q K') read from the blocks of G = Z Z', H = Z~ Z~' (metrics.c). */
 int as_compare_view(const as_matrix *X, const double *G, const double *H, int spectral,
                     as_metrics *out, as_common *c);
 

@@ -422,11 +422,28 @@ int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
 int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
                        const double *weight, int spectral, as_metrics *out, as_common *c);
 
-/* ------------------------------------------------------------------ Q != K (qk.c) */
+/* attention_error: the metrics of any Y (n x k, dense or CSC, k may be 0:
+   the uniform attention) against X (n x d). X and Y are checked here (Y's
+   rows against X's, every value finite; messages name X and Y); o->spectral
+   (AS_FOR_METRICS options): eps_spectral and bound too, else NaN. */
+int as_attention_error_xy(const as_matrix *X, const as_matrix *Y, const as_metrics_options *o,
+                          as_metrics *out, as_common *c);
+/* The same with G = X X' (n x n) given, e.g. summed over blocks of columns
+   of an X that is never in memory; Y(:, t) is scaled by weight[t] (weight
+   NULL: 1). */
+int as_attention_error_gram(int64_t n, const double *G, const as_matrix *Y, const double *weight,
+                            const as_metrics_options *o, as_metrics *out, as_common *c);
+/* sym_attention: Att = D(X)^-1 exp(X X') (n x n, the caller's buffer), X
+   checked here; AS_ERR_INPUT when X X' overflows. */
+int as_sym_attention(const as_matrix *X, double *Att, as_common *c);
+
+/* ------------------------------------------------------------------ Q != K (qk.c; gram.c) */
 /* C ((nrow(A)) x (b1 - b0), column-major) = A(:, idx) diag(w)^2 B(b0:b1-1, idx)':
    row j of C pairs row j of A with rows b0.. of B. index == NULL: all columns,
-   weight == NULL: weights 1. Each entry summed in column order, the same bits on
-   any thread count. A, B dense or CSC with the same ncol. */
+   weight == NULL: weights 1. A, B dense or CSC with the same ncol. Dense A and
+   B (a large product): BLAS dgemm, whose last bits may depend on the BLAS's
+   threads; otherwise each entry is summed in column order, the same bits on
+   any thread count. */
 int as_cross_gram(const as_matrix *A, const as_matrix *B, int64_t k, const int64_t *index,
                   const double *weight, int64_t b0, int64_t b1, double *C, as_common *c);
 

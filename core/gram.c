@@ -1,4 +1,4 @@
-/* gram.c: the exact Gram matrix X X' (dense panels by a packed register-blocked kernel; light CSC columns by sparse outer products tile by tile). */
+/* gram.c: the exact Gram matrix X X' (dense panels by a packed register-blocked kernel; light CSC columns by sparse outer products tile by tile), the cross products Q K' and the Gram of a stacked [Q; K]. */
 #include "as_internal.h"
 #include <float.h>
 
@@ -19,7 +19,13 @@
      one thread over the chunk's columns in order: every entry is the same
      sum of the same products in the same order whatever the thread.
    - Blocks are taken in column order: light chunks first, then the heavy
-     panels; the interrupt hook is polled between blocks. */
+     panels; the interrupt hook is polled between blocks.
+   The cross products Q K' of Q != K (as_cross_gram, the off-diagonal block
+   of a stacked [Q; K]'s Gram) are not symmetric and go to BLAS dgemm when Q
+   and K are dense and the product is large (as_qk_blas_madds): equal to the
+   loops to rounding, their last bits may follow the BLAS's own threading.
+   Of a sample, only the error metrics and estimate read them (the index and
+   weights never do, except through the estimate's rounds of target mode). */
 
 /* Tile of G (rows and columns) handled by one thread at a time. */
 #define AS_GRAM_TILE 256
@@ -38,11 +44,18 @@
 #endif
 /* Columns per light chunk. */
 #define AS_GRAM_CHUNK_COLS 8192
+/* Columns between interrupt polls of the cross Gram's sparse loops. */
+#define AS_GRAM_CROSS_CHUNK 4096
 
 /* A column is heavy (dense panel) when it holds at least this fraction of
    the rows: its sparse outer product costs nnz^2/2 scattered multiply-adds,
    the dense panel n^2/2 at the BLAS's rate. Measured by make bench-gram. */
 double as_gram_heavy = 0.25;
+
+/* Multiply-adds from which a dense cross Gram goes to BLAS dgemm: below it
+   the call (and a threaded BLAS's start-up) costs more than the loops
+   (tests set 0 or more). */
+double as_qk_blas_madds = 1048576.0;
 
 static int64_t as_gram_col(const int64_t *index, int64_t t)
 {
@@ -306,12 +319,132 @@ done:
     return c->status;
 }
 
+/* ---- cross products Q K' and the stacked Gram of Q != K */
+/* y += f * A(:, j) */
+static void as_gram_axpy_col(const as_matrix *A, int64_t j, double f, double *y)
+{
+    AS_FOR_COL(A, j, row, v, { y[row] += f * v; });
+}
+
+/* Columns per packed panel of the dense path with an index or weights. */
+#define AS_QK_PANEL 256
+
+/* The dense path of as_cross_gram_ld: BLAS dgemm, C += A(:, idx) diag(w)^2
+   B(b0:b1-1, idx)'. Without index and weights A and B are read in place;
+   else the columns are packed a panel at a time (A's scaled by w^2). */
+static int as_cross_gram_dense(const as_matrix *A, const as_matrix *B, int64_t kk,
+                               const int64_t *index, const double *weight, int64_t b0, int64_t b1,
+                               double *C, int64_t ldc, as_common *c)
+{
+    int na = (int)A->nrow, nb = (int)(b1 - b0), lc = (int)ldc, lda = (int)A->ld, ldb = (int)B->ld;
+    double one = 1.0, *PA, *PB;
+    int64_t t0;
+    size_t pw;
+    if (!index && !weight) {
+        int kd = (int)kk;
+        dgemm_("N", "T", &na, &nb, &kd, &one, A->x, &lda, B->x + b0, &ldb, &one, C, &lc, 1, 1);
+        return AS_OK;
+    }
+    pw = kk < AS_QK_PANEL ? (size_t)kk : AS_QK_PANEL;
+    PA = as_malloc(c, (size_t)na * pw, sizeof(double));
+    PB = as_malloc(c, (size_t)nb * pw, sizeof(double));
+    for (t0 = 0; PA && PB && t0 < kk; t0 += AS_QK_PANEL) {
+        int kb = (int)(kk - t0 < AS_QK_PANEL ? kk - t0 : AS_QK_PANEL), t, a;
+        for (t = 0; t < kb; t++) {
+            int64_t j = index ? index[t0 + t] : t0 + t;
+            double w = weight ? weight[t0 + t] : 1.0, w2 = w * w;
+            const double *xa = A->x + j * A->ld, *xb = B->x + j * B->ld + b0;
+            for (a = 0; a < na; a++) PA[a + (size_t)t * na] = w2 * xa[a];
+            memcpy(PB + (size_t)t * nb, xb, sizeof(double) * (size_t)nb);
+        }
+        dgemm_("N", "T", &na, &nb, &kb, &one, PA, &na, PB, &nb, &one, C, &lc, 1, 1);
+        if (t0 + AS_QK_PANEL < kk && as_interrupted(c)) break;
+    }
+    as_free(c, PA);
+    as_free(c, PB);
+    return c->status;
+}
+
+/* as_cross_gram into C with leading dimension ldc >= nrow(A). */
+static int as_cross_gram_ld(const as_matrix *A, const as_matrix *B, int64_t k, const int64_t *index,
+                            const double *weight, int64_t b0, int64_t b1, double *C, int64_t ldc,
+                            as_common *c)
+{
+    int64_t na = A->nrow, nb = b1 - b0, kk = index ? k : A->ncol, t0, b;
+    int nt = as_threads(c);
+    c->status = AS_OK;
+    if (nb <= 0) return AS_OK;
+    for (b = 0; b < nb; b++) memset(C + b * ldc, 0, sizeof(double) * (size_t)na);
+    if (kk <= 0 || na <= 0) return AS_OK;
+    /* dense A and B: BLAS (sizes within its 32-bit integers), unless the
+       product is so small that the call costs more than the loops */
+    if (A->kind == AS_DENSE && B->kind == AS_DENSE && (double)na * (double)nb * (double)kk >= as_qk_blas_madds &&
+        na <= AS_INT_MAX && nb <= AS_INT_MAX &&
+        kk <= AS_INT_MAX && ldc <= AS_INT_MAX && A->ld <= AS_INT_MAX && B->ld <= AS_INT_MAX)
+        return as_cross_gram_dense(A, B, kk, index, weight, b0, b1, C, ldc, c);
+    for (t0 = 0; t0 < kk; t0 += AS_GRAM_CROSS_CHUNK) {
+        int64_t t1 = t0 + AS_GRAM_CROSS_CHUNK < kk ? t0 + AS_GRAM_CROSS_CHUNK : kk;
+        /* each thread owns a band of C's columns (rows of B): every entry is
+           summed over the columns t in order, whatever the thread count */
+#ifdef _OPENMP
+#pragma omp parallel num_threads(nt)
+#endif
+        {
+            int64_t lo, hi, t;
+            as_thread_band(nb, &lo, &hi);
+            for (t = t0; t < t1 && lo < hi; t++) {
+                int64_t j = index ? index[t] : t;
+                double w = weight ? weight[t] : 1.0, w2 = w * w;
+                AS_FOR_COL(B, j, rb, bv, {
+                    if (rb >= b0 + lo && rb < b0 + hi && bv != 0) {
+                        as_gram_axpy_col(A, j, w2 * bv, C + (rb - b0) * ldc);
+                    }
+                });
+            }
+        }
+        if (t1 < kk && as_interrupted(c)) return c->status;
+    }
+    return AS_OK;
+}
+
+int as_cross_gram(const as_matrix *A, const as_matrix *B, int64_t k, const int64_t *index,
+                  const double *weight, int64_t b0, int64_t b1, double *C, as_common *c)
+{
+    return as_cross_gram_ld(A, B, k, index, weight, b0, b1, C, A->nrow, c);
+}
+
+/* Z Z' (N x N, N = n1 + n2) of a stacked view Z = [Q; K]. */
+static int as_gram_stacked(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
+               double *G, as_common *c)
+{
+    const as_matrix *Q = Z->part[0], *K = Z->part[1];
+    int64_t n1 = Q->nrow, n2 = K->nrow, N = n1 + n2, a, b;
+    c->status = AS_OK;
+    /* The blocks are computed inside G itself, no n x n copy beside it (the
+       'memory' estimate counts G alone): K K' into G's last n2^2 entries, its
+       columns then moved forward to rows and columns n1.. (column b's place
+       is at or before its source, and ends before column b+1's source); then
+       Q Q' into G's first n1^2 entries, moved back to leading dimension N
+       from the last column (the places do not meet the K block); then K Q'
+       below Q Q' and its mirror. */
+    if (as_gram(K, k, index, weight, G + (N * N - n2 * n2), c) != AS_OK) return c->status;
+    for (b = 0; b < n2; b++)
+        memmove(G + (n1 + b) * N + n1, G + (N * N - n2 * n2) + b * n2, sizeof(double) * (size_t)n2);
+    if (as_gram(Q, k, index, weight, G, c) != AS_OK) return c->status;
+    for (b = n1 - 1; b > 0; b--) memmove(G + b * N, G + b * n1, sizeof(double) * (size_t)n1);
+    if (as_cross_gram_ld(K, Q, k, index, weight, 0, n1, G + n1, N, c) != AS_OK) return c->status;
+    /* G(a, n1 + j) = G(n1 + j, a): k_j . q_a */
+    for (b = n1; b < N; b++)
+        for (a = 0; a < n1; a++) G[a + b * N] = G[b + a * N];
+    return AS_OK;
+}
+
 int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
             double *G, as_common *c)
 {
     int64_t n = X->nrow, a, b, kk = index ? k : X->ncol;
     c->status = AS_OK;
-    if (X->kind == AS_STACKED) return as_qk_gram(X, k, index, weight, G, c);
+    if (X->kind == AS_STACKED) return as_gram_stacked(X, k, index, weight, G, c);
     memset(G, 0, sizeof(double) * (size_t)(n * n));
     if (kk > 0) {
         if (X->kind == AS_DENSE) as_gram_dense(X, kk, index, weight, G, c);

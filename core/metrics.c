@@ -1,18 +1,22 @@
-/* metrics.c: softmax attention of a Gram matrix and the error metrics (inf, rel, baseline, spectral eps). */
+/* metrics.c: softmax attention of a Gram matrix and the error metrics (inf, rel, baseline, spectral eps; of Att(Q, K) for a stacked [Q; K]). */
 #include "as_internal.h"
 #include <float.h>
 #include <stdio.h>
 
-/* log sum_j exp(G(i, j)) for row i, with the row maximum subtracted (G symmetric:
-   row i is column i). */
-static double as_lse_row(int64_t n, const double *G, int64_t i)
+/* log sum_j exp(g[j]), j < n, the maximum subtracted. */
+double as_lse(int64_t n, const double *g)
 {
-    const double *g = G + i * n;
     double mx = -INFINITY, s = 0;
     int64_t j;
     for (j = 0; j < n; j++) if (g[j] > mx) mx = g[j];
     for (j = 0; j < n; j++) s += exp(g[j] - mx);
     return mx + log(s);
+}
+
+/* log sum_j exp(G(i, j)) for row i (G symmetric: row i is column i). */
+static double as_lse_row(int64_t n, const double *G, int64_t i)
+{
+    return as_lse(n, G + i * n);
 }
 
 static void as_row_lse(int64_t n, const double *G, double *lse)
@@ -105,19 +109,59 @@ done:
     return c->status;
 }
 
-int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t *index,
-                  const double *weight, int spectral, as_metrics *out, as_common *c)
+int as_compare_view(const as_matrix *X, const double *G, const double *H, int spectral,
+                    as_metrics *out, as_common *c)
 {
-    int64_t n = X->nrow;
+    int64_t n1, n2, N = X->nrow, i, j;
+    double ln_n2, mq = 0, mk = 0;
+    if (X->kind != AS_STACKED) return as_compare_gram(N, G, H, spectral, out, c);
+    n1 = X->part[0]->nrow;
+    n2 = X->part[1]->nrow;
+    ln_n2 = log((double)n2);
+    c->status = AS_OK;
+    out->inf = out->rel = out->baseline = out->r = 0;
+    out->eps_spectral = out->bound = NAN;
+    if (as_gram_finite(N, G, "Z", c) != AS_OK || as_gram_finite(N, H, "Z~", c) != AS_OK)
+        return c->status;
+    /* row i of Q K' is column i of G from row n1 on (G is symmetric) */
+    for (i = 0; i < n1; i++) {
+        const double *g = G + i * N + n1, *h = H + i * N + n1;
+        double lg = as_lse(n2, g), lh = as_lse(n2, h);
+        for (j = 0; j < n2; j++) {
+            double gl = g[j] - lg, hl = h[j] - lh;
+            out->inf = fmax(out->inf, fabs(exp(hl) - exp(gl)));
+            out->rel = fmax(out->rel, fabs(expm1(hl - gl)));
+            out->baseline = fmax(out->baseline, fabs(expm1(-ln_n2 - gl)));
+            out->r = fmax(out->r, fabs(g[j]));
+        }
+    }
+    if (spectral) {
+        as_metrics full;
+        if (as_compare_gram(N, G, H, 1, &full, c) != AS_OK) return c->status;
+        for (i = 0; i < n1; i++) mq = fmax(mq, G[i + i * N]);
+        for (i = n1; i < N; i++) mk = fmax(mk, G[i + i * N]);
+        out->eps_spectral = full.eps_spectral;
+        out->bound = expm1(2.0 * full.eps_spectral * sqrt(mq) * sqrt(mk));
+    }
+    return c->status;
+}
+
+/* The metrics of H = the Gram of Y(:, index) diag(weight) (k columns; index
+   NULL: all of Y's) against G = X X' (G NULL: computed from X). The compared
+   view (for a stacked [Q; K]: the metrics of Att(Q, K)) is X, or Y when X is
+   NULL. Y's Gram and X's are n x n: counted against the memory before either
+   is allocated. */
+static int as_metrics_gram(const as_matrix *X, const double *G, const as_matrix *Y, int64_t k,
+                           const int64_t *index, const double *weight, int spectral,
+                           as_metrics *out, as_common *c)
+{
+    int64_t n = Y->nrow;
     double *Gown = NULL, *H = NULL;
-    if (k < 0 || (k > 0 && index == NULL))
-        return as_error(c, AS_ERR_ARG, "as_attention_error: k = %lld columns need an index",
-                        (long long)k);
     {
         char what[160];
         snprintf(what, sizeof what, "the error metrics need X X' and Y Y' (2 n^2 doubles, n = nrow(X) = %lld)",
                  (long long)n);
-        if (as_mem_check(c, 16.0 * (double)n * (double)n, 0, what) != AS_OK) return c->status;
+        if (as_mem_check(c, (G ? 8.0 : 16.0) * (double)n * (double)n, 0, what) != AS_OK) return c->status;
     }
     H = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
     if (!H) goto done;
@@ -129,12 +173,21 @@ int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t 
     /* an empty sample is Y = 0 (uniform attention), never "all columns"
        (what as_gram reads from index == NULL) */
     if (k == 0) memset(H, 0, sizeof(double) * (size_t)n * (size_t)n);
-    else if (as_gram(X, k, index, weight, H, c) != AS_OK) goto done;
-    as_compare_view(X, G, H, spectral, out, c);
+    else if (as_gram(Y, k, index, weight, H, c) != AS_OK) goto done;
+    as_compare_view(X ? X : Y, G, H, spectral, out, c);
 done:
     as_free(c, Gown);
     as_free(c, H);
     return c->status;
+}
+
+int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t *index,
+                  const double *weight, int spectral, as_metrics *out, as_common *c)
+{
+    if (k < 0 || (k > 0 && index == NULL))
+        return as_error(c, AS_ERR_ARG, "as_attention_error: k = %lld columns need an index",
+                        (long long)k);
+    return as_metrics_gram(X, G, X, k, index, weight, spectral, out, c);
 }
 
 int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
@@ -142,6 +195,49 @@ int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
 {
     if (as_matrix_check(X, c) != AS_OK) return c->status;
     return as_metrics_of(X, NULL, k, index, weight, spectral, out, c);
+}
+
+/* Y beside an X with n rows: as many rows, and (with columns) valid values;
+   no column is the empty sketch (uniform attention), not an error. */
+static int as_check_y(int64_t n, const as_matrix *Y, as_common *c)
+{
+    if (Y->nrow != n)
+        return as_error(c, AS_ERR_INPUT, "Y must have as many rows as X (%lld); got %lld", (long long)n,
+                        (long long)Y->nrow);
+    if (Y->ncol > 0) return as_matrix_check_named(Y, "Y", c);
+    return c->status = AS_OK;
+}
+
+int as_attention_error_xy(const as_matrix *X, const as_matrix *Y, const as_metrics_options *o,
+                          as_metrics *out, as_common *c)
+{
+    if (as_matrix_check(X, c) != AS_OK || as_check_y(X->nrow, Y, c) != AS_OK) return c->status;
+    return as_metrics_gram(X, NULL, Y, Y->ncol, NULL, NULL, o->spectral > 0, out, c);
+}
+
+int as_attention_error_gram(int64_t n, const double *G, const as_matrix *Y, const double *weight,
+                            const as_metrics_options *o, as_metrics *out, as_common *c)
+{
+    if (as_check_y(n, Y, c) != AS_OK) return c->status;
+    return as_metrics_gram(NULL, G, Y, Y->ncol, NULL, weight, o->spectral > 0, out, c);
+}
+
+int as_sym_attention(const as_matrix *X, double *Att, as_common *c)
+{
+    int64_t n = X->nrow, i, j;
+    double *lse;
+    if (as_matrix_check(X, c) != AS_OK) return c->status;
+    lse = as_malloc(c, (size_t)(n > 0 ? n : 1), sizeof(double));
+    if (!lse) return c->status;
+    /* X X' in the output, then each entry turned into its attention in place
+       (G is symmetric: row i is column i) */
+    if (as_gram(X, -1, NULL, NULL, Att, c) == AS_OK && as_gram_finite(n, Att, "X", c) == AS_OK) {
+        as_row_lse(n, Att, lse);
+        for (j = 0; j < n; j++)
+            for (i = 0; i < n; i++) Att[i + j * n] = exp(Att[i + j * n] - lse[i]);
+    }
+    as_free(c, lse);
+    return c->status;
 }
 
 int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,

@@ -1,4 +1,4 @@
-/* qk.c: Q != K: the stacked view's passes (scores, Gram, norm products), cross Grams, the metrics of Att(Q, K) and Att V, exact attention by blocks of rows. */
+/* qk.c: Q != K: the stacked view's passes (scores, norm products), the metrics of Att(Q, K) and Att V, exact attention by blocks of rows (the Grams: gram.c). */
 #include "as_internal.h"
 #include <float.h>
 #include <stdio.h>
@@ -58,123 +58,10 @@ int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, do
     return c->status;
 }
 
-/* y += f * A(:, j) */
-static void as_qk_axpy_col(const as_matrix *A, int64_t j, double f, double *y)
-{
-    AS_FOR_COL(A, j, row, v, { y[row] += f * v; });
-}
-
-int as_cross_gram(const as_matrix *A, const as_matrix *B, int64_t k, const int64_t *index,
-                  const double *weight, int64_t b0, int64_t b1, double *C, as_common *c)
-{
-    int64_t na = A->nrow, nb = b1 - b0, kk = index ? k : A->ncol, t0;
-    int nt = as_threads(c);
-    c->status = AS_OK;
-    memset(C, 0, sizeof(double) * (size_t)na * (size_t)(nb > 0 ? nb : 0));
-    if (nb <= 0) return AS_OK;
-    for (t0 = 0; t0 < kk; t0 += AS_QK_CHUNK) {
-        int64_t t1 = t0 + AS_QK_CHUNK < kk ? t0 + AS_QK_CHUNK : kk;
-        /* each thread owns a band of C's columns (rows of B): every entry is
-           summed over the columns t in order, whatever the thread count */
-#ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
-#endif
-        {
-            int64_t lo, hi, t;
-            as_thread_band(nb, &lo, &hi);
-            for (t = t0; t < t1 && lo < hi; t++) {
-                int64_t j = index ? index[t] : t;
-                double w = weight ? weight[t] : 1.0, w2 = w * w;
-                AS_FOR_COL(B, j, rb, bv, {
-                    if (rb >= b0 + lo && rb < b0 + hi && bv != 0) {
-                        as_qk_axpy_col(A, j, w2 * bv, C + (rb - b0) * na);
-                    }
-                });
-            }
-        }
-        if (t1 < kk && as_interrupted(c)) return c->status;
-    }
-    return AS_OK;
-}
-
-int as_qk_gram(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
-               double *G, as_common *c)
-{
-    const as_matrix *Q = Z->part[0], *K = Z->part[1];
-    int64_t n1 = Q->nrow, n2 = K->nrow, N = n1 + n2, a, b;
-    double *Gq = NULL, *Gk = NULL, *C = NULL;
-    c->status = AS_OK;
-    Gq = as_malloc(c, (size_t)(n1 * n1), sizeof(double));
-    Gk = as_malloc(c, (size_t)(n2 * n2), sizeof(double));
-    C = as_malloc(c, (size_t)(n1 * n2), sizeof(double));
-    if (!Gq || !Gk || !C) goto done;
-    if (as_gram(Q, k, index, weight, Gq, c) != AS_OK || as_gram(K, k, index, weight, Gk, c) != AS_OK ||
-        as_cross_gram(K, Q, k, index, weight, 0, n1, C, c) != AS_OK)
-        goto done;
-    /* C(j, i) = k_j . q_i: G(n1 + j, i) and its mirror */
-    for (b = 0; b < N; b++)
-        for (a = 0; a < N; a++)
-            G[a + b * N] = a < n1 && b < n1 ? Gq[a + b * n1]
-                         : a >= n1 && b >= n1 ? Gk[(a - n1) + (b - n1) * n2]
-                         : a >= n1 ? C[(a - n1) + b * n2] : C[(b - n1) + a * n2];
-done:
-    as_free(c, Gq);
-    as_free(c, Gk);
-    as_free(c, C);
-    return c->status;
-}
-
-/* log sum_j exp(g[j * stride]) over j < n, row maximum subtracted. */
-static double as_qk_lse(int64_t n, const double *g)
-{
-    double mx = -INFINITY, s = 0;
-    int64_t j;
-    for (j = 0; j < n; j++) if (g[j] > mx) mx = g[j];
-    for (j = 0; j < n; j++) s += exp(g[j] - mx);
-    return mx + log(s);
-}
-
-int as_compare_view(const as_matrix *X, const double *G, const double *H, int spectral,
-                    as_metrics *out, as_common *c)
-{
-    int64_t n1, n2, N = X->nrow, i, j;
-    double ln_n2, mq = 0, mk = 0;
-    if (X->kind != AS_STACKED) return as_compare_gram(N, G, H, spectral, out, c);
-    n1 = X->part[0]->nrow;
-    n2 = X->part[1]->nrow;
-    ln_n2 = log((double)n2);
-    c->status = AS_OK;
-    out->inf = out->rel = out->baseline = out->r = 0;
-    out->eps_spectral = out->bound = NAN;
-    if (as_gram_finite(N, G, "Z", c) != AS_OK || as_gram_finite(N, H, "Z~", c) != AS_OK)
-        return c->status;
-    /* row i of Q K' is column i of G from row n1 on (G is symmetric) */
-    for (i = 0; i < n1; i++) {
-        const double *g = G + i * N + n1, *h = H + i * N + n1;
-        double lg = as_qk_lse(n2, g), lh = as_qk_lse(n2, h);
-        for (j = 0; j < n2; j++) {
-            double gl = g[j] - lg, hl = h[j] - lh;
-            out->inf = fmax(out->inf, fabs(exp(hl) - exp(gl)));
-            out->rel = fmax(out->rel, fabs(expm1(hl - gl)));
-            out->baseline = fmax(out->baseline, fabs(expm1(-ln_n2 - gl)));
-            out->r = fmax(out->r, fabs(g[j]));
-        }
-    }
-    if (spectral) {
-        as_metrics full;
-        if (as_compare_gram(N, G, H, 1, &full, c) != AS_OK) return c->status;
-        for (i = 0; i < n1; i++) mq = fmax(mq, G[i + i * N]);
-        for (i = n1; i < N; i++) mk = fmax(mk, G[i + i * N]);
-        out->eps_spectral = full.eps_spectral;
-        out->bound = expm1(2.0 * full.eps_spectral * sqrt(mq) * sqrt(mk));
-    }
-    return c->status;
-}
-
 /* att = softmax(g) (length n), row maximum subtracted. */
 static void as_qk_softmax_row(int64_t n, const double *g, double *att)
 {
-    double l = as_qk_lse(n, g);
+    double l = as_lse(n, g);
     int64_t j;
     for (j = 0; j < n; j++) att[j] = exp(g[j] - l);
 }

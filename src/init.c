@@ -9,6 +9,7 @@ SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts);
 SEXP as_r_softmax(SEXP X, SEXP opts);
 SEXP as_r_leverage(SEXP X, SEXP opts);
 SEXP as_r_example(SEXP n, SEXP d, SEXP r, SEXP seed);
+SEXP as_r_option_table(SEXP calls);
 SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta);
 SEXP as_r_gram(SEXP X, SEXP opts);
 SEXP as_r_qk_error(SEXP X, SEXP K, SEXP V, SEXP index, SEXP weight, SEXP opts);
@@ -21,7 +22,7 @@ SEXP as_r_block_factor(SEXP MT, SEXP n, SEXP d, SEXP opts);
 SEXP as_r_block_scores(SEXP Xb, SEXP j0, SEXP factor, SEXP need, SEXP threads);
 SEXP as_r_block_sample(SEXP n, SEXP d, SEXP opts, SEXP rank, SEXP lev, SEXP nrm);
 SEXP as_r_block_finish(SEXP Xs, SEXP d, SEXP opts, SEXP res);
-SEXP as_r_compare_gram(SEXP G, SEXP H, SEXP spectral);
+SEXP as_r_error_gram(SEXP G, SEXP Y, SEXP opts);
 
 static const R_CallMethodDef call_methods[] = {
     {"rand", (DL_FUNC)&as_r_rand, 2},
@@ -30,6 +31,7 @@ static const R_CallMethodDef call_methods[] = {
     {"softmax", (DL_FUNC)&as_r_softmax, 2},
     {"leverage", (DL_FUNC)&as_r_leverage, 2},
     {"example", (DL_FUNC)&as_r_example, 4},
+    {"option_table", (DL_FUNC)&as_r_option_table, 1},
     {"default_m", (DL_FUNC)&as_r_default_m, 4},
     {"gram", (DL_FUNC)&as_r_gram, 2},
     {"qk_error", (DL_FUNC)&as_r_qk_error, 6},
@@ -41,7 +43,7 @@ static const R_CallMethodDef call_methods[] = {
     {"block_scores", (DL_FUNC)&as_r_block_scores, 5},
     {"block_sample", (DL_FUNC)&as_r_block_sample, 6},
     {"block_finish", (DL_FUNC)&as_r_block_finish, 4},
-    {"compare_gram", (DL_FUNC)&as_r_compare_gram, 3},
+    {"error_gram", (DL_FUNC)&as_r_error_gram, 3},
     {NULL, NULL, 0}
 };
 

@@ -208,27 +208,19 @@ SEXP as_r_block_finish(SEXP Xs, SEXP d, SEXP opts, SEXP res)
     return out;
 }
 
-/* The metrics of the Grams G = X X' and H = Y Y' (n x n). */
-SEXP as_r_compare_gram(SEXP G, SEXP H, SEXP spectral)
+/* attention_error of Y against an X read by blocks: G = X X' summed over them (n x n). */
+SEXP as_r_error_gram(SEXP G, SEXP Y, SEXP opts)
 {
-    const char *names[] = {"inf", "rel", "baseline", "r", "eps_spectral", "bound", ""};
     as_common c;
+    as_metrics_options o;
     as_metrics M;
-    int64_t n = Rf_nrows(G);
-    SEXP out;
-    as_common_init(&c);
-    if (!Rf_isReal(G) || !Rf_isReal(H) || Rf_ncols(G) != n || Rf_nrows(H) != n || Rf_ncols(H) != n)
-        Rf_errorcall(R_NilValue, "G and H must be n x n double matrices");
-    if (as_gram_finite(n, REAL(G), "X", &c) != AS_OK ||
-        as_compare_gram(n, REAL(G), REAL(H), Rf_asLogical(spectral), &M, &c) != AS_OK)
-        r_raise(&c);
-    out = PROTECT(Rf_mkNamed(REALSXP, names));
-    REAL(out)[0] = M.inf;
-    REAL(out)[1] = M.rel;
-    REAL(out)[2] = M.baseline;
-    REAL(out)[3] = M.r;
-    REAL(out)[4] = M.eps_spectral;
-    REAL(out)[5] = M.bound;
-    UNPROTECT(1);
-    return out;
+    as_matrix B;
+    r_common(&c);
+    as_metrics_options_init(&o);
+    r_set_options(AS_FOR_METRICS, &o, opts, &c);
+    if (!Rf_isReal(G) || !Rf_isMatrix(G) || Rf_ncols(G) != Rf_nrows(G))
+        Rf_errorcall(R_NilValue, "G must be an n x n double matrix");
+    r_view(Y, &B, "Y");
+    if (as_attention_error_gram(Rf_nrows(G), REAL(G), &B, NULL, &o, &M, &c) != AS_OK) r_raise(&c);
+    return r_metrics(&M);
 }

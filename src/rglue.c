@@ -173,7 +173,7 @@ static SEXP r_make_y(SEXP Xr, const as_matrix *X, const as_sample *S, const as_c
     return Y;
 }
 
-static SEXP r_metrics(const as_metrics *M)
+SEXP r_metrics(const as_metrics *M)
 {
     const char *names[] = {"inf", "rel", "baseline", "r", "eps_spectral", "bound", ""};
     const double v[6] = {M->inf, M->rel, M->baseline, M->r, M->eps_spectral, M->bound};
@@ -349,29 +349,12 @@ SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts)
     as_common c;
     as_metrics_options o;
     as_metrics M;
-    SEXP G, H;
-    int64_t n;
     r_common(&c);
     as_metrics_options_init(&o);
     r_set_options(AS_FOR_METRICS, &o, opts, &c);
     r_view(X, &A, "X");
     r_view(Y, &B, "Y");
-    r_check(&A, &c);
-    n = A.nrow;
-    if (B.nrow != n)
-        Rf_errorcall(R_NilValue, "'Y' must have as many rows as 'X' (%lld), not %lld",
-                     (long long)n, (long long)B.nrow);
-    G = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)n));
-    H = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)n));
-    if (B.ncol == 0) memset(REAL(H), 0, sizeof(double) * (size_t)(n * n));
-    else {
-        if (as_matrix_check_named(&B, "Y", &c) != AS_OK) r_raise(&c);
-        if (as_gram(&B, -1, NULL, NULL, REAL(H), &c) != AS_OK) r_raise(&c);
-    }
-    if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK ||
-        as_compare_gram(n, REAL(G), REAL(H), o.spectral, &M, &c) != AS_OK)
-        r_raise(&c);
-    UNPROTECT(2);
+    if (as_attention_error_xy(&A, &B, &o, &M, &c) != AS_OK) r_raise(&c);
     return r_metrics(&M);
 }
 
@@ -380,18 +363,15 @@ SEXP as_r_softmax(SEXP X, SEXP opts)
     as_matrix A;
     as_common c;
     as_metrics_options o;
-    SEXP G, Att;
+    SEXP Att;
     r_common(&c);
     as_metrics_options_init(&o);
     r_set_options(AS_FOR_GRAM, &o, opts, &c);
     r_view(X, &A, "X");
-    r_check(&A, &c);
-    G = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
+    r_check(&A, &c);   /* before the n x n result is allocated */
     Att = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
-    if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK ||
-        as_gram_finite(A.nrow, REAL(G), "X", &c) != AS_OK) r_raise(&c);
-    as_softmax(A.nrow, REAL(G), REAL(Att));
-    UNPROTECT(2);
+    if (as_sym_attention(&A, REAL(Att), &c) != AS_OK) r_raise(&c);
+    UNPROTECT(1);
     return Att;
 }
 
@@ -516,6 +496,36 @@ SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts)
     v = r_values(V, B.nrow, &dv);
     out = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)(v ? dv : B.nrow)));
     if (as_attention_qkv(&A, &B, v, dv, REAL(out), &c) != AS_OK) r_raise(&c);
+    UNPROTECT(1);
+    return out;
+}
+
+/* ---------------------------------------------------------------- the option table */
+/* The rows of the core's option table of one call ("rand" or "det"): name,
+   kind, default and choices, for tests that sweep every option. */
+SEXP as_r_option_table(SEXP call)
+{
+    const char *names[] = {"name", "kind", "default", "choices", ""};
+    const char *kinds[] = {"real", "whole", "flag", "choice"};
+    const char *what = Rf_isString(call) && XLENGTH(call) == 1 ? CHAR(STRING_ELT(call, 0)) : "";
+    unsigned mask = strcmp(what, "rand") == 0 ? AS_FOR_RAND : strcmp(what, "det") == 0 ? AS_FOR_DET : 0;
+    int t, nrow = 0, at = 0;
+    SEXP out, name, kind, dflt, choices;
+    for (t = 0; t < as_option_count(); t++) nrow += (as_option_at(t)->calls & mask) != 0;
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, name = Rf_allocVector(STRSXP, nrow));
+    SET_VECTOR_ELT(out, 1, kind = Rf_allocVector(STRSXP, nrow));
+    SET_VECTOR_ELT(out, 2, dflt = Rf_allocVector(REALSXP, nrow));
+    SET_VECTOR_ELT(out, 3, choices = Rf_allocVector(STRSXP, nrow));
+    for (t = 0; t < as_option_count(); t++) {
+        const as_option *op = as_option_at(t);
+        if (!(op->calls & mask)) continue;
+        SET_STRING_ELT(name, at, Rf_mkChar(op->name));
+        SET_STRING_ELT(kind, at, Rf_mkChar(kinds[op->kind]));
+        REAL(dflt)[at] = op->dflt;
+        SET_STRING_ELT(choices, at, op->choices ? Rf_mkChar(op->choices) : NA_STRING);
+        at++;
+    }
     UNPROTECT(1);
     return out;
 }

@@ -8,5 +8,6 @@ void r_view(SEXP X, as_matrix *A, const char *what);             /* no-copy view
 void r_common(as_common *c);                                       /* R's interrupt and print hooks */
 /* the options of `call` (one AS_FOR_*), a named list, into o and c by the core's table */
 void r_set_options(unsigned call, void *o, SEXP opts, as_common *c);
+SEXP r_metrics(const as_metrics *M);                               /* named: inf, rel, baseline, r, eps_spectral, bound (NA: not computed) */
 void r_raise(const as_common *c);                                  /* the core's error as R's (does not return) */
 #endif

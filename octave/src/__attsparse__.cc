@@ -520,19 +520,7 @@ void cmd_error (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   as_metrics_options mo;
   as_metrics_options_init (&mo);
   start (w, AS_FOR_METRICS, &mo, nrhs, prhs, &X, &Y);
-  w.check (as_matrix_check (&X, &w.c));
-  if (Y.nrow != X.nrow)
-    w.fail ("badInput", "Y must have as many rows as X (%lld); got %lld",
-            (long long) X.nrow, (long long) Y.nrow);
-  // Y with no column is the empty sketch (uniform attention), not an error
-  if (Y.ncol > 0)
-    w.check (as_matrix_check_named (&Y, "Y", &w.c));
-  size_t nn = (size_t) X.nrow * (size_t) X.nrow;
-  double *G = static_cast<double *> (w.alloc (nn, sizeof (double)));
-  double *H = static_cast<double *> (w.alloc (nn, sizeof (double)));
-  w.check (as_gram (&X, -1, nullptr, nullptr, G, &w.c));
-  w.check (as_gram (&Y, -1, nullptr, nullptr, H, &w.c));
-  w.check (as_compare_gram (X.nrow, G, H, mo.spectral, &M, &w.c));
+  w.check (as_attention_error_xy (&X, &Y, &mo, &M, &w.c));
   w.warn_overflow (M);
   Fields f;
   metric_fields (M, "inf", "rel", f);
@@ -545,13 +533,9 @@ void cmd_attention (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs
   as_metrics_options mo;
   as_metrics_options_init (&mo);
   start (w, AS_FOR_GRAM, &mo, nrhs, prhs, &X);
-  w.check (as_matrix_check (&X, &w.c));
-  double *G = static_cast<double *> (w.alloc ((size_t) X.nrow * (size_t) X.nrow,
-                                              sizeof (double)));
-  w.check (as_gram (&X, -1, nullptr, nullptr, G, &w.c));
-  w.check (as_gram_finite (X.nrow, G, "X", &w.c));
+  w.check (as_matrix_check (&X, &w.c));   // before the n x n result is allocated
   plhs[0] = mxCreateDoubleMatrix ((mwSize) X.nrow, (mwSize) X.nrow, mxREAL);
-  as_softmax (X.nrow, G, mxGetPr (plhs[0]));
+  w.check (as_sym_attention (&X, mxGetPr (plhs[0]), &w.c));
 }
 
 void cmd_example (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])

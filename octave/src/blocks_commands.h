@@ -186,7 +186,7 @@ void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArra
     {
       auto t1 = std::chrono::steady_clock::now ();
       size_t nn = (size_t) (P.n * P.n);
-      std::vector<double> G (nn, 0.0), Gb (nn), H (nn, 0.0);
+      std::vector<double> G (nn, 0.0), Gb (nn);
       for (int64_t j0 = 0; j0 < P.d; j0 += piece)
         {
           w.check (as_gram (&rd.read (j0, std::min (j0 + piece, P.d)), -1, nullptr, nullptr,
@@ -194,9 +194,10 @@ void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArra
           for (size_t e = 0; e < nn; e++)
             G[e] += Gb[e];
         }
-      if (k > 0)
-        w.check (as_gram (&g.view, k, nullptr, w.S.weight, H.data (), &w.c));
-      w.check (as_compare_gram (P.n, G.data (), H.data (), spectral, &M, &w.c));
+      as_metrics_options mo;
+      as_metrics_options_init (&mo);
+      mo.spectral = spectral;
+      w.check (as_attention_error_gram (P.n, G.data (), &g.view, w.S.weight, &mo, &M, &w.c));
       if (! error)
         M.inf = M.rel = M.baseline = M.r = NAN;
       else

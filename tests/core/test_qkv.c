@@ -341,6 +341,170 @@ static void test_bad_inputs(void)
     CHECK(as_rand(&S, &o, &s, &c) == AS_ERR_INPUT && strstr(c.msg, "K: column 2"), "NaN in K: %s", c.msg);
 }
 
+/* The cross Gram and the stacked Gram for every pair of storages (dense pairs
+   go through BLAS dgemm, the others through the sparse loops), with and
+   without an index and weights, against long double loops; the stacked Gram
+   [Q; K][Q; K]' against the Gram of a copied stacked matrix. */
+static void test_cross_kinds(void)
+{
+    int64_t n1 = 9, n2 = 13, d = 700, N = n1 + n2, k = 300, t, a, b;
+    double *Q = make_m(n1, d, 0.4, 1, 51), *K = make_m(n2, d, 0.6, 1, 52), *Z = stack_copy(n1, n2, d, Q, K);
+    double *L = malloc(sizeof(double) * (size_t)(n1 * n2)), *C = malloc(sizeof(double) * (size_t)(n2 * n1));
+    double *G = malloc(sizeof(double) * (size_t)(N * N)), *Gz = malloc(sizeof(double) * (size_t)(N * N));
+    int64_t idx[300];
+    double w[300];
+    check_views VQ, VK;
+    as_matrix Sz, Dz;
+    as_common c;
+    int kq, kk, sub;
+    double saved = as_qk_blas_madds;
+    for (t = 0; t < k; t++) {
+        idx[t] = 2 * t + (t % 3 == 0);
+        w[t] = 0.5 + as_rng_unif(53, 1, (uint64_t)t);
+    }
+    check_views_make(&VQ, n1, d, Q);
+    check_views_make(&VK, n2, d, K);
+    as_view_dense(&Dz, N, d, Z, N);
+    as_common_init(&c);
+    for (sub = 0; sub < 4; sub++) {
+        /* sub 0, 1: dense pairs by dgemm; 2, 3: by the loops */
+        as_qk_blas_madds = sub < 2 ? 0 : INFINITY;
+        naive_logits(n1, n2, d, Q, K, (sub & 1) ? k : 0, (sub & 1) ? idx : NULL, (sub & 1) ? w : NULL, L);
+        CHECK(as_gram(&Dz, (sub & 1) ? k : -1, (sub & 1) ? idx : NULL, (sub & 1) ? w : NULL, Gz, &c) == AS_OK, "%s", c.msg);
+        for (kq = 0; kq < 3; kq++)
+            for (kk = 0; kk < 3; kk++) {
+                const as_matrix *q = kq == 0 ? &VQ.D : kq == 1 ? &VQ.S32 : &VQ.S64;
+                const as_matrix *kv = kk == 0 ? &VK.D : kk == 1 ? &VK.S32 : &VK.S64;
+                double err = 0, gerr = 0, scale = 0;
+                /* C (n2 x n1) = K~ Q~': C(j, i) = L(i, j) */
+                CHECK(as_cross_gram(kv, q, (sub & 1) ? k : -1, (sub & 1) ? idx : NULL, (sub & 1) ? w : NULL, 0, n1, C, &c) == AS_OK,
+                      "%s", c.msg);
+                for (a = 0; a < n1; a++)
+                    for (b = 0; b < n2; b++) {
+                        err = fmax(err, fabs(C[b + a * n2] - L[a + b * n1]));
+                        scale = fmax(scale, fabs(L[a + b * n1]));
+                    }
+                CHECK(err <= 1e-13 * scale, "kinds %d %d sub %d: cross Gram off by %g (scale %g)", kq, kk, sub, err,
+                      scale);
+                as_view_stacked(&Sz, q, kv);
+                CHECK(as_gram(&Sz, (sub & 1) ? k : -1, (sub & 1) ? idx : NULL, (sub & 1) ? w : NULL, G, &c) == AS_OK, "%s", c.msg);
+                for (t = 0; t < N * N; t++) gerr = fmax(gerr, fabs(G[t] - Gz[t]));
+                for (a = 0; a < N; a++)
+                    for (b = 0; b < a; b++) gerr = fmax(gerr, fabs(G[a + b * N] - G[b + a * N]) * 1e3);
+                CHECK(gerr <= 1e-12 * Gz[0] * 10, "kinds %d %d sub %d: stacked Gram off by %g", kq, kk, sub, gerr);
+            }
+    }
+    as_qk_blas_madds = 0;
+    /* rows b0..b1-1 of B only: the blocks of as_attention_qkv */
+    naive_logits(n1, n2, d, Q, K, 0, NULL, NULL, L);
+    CHECK(as_cross_gram(&VK.D, &VQ.D, -1, NULL, NULL, 3, 7, C, &c) == AS_OK, "%s", c.msg);
+    {
+        double err = 0;
+        for (a = 0; a < 4; a++)
+            for (b = 0; b < n2; b++) err = fmax(err, fabs(C[b + a * n2] - L[(a + 3) + b * n1]));
+        CHECK(err <= 1e-12, "rows 3..6 of Q: off by %g", err);
+    }
+    as_qk_blas_madds = saved;
+    check_views_free(&VQ); check_views_free(&VK);
+    free(Q); free(K); free(Z); free(L); free(C); free(G); free(Gz);
+}
+
+/* The stacked N x N Grams of the error estimate count against 'memory': a
+   cap between what the sampling needs and what the estimate adds refuses it
+   with the message of the estimate; estimate = false then runs. */
+static void test_memory(void)
+{
+    int64_t n1 = 150, n2 = 150, d = 400, N = n1 + n2;
+    double *Q = make_m(n1, d, 1.0, 0.05, 61), *K = make_m(n2, d, 1.0, 0.05, 62);
+    double est_mib = 16.0 * (double)N * (double)N / 1048576.0;
+    as_matrix A, B, S;
+    as_rand_options o;
+    as_sample s;
+    as_common c;
+    as_view_dense(&A, n1, d, Q, n1);
+    as_view_dense(&B, n2, d, K, n2);
+    as_view_stacked(&S, &A, &B);
+    as_common_init(&c);
+    as_rand_options_init(&o);
+    o.seed = 3;
+    o.m = 200;
+    o.error = 0;
+    o.probabilities = AS_PROB_NORM;   /* no sketch: the probabilities need 36 d bytes */
+    o.mem_mb = 0.5 * est_mib;
+    CHECK(as_rand(&S, &o, &s, &c) == AS_ERR_TOOBIG && strstr(c.msg, "the error estimate needs Y Y'") &&
+              strstr(c.msg, "above 'memory' = "),
+          "a cap below the stacked Grams of the estimate: %d %s", c.status, c.msg);
+    o.estimate = 0;
+    CHECK(as_rand(&S, &o, &s, &c) == AS_OK, "without the estimate: %s", c.msg);
+    as_sample_free(&s, &c);
+    o.estimate = 1;
+    o.mem_mb = 1.2 * est_mib;
+    CHECK(as_rand(&S, &o, &s, &c) == AS_OK, "a cap above them: %s", c.msg);
+    as_sample_free(&s, &c);
+    free(Q); free(K);
+}
+
+/* Bytes the core holds through its allocation hooks: now and at most. */
+static size_t peak_live = 0, peak_max = 0;
+
+static void *peak_malloc(size_t size)
+{
+    size_t *p = malloc(size + 16);
+    if (!p) return NULL;
+    p[0] = size;
+#ifdef _OPENMP
+#pragma omp critical(peak_bytes)
+#endif
+    {
+        peak_live += size;
+        if (peak_live > peak_max) peak_max = peak_live;
+    }
+    return (char *)p + 16;
+}
+
+static void peak_free(void *q)
+{
+    size_t *p;
+    if (!q) return;
+    p = (size_t *)((char *)q - 16);
+#ifdef _OPENMP
+#pragma omp critical(peak_bytes)
+#endif
+    peak_live -= p[0];
+    free(p);
+}
+
+/* The stacked Gram is built inside its N x N output: what it allocates
+   besides is panels, far below one more N x N copy (the 'memory' estimate
+   counts the output alone). */
+static void test_stacked_gram_memory(void)
+{
+    int64_t n1 = 500, n2 = 400, d = 120, N = n1 + n2, k = 60, t;
+    double *Q = make_m(n1, d, 1.0, 0.05, 71), *K = make_m(n2, d, 0.2, 0.05, 72);
+    double *G = malloc(sizeof(double) * (size_t)(N * N)), w[60];
+    int64_t idx[60];
+    check_views VQ, VK;
+    as_matrix S;
+    as_common c;
+    int kind;
+    for (t = 0; t < k; t++) { idx[t] = 2 * t; w[t] = 1.5; }
+    check_views_make(&VQ, n1, d, Q);
+    check_views_make(&VK, n2, d, K);
+    for (kind = 0; kind < 2; kind++) {
+        as_common_init(&c);
+        c.malloc_fn = peak_malloc;
+        c.free_fn = peak_free;
+        as_view_stacked(&S, &VQ.D, kind ? &VK.S32 : &VK.D);
+        peak_live = peak_max = 0;
+        CHECK(as_gram(&S, -1, NULL, NULL, G, &c) == AS_OK && as_gram(&S, k, idx, w, G, &c) == AS_OK, "%s", c.msg);
+        CHECK(peak_live == 0 && (double)peak_max < 0.25 * 8.0 * (double)(N * N),
+              "K %s: the stacked Gram held %.0f bytes besides its output (N^2 doubles: %.0f)", kind ? "CSC" : "dense",
+              (double)peak_max, 8.0 * (double)(N * N));
+    }
+    check_views_free(&VQ); check_views_free(&VK);
+    free(Q); free(K); free(G);
+}
+
 int main(void)
 {
     test_view_vs_copy(15, 11, 700, 0.3, AS_PROB_LEVERAGE, AS_SAMPLING_IID);
@@ -351,6 +515,9 @@ int main(void)
     test_q_equals_k();
     test_det();
     test_threads();
+    test_cross_kinds();
+    test_memory();
+    test_stacked_gram_memory();
     test_bad_inputs();
     test_failures();
     return check_report("test_qkv");

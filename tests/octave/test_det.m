@@ -1,29 +1,7 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
 ## test_det.m: attsparse_det checked against plain Octave computations, and stopped by Ctrl-C.
 
-## The BSS barriers (Batson, Spielman, Srivastava, "Twice-Ramanujan sparsifiers",
-## SIAM J. Comput. 2012, section 3) after q steps on rank r,
-## from the paper's constants: u_q = r/eU + q dU, l_q = -r/eL + q dL.
-%!function bar = bss_barrier (epsilon, r, q)
-%!  b = ((1 + sqrt (1 - epsilon^2)) / epsilon)^2;
-%!  sb = sqrt (b);
-%!  bar.eU = (sb - 1) / (b + sb);
-%!  bar.eL = 1 / sb;
-%!  bar.u = r / bar.eU + q * (sb + 1) / (sb - 1);
-%!  bar.l = -r / bar.eL + q;
-%!  bar.eps = (bar.u - bar.l) / (bar.u + bar.l);
-%!endfunction
-
-## Generalized eigenvalues of (Y Y', X X') on the range of X X', by eig.
-%!function mu = gram_ratio_eig (X, Y)
-%!  G = full (X * X');
-%!  [V, L] = eig ((G + G') / 2);
-%!  lam = diag (L);
-%!  keep = lam > numel (lam) * 16 * eps (max (lam));
-%!  W = V(:, keep) ./ sqrt (lam(keep))';
-%!  C = W' * full (Y * Y') * W;
-%!  mu = eig ((C + C') / 2);
-%!endfunction
+## check_bss_barriers.m (tests/octave): the BSS barrier argument recomputed from Y.
 
 %!function check_det (X, epsilon, varargin)
 %!  ## the BSS guarantee, Y made of rescaled columns, metrics as computed here
@@ -36,23 +14,7 @@
 %!  ## the budget field: b's barriers end at 2 sqrt(b) / (b + 1) = eps
 %!  assert (2 * sqrt (info.b) / (info.b + 1), epsilon, 1e-12);
 %!  assert (info.rank, rank (full (X)));
-%!  ## the barrier argument, recomputed from Y: m iterations are the fewest whose
-%!  ## bound (u - l)/(u + l) reaches eps; Y Y' = gamma A with gamma = 2/(u_m + l_m),
-%!  ## A (whitened) strictly inside (l_m, u_m), its potentials not above their
-%!  ## start: tr (u_m I - A)^-1 <= eU, tr (A - l_m I)^-1 <= eL
-%!  mu = gram_ratio_eig (X, Y);
-%!  r = numel (mu);
-%!  assert (r, info.rank);
-%!  bar = bss_barrier (epsilon, r, info.m);
-%!  assert (bar.eps <= epsilon * (1 + 1e-12));
-%!  assert (bss_barrier (epsilon, r, info.m - 1).eps > epsilon * (1 - 1e-9));
-%!  assert (info.eps_bound, bar.eps, -1e-12);
-%!  lambda = mu * (bar.u + bar.l) / 2;
-%!  assert (all (lambda > bar.l & lambda < bar.u));
-%!  assert (sum (1 ./ (bar.u - lambda)) <= bar.eU * (1 + 1e-8));
-%!  assert (sum (1 ./ (lambda - bar.l)) <= bar.eL * (1 + 1e-8));
-%!  ## l_m > 0: Y spans the range of X; each step adds at most one column
-%!  assert (info.k >= r && info.k <= info.m);
+%!  check_bss_barriers (X, Y, info, epsilon);
 %!  Ax = direct_attention (X);
 %!  Ay = direct_attention (Y);
 %!  assert (err, max (abs (Ay(:) - Ax(:))), -1e-12);

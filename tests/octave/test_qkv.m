@@ -92,50 +92,74 @@
 %! K = randn (20, 3000);  K = K / sqrt (max (sum (K .^ 2, 2)));
 %! check_bound (Q, K, randn (20, 2), 400, 1:5);
 
+## dense Q and K large enough for BLAS: attention and the metrics against Q * K'
+%!test
+%! randn ("seed", 5);
+%! Q = randn (60, 3000) / 60;  K = randn (50, 3000) / 60;  V = randn (50, 2);
+%! L = Q * K';
+%! E = exp (L - max (L, [], 2));
+%! assert (attention (Q, K), E ./ sum (E, 2), 1e-13);
+%! assert (attention (Q, K, V), (E ./ sum (E, 2)) * V, 1e-13);
+%! [Y, ~, info] = attsparse_rand (Q, "K", K, "V", V, "seed", 2);
+%! check_metrics (info, Y, Q, K, V);
+
+## the stacked Grams of the error estimate count against "memory"
+%!test
+%! randn ("seed", 6);
+%! Q = randn (150, 400) / 20;  K = randn (150, 400) / 20;
+%! mib = 16 * 300^2 / 2^20;
+%! opts = {"K", K, "probabilities", "norm", "m", 200, "seed", 1};
+%! try
+%!   attsparse_rand (Q, opts{:}, "memory", mib / 2);
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "attsparse:tooBig");
+%!   assert (! isempty (regexp (err.message, "the error estimate needs Y Y' and a resample's Gram .* above 'memory' = ", "once")), err.message);
+%! end_try_catch
+%! [~, ~, info] = attsparse_rand (Q, opts{:}, "memory", mib / 2, "estimate", false);
+%! assert (isnan (info.rel_estimate));
+%! [~, ~, info] = attsparse_rand (Q, opts{:}, "memory", 1.2 * mib);
+%! assert (info.rel_estimate > 0);
+
 ## real inputs (build/demo/data, written by make demo-data): two halves of the
 ## documents of acq, the samples of ALL
-%!test
+## (missing: the test is counted as skipped, with the reason printed)
+%!testif ; data_present (fullfile ("build", "demo", "data", "acq.X.txt"), "make demo-data writes it")
 %! f = fullfile ("build", "demo", "data", "acq.X.txt");
-%! if (exist (f, "file"))
-%!   addpath (fullfile (fileparts (which ("attsparse_demo")), "private"));
-%!   X = read_x_txt (f);
-%!   X = X / sqrt (max (sum (X .^ 2, 2)));
-%!   h = 1:floor (rows (X) / 2);
-%!   check_bound (X(h, :), X(h(end)+1:end, :), randn (rows (X) - h(end), 3), 2000, 1:3);
-%! endif
-%!test
+%! addpath (fullfile (fileparts (which ("attsparse_demo")), "private"));
+%! X = read_x_txt (f);
+%! X = X / sqrt (max (sum (X .^ 2, 2)));
+%! h = 1:floor (rows (X) / 2);
+%! check_bound (X(h, :), X(h(end)+1:end, :), randn (rows (X) - h(end), 3), 2000, 1:3);
+%!testif ; data_present (fullfile ("build", "demo", "data", "ALL.X.txt"), "make demo-data writes it")
 %! f = fullfile ("build", "demo", "data", "ALL.X.txt");
-%! if (exist (f, "file"))
-%!   addpath (fullfile (fileparts (which ("attsparse_demo")), "private"));
-%!   X = read_x_txt (f);
-%!   X = X / sqrt (max (sum (X .^ 2, 2)));
-%!   h = 1:2:rows (X);  o = 2:2:rows (X);
-%!   check_bound (X(h, :), X(o, :), randn (numel (o), 2), 3000, 1:2);
-%! endif
+%! addpath (fullfile (fileparts (which ("attsparse_demo")), "private"));
+%! X = read_x_txt (f);
+%! X = X / sqrt (max (sum (X .^ 2, 2)));
+%! h = 1:2:rows (X);  o = 2:2:rows (X);
+%! check_bound (X(h, :), X(o, :), randn (numel (o), 2), 3000, 1:2);
 
 ## the shared case written by R (tests/fixtures/qkv_case.R): the same index and weights, bit for bit
-%!test
+%!testif ; data_present (fullfile (merge (isempty (getenv ("ATTSPARSE_FIXTURES")), fullfile ("tests", "fixtures"), getenv ("ATTSPARSE_FIXTURES")), "qkv_rand.out"), "tests/fixtures/make-qkv-fixture.R writes it")
 %! d = getenv ("ATTSPARSE_FIXTURES");
 %! if (isempty (d))
 %!   d = fullfile ("tests", "fixtures");
 %! endif
 %! f = fullfile (d, "qkv_rand.out");
-%! if (exist (f, "file"))
-%!   X = attsparse_example (25, 2000, 0.5, 3);
-%!   Q = X(1:10, :);
-%!   Q(abs (Q) < 0.01) = 0;
-%!   [~, ~, info] = attsparse_rand (sparse (Q), "m", 150, "seed", 11, "K", X(11:25, :),
-%!                                  "V", attsparse_example (15, 4, 1, 4));
-%!   txt = fileread (f);
-%!   T = reshape (sscanf (txt(1:regexp (txt, '\nerror', "once")), "%f"), 2, []);
-%!   assert (info.index, T(1, :)');
-%!   assert (info.weight, T(2, :)', -1e-13);   # the host's BLAS: last bits
-%!   val = @(key) str2double (regexp (txt, ['\n' key ' (\S+)'], "tokens", "once"){1});
-%!   assert (info.rel_error, val ("rel_error"), 1e-12 * info.rel_error);
-%!   assert (info.out_error, val ("out_error"), 1e-12 * info.out_error);
-%!   assert (info.out_rel_error, val ("out_rel_error"), 1e-12 * info.out_rel_error);
-%!   assert (info.eps_spectral, val ("eps_spectral"), 1e-10);
-%! endif
+%! X = attsparse_example (25, 2000, 0.5, 3);
+%! Q = X(1:10, :);
+%! Q(abs (Q) < 0.01) = 0;
+%! [~, ~, info] = attsparse_rand (sparse (Q), "m", 150, "seed", 11, "K", X(11:25, :),
+%!                                "V", attsparse_example (15, 4, 1, 4));
+%! txt = fileread (f);
+%! T = reshape (sscanf (txt(1:regexp (txt, '\nerror', "once")), "%f"), 2, []);
+%! assert (info.index, T(1, :)');
+%! assert (info.weight, T(2, :)', -1e-13);   # the host's BLAS: last bits
+%! val = @(key) str2double (regexp (txt, ['\n' key ' (\S+)'], "tokens", "once"){1});
+%! assert (info.rel_error, val ("rel_error"), 1e-12 * info.rel_error);
+%! assert (info.out_error, val ("out_error"), 1e-12 * info.out_error);
+%! assert (info.out_rel_error, val ("out_rel_error"), 1e-12 * info.out_rel_error);
+%! assert (info.eps_spectral, val ("eps_spectral"), 1e-10);
 
 %!error <attsparse_rand: K must have as many columns as X> attsparse_rand (ones (3, 5), "K", ones (2, 4))
 %!error <attsparse_det: K must have as many columns as X> attsparse_det (ones (3, 5), "K", ones (2, 4))

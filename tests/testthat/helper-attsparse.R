@@ -10,11 +10,7 @@ att_direct <- function(X) {
 
 # Smallest eps with (1-eps) G <= H <= (1+eps) G on the range of G, by eigen().
 spectral_eps <- function(X, Y) {
-  G <- as.matrix(Matrix::tcrossprod(X)); H <- as.matrix(Matrix::tcrossprod(Y))
-  e <- eigen(G, symmetric = TRUE)
-  keep <- e$values > nrow(G) * 16 * .Machine$double.eps * max(e$values)
-  W <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
-  mu <- eigen(crossprod(W, H %*% W), symmetric = TRUE, only.values = TRUE)$values
+  mu <- gram_ratio_eigen(X, Y)
   max(max(mu) - 1, 1 - min(mu))
 }
 
@@ -30,3 +26,52 @@ leverage_direct <- function(X) {
 real_data <- function(name) attsparse:::demo_data(name)
 
 skip_if_no_data <- function(X, pkg) if (is.null(X)) skip(paste("data package", pkg, "not installed"))
+
+# The BSS barrier argument (Batson, Spielman, Srivastava, "Twice-Ramanujan sparsifiers", SIAM J. Comput.
+# 2012, section 3), recomputed here from the returned Y with R's eigen() and the
+# paper's constants; of the core's output only Y and the iteration count m are used. With r = rank(X X'),
+# sb = sqrt(b), dU = (sb+1)/(sb-1), dL = 1, eU = (sb-1)/(b+sb), eL = 1/sb, the barriers after q steps are
+# u_q = r/eU + q dU and l_q = -r/eL + q dL. The run ends with Y Y' = gamma A, gamma = 2/(u_m + l_m), where
+# in whitened coordinates every eigenvalue of A lies strictly between l_m and u_m and the potentials are
+# no higher than at the start (A = 0): tr (u_m I - A)^-1 <= eU, tr (A - l_m I)^-1 <= eL.
+bss_barrier <- function(eps, r, q) {
+  b <- ((1 + sqrt(1 - eps^2)) / eps)^2
+  sb <- sqrt(b)
+  eU <- (sb - 1) / (b + sb)
+  eL <- 1 / sb
+  u <- r / eU + q * (sb + 1) / (sb - 1)
+  l <- -r / eL + q
+  list(u = u, l = l, eU = eU, eL = eL, eps = (u - l) / (u + l))
+}
+
+# Generalized eigenvalues of (Y Y', X X') on the range of X X', by eigen().
+gram_ratio_eigen <- function(X, Y) {
+  G <- as.matrix(Matrix::tcrossprod(X)); H <- as.matrix(Matrix::tcrossprod(Y))
+  e <- eigen(G, symmetric = TRUE)
+  keep <- e$values > nrow(G) * 16 * .Machine$double.eps * max(e$values)
+  W <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
+  eigen(crossprod(W, H %*% W), symmetric = TRUE, only.values = TRUE)$values
+}
+
+# The guarantee and the barrier argument for a result of attsparse_det(X, eps = eps), from its Y and
+# iteration count m alone; `what` labels the expectations.
+expect_bss_barriers <- function(X, res, eps, what = identity) {
+  # the guarantee: (1-eps) X X' <= Y Y' <= (1+eps) X X'
+  mu <- gram_ratio_eigen(X, res$Y)
+  r <- length(mu)
+  expect_equal(res$rank, r, label = what("rank"))
+  expect_lte(max(abs(mu - 1)), eps, label = what("spectral eps"))
+  # the barriers: m iterations are the fewest whose barrier bound (u - l)/(u + l) reaches eps
+  bar <- bss_barrier(eps, r, res$m)
+  expect_lte(bar$eps, eps * (1 + 1e-12), label = what("(u_m - l_m)/(u_m + l_m)"))
+  expect_gt(bss_barrier(eps, r, res$m - 1)$eps, eps * (1 - 1e-9), label = what("one iteration fewer"))
+  expect_equal(res$eps_bound, bar$eps, tolerance = 1e-12, label = what("eps_bound"))
+  # A = Y Y' / gamma in whitened coordinates: inside the barriers, potentials not above their start
+  lambda <- mu * (bar$u + bar$l) / 2
+  expect_true(all(lambda > bar$l & lambda < bar$u), label = what("eigenvalues of A within (l_m, u_m)"))
+  expect_lte(sum(1 / (bar$u - lambda)), bar$eU * (1 + 1e-8), label = what("upper potential"))
+  expect_lte(sum(1 / (lambda - bar$l)), bar$eL * (1 + 1e-8), label = what("lower potential"))
+  # l_m > 0: Y spans the range of X, so it has at least rank(X) columns, and each step adds at most one
+  expect_gte(length(res$index), r, label = what("k >= rank"))
+  expect_lte(length(res$index), res$m, label = what("k <= m"))
+}

@@ -141,6 +141,27 @@ test_that("the bound holds over seeds on the ALL expression data split by sample
   check_bound(Q, K, V, 3000, 1:3)
 })
 
+test_that("dense Q and K large enough for BLAS: attention and the metrics against Q %*% t(K)", {
+  set.seed(5)
+  Q <- matrix(rnorm(60 * 3000), 60) / 60; K <- matrix(rnorm(50 * 3000), 50) / 60; V <- matrix(rnorm(50 * 2), 50)
+  L <- Q %*% t(K)
+  E <- exp(L - apply(L, 1, max))
+  expect_equal(attention(Q, K), E / rowSums(E), tolerance = 1e-13)
+  expect_equal(attention(Q, K, V), (E / rowSums(E)) %*% V, tolerance = 1e-13)
+  check_metrics(attsparse_rand(Q, K = K, V = V, seed = 2), Q, K, V)
+})
+
+test_that("the stacked Grams of the error estimate count against 'memory'", {
+  set.seed(6)
+  Q <- matrix(rnorm(150 * 400), 150) / 20; K <- matrix(rnorm(150 * 400), 150) / 20
+  mib <- 16 * 300^2 / 2^20   # Y Y' and a resample's Gram of [Q; K], 300 x 300 each
+  expect_error(attsparse_rand(Q, K = K, probabilities = "norm", m = 200, seed = 1, memory = mib / 2),
+               "the error estimate needs Y Y' and a resample's Gram .* above 'memory' = ")
+  expect_silent(attsparse_rand(Q, K = K, probabilities = "norm", m = 200, seed = 1, memory = mib / 2,
+                               estimate = FALSE))
+  expect_silent(attsparse_rand(Q, K = K, probabilities = "norm", m = 200, seed = 1, memory = 1.2 * mib))
+})
+
 test_that("bad K and V get errors naming the argument", {
   X <- attsparse_example(6, 50, seed = 1)
   expect_error(attsparse_rand(X, K = X[, 1:40]), "'K' must have as many columns as 'X' \\(d = 50")
