@@ -146,13 +146,42 @@ function [tab, png] = attsparse_demo (outdir, varargin)
   endif
 
   spec = demo_spec (fullfile (fileparts (mfilename ("fullpath")), "demo-spec.dcf"));
-  inputs = [spec_inputs(spec, opt.data, opt.verbose); opt.inputs];
-  tab = [];
-  for k = 1:rows (inputs)
-    tab = [tab; input_table(inputs{k, :}, spec, opt.verbose)];
-  endfor
-  if (opt.verbose)
-    printf ("\n%s\n", spec.table{1}.Legend);
+  bad = ! ismember (opt.tables, fieldnames (spec.table));
+  if (any (bad))
+    error ("attsparse:badArgument", "attsparse_demo: 'tables': no table '%s'; the tables: %s", ...
+           opt.tables{find (bad, 1)}, strjoin (fieldnames (spec.table)', ", "));
+  endif
+  [inputs, values] = spec_inputs (spec, opt.data, opt.verbose);
+  inputs = [inputs; opt.inputs];
+  tab = struct ();
+  if (ismember ("methods", opt.tables))
+    tab.methods = [];
+    for k = 1:rows (inputs)
+      tab.methods = [tab.methods; input_table(inputs{k, :}, spec, opt.verbose)];
+    endfor
+    legend_lines (opt.verbose, spec, "methods");
+  endif
+  if (ismember ("targets", opt.tables))
+    tab.targets = [];
+    for k = 1:rows (inputs)
+      tab.targets = [tab.targets; targets_table(inputs{k, :}, spec, opt.verbose, opt.quick)];
+    endfor
+    legend_lines (opt.verbose, spec, "targets");
+  endif
+  if (ismember ("qkv", opt.tables))
+    tab.qkv = [];
+    for name = strsplit (strtrim (spec.table.qkv.On_inputs))
+      k = find (strcmp (inputs(:, 1), name{1}), 1);
+      if (! isempty (k))
+        v = find (strcmp (values(:, 1), name{1}), 1);
+        V = [];
+        if (! isempty (v))
+          V = values{v, 2};
+        endif
+        tab.qkv = [tab.qkv; qkv_table(inputs{k, :}, V, spec, opt.verbose, opt.quick)];
+      endif
+    endfor
+    legend_lines (opt.verbose, spec, "qkv");
   endif
 
   png = {};
@@ -160,9 +189,14 @@ function [tab, png] = attsparse_demo (outdir, varargin)
     png = fullfile (outdir, {"error_vs_m.png", "error_vs_r.png", "time_vs_nnz.png", "k_vs_n.png"});
     pl = spec.plots;
     on = strcmp (inputs(:, 1), pl.error_vs_m.On_input);
-    lev = tab(find (strcmp ({tab.input}, pl.error_vs_m.On_input), 1));
+    if (isfield (tab, "methods"))
+      m0 = tab.methods(find (strcmp ({tab.methods.input}, pl.error_vs_m.On_input), 1)).m;
+    else
+      [~, ~, info] = attsparse_rand (inputs{on, 2}, "seed", 1, "error", false, "estimate", false);
+      m0 = info.m;
+    endif
     progress (opt.verbose, 1, "error against m");
-    plot_error_vs_m (png{1}, tk, pl.error_vs_m, inputs{on, 2}, lev, opt.quick);
+    plot_error_vs_m (png{1}, tk, pl.error_vs_m, inputs{on, 2}, m0, opt.quick);
     progress (opt.verbose, 2, "error against r");
     plot_error_vs_r (png{2}, tk, pl.error_vs_r, opt.quick);
     progress (opt.verbose, 3, "time against nnz(X)");
@@ -175,8 +209,15 @@ function [tab, png] = attsparse_demo (outdir, varargin)
   endif
 endfunction
 
+function legend_lines (verbose, spec, table)
+  if (verbose)
+    printf ("\n%s\n", spec.table.(table).Legend);
+  endif
+endfunction
+
 function opt = demo_options (args)
-  opt = struct ("quick", false, "plots", true, "verbose", true, "inputs", {cell(0, 2)}, "data", "");
+  opt = struct ("quick", false, "plots", true, "verbose", true, "inputs", {cell(0, 2)}, "data", "", ...
+                 "tables", {{"methods", "targets", "qkv"}});
   if (mod (numel (args), 2) != 0)
     error ("attsparse:badArgument", "attsparse_demo: options must be name/value pairs");
   endif
@@ -212,6 +253,14 @@ function opt = demo_options (args)
           error ("attsparse:badArgument", "attsparse_demo: 'data' must be the name of a directory");
         endif
         opt.data = value;
+      case "tables"
+        if (ischar (value))
+          value = {value};
+        endif
+        if (! iscellstr (value))
+          error ("attsparse:badArgument", "attsparse_demo: 'tables' must be a table name or a cell array of them");
+        endif
+        opt.tables = value;
       otherwise
         error ("attsparse:badArgument", "attsparse_demo: unknown option '%s'", name);
     endswitch
@@ -219,9 +268,10 @@ function opt = demo_options (args)
 endfunction
 
 ## The spec's inputs: the generated ones, then those whose file is in the
-## directory DATA ("" for none); rows {name, X}.
-function inputs = spec_inputs (spec, data, verbose)
-  inputs = cell (0, 2);
+## directory DATA ("" for none); rows {name, X}.  VALUES: rows {name, V} of
+## the matrices in their Values-file (the qkv table's V).
+function [inputs, values] = spec_inputs (spec, data, verbose)
+  inputs = values = cell (0, 2);
   for k = 1:numel (spec.inputs)
     rec = spec.inputs{k};
     if (isfield (rec, "Example"))
@@ -230,6 +280,9 @@ function inputs = spec_inputs (spec, data, verbose)
       file = fullfile (data, rec.File);
       if (exist (file, "file"))
         inputs(end+1, :) = {rec.Input, read_x_txt(file)};
+        if (isfield (rec, "Values_file") && exist (fullfile (data, rec.Values_file), "file"))
+          values(end+1, :) = {rec.Input, full(read_x_txt (fullfile (data, rec.Values_file)))};
+        endif
       elseif (verbose)
         printf ("demo: no %s (its R data package is not installed)\n", file);
       endif
@@ -301,40 +354,267 @@ function out = input_table (name, X, spec, verbose)
       otherwise
         error ("attsparse:badInput", "attsparse_demo: method %s: unknown call '%s'", me.Method, me.Call);
     endswitch
+    infos{k}.method = methods{k};
   endfor
-  cols = spec.columns;
-  for k = nm:-1:1
+  if (verbose)
+    kind = {"dense", "sparse"}{1 + issparse(X)};
+    printf (["\n" spec.table.methods.Input_line "\n"], name, rows (X), columns (X), kind, nnz (X), infos{1}.r);
+  endif
+  out = table_rows (name, spec.columns.methods, infos, verbose);
+endfunction
+
+## Prints the heading and a line per row (structs whose fields the columns'
+## Result name) when verbose; returns the rows as a struct array with a field
+## per column, unscaled (fractions, not percent), NaN where a row has none.
+function out = table_rows (name, cols, rows, verbose)
+  if (verbose)
+    printf ("%s\n", strjoin (cellfun (@(c) sprintf (c.Heading_format, c.Heading), cols, ...
+                                       "uniformoutput", false), " "));
+    for k = 1:numel (rows)
+      printf ("%s\n", strjoin (cellfun (@(c) table_cell (c, rows{k}), cols, "uniformoutput", false), " "));
+    endfor
+  endif
+  out = struct ("input", {});
+  for k = numel (rows):-1:1
     out(k, 1).input = name;
     for c = 1:numel (cols)
-      out(k, 1).(cols{c}.Column) = value (cols{c}, methods{k}, infos{k}, false);
+      v = NaN;
+      if (isfield (rows{k}, cols{c}.Result))
+        v = rows{k}.(cols{c}.Result);
+      endif
+      out(k, 1).(cols{c}.Column) = v;
     endfor
-  endfor
-  if (! verbose)
-    return;
-  endif
-  kind = {"dense", "sparse"}{1 + issparse(X)};
-  printf (["\n" spec.table{1}.Input_line "\n"], name, rows (X), columns (X), kind, nnz (X), infos{1}.r);
-  printf ("%s\n", strjoin (cellfun (@(c) sprintf (c.Heading_format, c.Heading), cols, ...
-                                     "uniformoutput", false), " "));
-  for k = 1:nm
-    printf ("%s\n", strjoin (cellfun (@(c) sprintf (c.Format, value (c, methods{k}, infos{k}, true)), ...
-                                       cols, "uniformoutput", false), " "));
   endfor
 endfunction
 
-## A column's value for one method: the result field, times its Scale when scaled.
-function v = value (col, method, info, scaled)
-  if (strcmp (col.Result, "method"))
-    v = method;
+## One cell of a table line: the row's value of the column's Result field,
+## times its Scale, in its Format; a missing value as "-" in the Heading_format.
+function s = table_cell (col, row)
+  v = [];
+  if (isfield (row, col.Result))
+    v = row.(col.Result);
+  endif
+  if (isempty (v) || (isnumeric (v) && isnan (v)))
+    s = sprintf (col.Heading_format, "-");
     return;
   endif
-  v = NaN;
-  if (isfield (info, col.Result))
-    v = info.(col.Result);
-  endif
-  if (scaled && isfield (col, "Scale"))
+  if (isfield (col, "Scale"))
     v *= str2double (col.Scale);
   endif
+  s = sprintf (col.Format, v);
+endfunction
+
+## A search's sweep: run (value) for each value in order until every target is
+## met (or run returns []: the sweep stops there); hit{i}: the first run with
+## rel <= targets(i), else []; best: the run of least rel.
+function [hit, best] = sweep_targets (values, run, targets)
+  hit = cell (size (targets));
+  best = [];
+  for v = values
+    r = run (v);
+    if (isempty (r))
+      break;
+    endif
+    [hit, best, done] = record_run (hit, best, r, targets);
+    if (done)
+      break;
+    endif
+  endfor
+endfunction
+
+## One run of a sweep: the targets it meets first, the best run; done once
+## every target is met.
+function [hit, best, done] = record_run (hit, best, r, targets)
+  if (isempty (best) || r.rel < best.rel)
+    best = r;
+  endif
+  for i = 1:numel (targets)
+    if (isempty (hit{i}) && r.rel <= targets(i))
+      hit{i} = r;
+    endif
+  endfor
+  done = ! any (cellfun (@isempty, hit));
+endfunction
+
+## A run's row: the attsparse info with rel and estimate.
+function r = run_row (info)
+  r = info;
+  r.rel = info.rel_error;
+  r.estimate = NaN;
+  if (isfield (info, "rel_estimate"))
+    r.estimate = info.rel_estimate;
+  endif
+endfunction
+
+function r = run_rand (X, opts)
+  [~, ~, info] = attsparse_rand (X, opts{:});
+  r = run_row (info);
+endfunction
+
+## The deterministic algorithm at eps = V, or [] when ceil (b n) n^2 is above
+## the search's Max_work.
+function r = run_det (X, opts, v, se)
+  n = rows (X);
+  b = ((1 + sqrt (1 - v^2)) / v)^2;
+  r = [];
+  if (isfield (se, "Max_work") && ceil (b * n) * n^2 > str2double (se.Max_work))
+    return;
+  endif
+  [~, ~, info] = attsparse_det (X, opts{:}, "eps", v);
+  r = run_row (info);
+endfunction
+
+## The Gaussian projection Y = X G(:, 1:k) / sqrt (k) for the widths K in
+## increasing order: the columns of G not drawn yet (Octave's randn, G in
+## blocks of rows), time of X G(:, 1:k) from the first column.  Returns the
+## rows, one per width up to the first that meets every target.
+function [hit, best] = gaussian_sweep (X, ks, seed, targets)
+  old = randn ("state");
+  randn ("state", seed);
+  unwind_protect
+    XG = zeros (rows (X), 0);
+    elapsed = 0;
+    hit = cell (size (targets));
+    best = [];
+    for k = ks
+      t0 = tic ();
+      w = k - columns (XG);
+      if (w > 0)
+        B = zeros (rows (X), w);
+        for r0 = 1:8192:columns (X)
+          cols = r0:min (columns (X), r0 + 8191);
+          B += full (X(:, cols) * randn (numel (cols), w));
+        endfor
+        XG = [XG, B];
+      endif
+      elapsed += toc (t0);
+      e = attention_error (X, XG(:, 1:k) / sqrt (k));
+      [hit, best, done] = record_run (hit, best, struct ("k", k, "rel", e.rel, "estimate", NaN, "time", elapsed),
+                                      targets);
+      if (done)
+        break;
+      endif
+    endfor
+  unwind_protect_cleanup
+    randn ("state", old);
+  end_unwind_protect
+endfunction
+
+## The exact reference: the Gram X X' (gram) and its Cholesky factor, k = n
+## (a ridge of 1e-12 max G_ii keeps a rank-deficient Gram positive definite).
+function r = gram_chol (X)
+  t0 = tic ();
+  G = gram (X);
+  L = chol (G + 1e-12 * max (diag (G)) * eye (rows (G)))';
+  time = toc (t0);
+  e = attention_error (X, L);
+  r = struct ("k", rows (X), "rel", e.rel, "estimate", NaN, "time", time);
+endfunction
+
+## The rows of one search SE of the targets table on X, one per target (Once:
+## one row).
+function out = search_rows (X, se, targets, not_reached, quick)
+  n = rows (X);
+  opts = spec_options (spec_field (se, "Options"));
+  sweep = spec_field (se, "Sweep");
+  if (isfield (se, "Times_n"))
+    values = ceil (n * spec_numbers (se, "Times_n", quick));
+  elseif (isfield (se, "Values"))
+    values = spec_numbers (se, "Values", quick);
+  endif
+  row = @(t, r) struct ("target", t, "method", se.Search, "detail", detail (se, r), "k", r.k, ...
+                        "rel", r.rel, "estimate", r.estimate, "time", r.time);
+  switch (se.Call)
+    case "gram-chol"
+      out = {row(NaN, gram_chol (X))};
+      return;
+    case "rand"
+      if (strcmp (sweep, "rel"))
+        out = arrayfun (@(t) row (t, run_rand (X, [opts, {"rel", t}])), targets, "uniformoutput", false);
+        return;
+      endif
+      [hit, best] = sweep_targets (values, @(v) run_rand (X, [opts, {sweep, v}]), targets);
+    case "det"
+      [hit, best] = sweep_targets (values, @(v) run_det (X, opts, v, se), targets);
+    case "gaussian"
+      [hit, best] = gaussian_sweep (X, values, spec_numbers (se, "Seed"), targets);
+    otherwise
+      error ("attsparse:badInput", "demo-spec.dcf: search %s: unknown call '%s'", se.Search, se.Call);
+  endswitch
+  out = cell (size (targets));
+  for i = 1:numel (targets)
+    if (! isempty (hit{i}))
+      out{i} = row (targets(i), hit{i});
+    else
+      out{i} = row (targets(i), best);
+      out{i}.detail = sprintf (not_reached, 100 * best.rel, out{i}.detail);
+      [out{i}.k, out{i}.rel, out{i}.estimate] = deal (NaN);
+    endif
+  endfor
+endfunction
+
+## The detail column of a search's run: its Detail format on the run's fields
+## named by Detail_fields.
+function s = detail (se, r)
+  fields = {};
+  if (isfield (se, "Detail_fields"))
+    fields = strsplit (strtrim (se.Detail_fields));
+  endif
+  s = sprintf (se.Detail, cellfun (@(f) r.(f), fields, "uniformoutput", false){:});
+endfunction
+
+## The targets table for one input: for each target, a row per search (the
+## Once searches last).
+function out = targets_table (name, X, spec, verbose, quick)
+  tab = spec.table.targets;
+  targets = spec_numbers (tab, "Targets");
+  empty = attention_error (X, zeros (rows (X), 0));
+  if (verbose)
+    printf (["\n" tab.Input_line "\n"], name, rows (X), columns (X), 100 * empty.rel);
+    for t = targets(targets >= empty.rel)
+      printf ([tab.Above_baseline_line "\n"], 100 * t, 100 * empty.rel);
+    endfor
+  endif
+  once = cellfun (@(se) strcmp (spec_field (se, "Once"), "true"), spec.searches);
+  found = cellfun (@(se) search_rows (X, se, targets, tab.Not_reached, quick), spec.searches, ...
+                   "uniformoutput", false);
+  trows = {};
+  for i = 1:numel (targets)
+    trows = [trows, cellfun(@(f) f{i}, found(! once), "uniformoutput", false)];
+  endfor
+  trows = [trows, found(once){:}];
+  out = table_rows (name, spec.columns.targets, trows, verbose);
+endfunction
+
+## The qkv table for one input: Q its odd rows, K its even rows, V the even
+## rows of VALUES (or the spec's generated values when empty); a row per m and
+## probabilities.
+function out = qkv_table (name, X, values, spec, verbose, quick)
+  tab = spec.table.qkv;
+  Q = X(1:2:end, :);
+  K = X(2:2:end, :);
+  if (isempty (values))
+    ex = spec_field (tab, "Values_example");
+    V = spec_example ([{"n", rows(K)}, spec_options(ex)]);
+    what = sprintf ("attsparse_example(n = %d, %s)", rows (K), ex);
+  else
+    V = values(2:2:end, :);
+    rec = spec.inputs{cellfun (@(r) strcmp (r.Input, name), spec.inputs)};
+    what = rec.Values;
+  endif
+  if (verbose)
+    printf (["\n" tab.Input_line "\n"], name, rows (Q), columns (Q), rows (K), what);
+  endif
+  opts = spec_options (spec_field (tab, "Options"));
+  trows = {};
+  for m = spec_numbers (tab, "M", quick)
+    for p = strsplit (strtrim (tab.Probabilities))
+      [~, ~, info] = attsparse_rand (Q, "K", K, "V", V, "m", m, "probabilities", p{1}, opts{:});
+      info.method = ["qk-" p{1}];
+      trows{end+1} = info;
+    endfor
+  endfor
+  out = table_rows (name, spec.columns.qkv, trows, verbose);
 endfunction
 
 ## gnuplot when there is no display (octave-cli, --no-window-system): the
@@ -392,7 +672,7 @@ function yl = log_limits (Z, below)
 endfunction
 
 ## 1. rel and inf error against m, three probability schemes, median over seeds.
-function plot_error_vs_m (file, tk, rec, X, lev, quick)
+function plot_error_vs_m (file, tk, rec, X, m0, quick)
   ms = spec_numbers (rec, "M", quick);
   seeds = spec_numbers (rec, "Seeds", quick);
   schemes = strsplit (strtrim (rec.Probabilities));
@@ -412,20 +692,20 @@ function plot_error_vs_m (file, tk, rec, X, lev, quick)
   f = new_figure (tk);
   panels = {median(rel, 3), empty.rel, "rel", "rel error max|Att(Y)/Att(X)-1|"; ...
             median(inf_err, 3), empty.inf, "inf", "inf error max|Att(Y)-Att(X)| (the paper's)"};
-  xl = [ms(1) / 1.5, max(ms(end), lev.m) * 1.5];
+  xl = [ms(1) / 1.5, max(ms(end), m0) * 1.5];
   for p = 1:2
     subplot (1, 2, p);
     yl = log_limits ([panels{p, 1}(:); panels{p, 2}], 1);
     h = loglog (ms, panels{p, 1}, "-o", "linewidth", 1.5);
     hold ("on");
     hb = loglog (xl, panels{p, 2} * [1, 1], "k--");
-    hm = loglog (lev.m * [1, 1], yl, "k:");
+    hm = loglog (m0 * [1, 1], yl, "k:");
     axis ([xl, yl]);
     decorate (sprintf ("%s error vs m: n=%d d=%d r=%.2g, %d seeds", panels{p, 3}, ...
                        rows (X), columns (X), empty.r, numel (seeds)), ...
               "m (draws)", panels{p, 4}, ms, [h; hb; hm], ...
               [strcat("rand-", schemes), {"baseline (Y = 0, uniform attention)", ...
-               sprintf("default m = %d", lev.m)}], "eastoutside", "%d");
+               sprintf("default m = %d", m0)}], "eastoutside", "%d");
   endfor
   save_figure (f, file);
 endfunction
