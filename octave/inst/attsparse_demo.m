@@ -308,24 +308,6 @@ function v = spec_numbers (rec, field, quick = false)
   v = str2double (strsplit (strtrim (rec.(field))));
 endfunction
 
-## name=value words as a name/value cell: numbers, true/false as logicals, else strings.
-function opts = spec_options (words)
-  opts = {};
-  if (isempty (words))
-    return;
-  endif
-  for w = strsplit (strtrim (words))
-    i = find (w{1} == "=", 1);
-    v = w{1}(i+1:end);
-    if (any (strcmp (v, {"true", "false"})))
-      v = strcmp (v, "true");
-    elseif (! isnan (str2double (v)))
-      v = str2double (v);
-    endif
-    opts(end+1:end+2) = {w{1}(1:i-1), v};
-  endfor
-endfunction
-
 function v = spec_field (rec, field)
   v = "";
   if (isfield (rec, field))
@@ -845,7 +827,9 @@ endfunction
 %! mkdir (data);
 %! copyfile (file, fullfile (data, "acq.X.txt"));
 %! unwind_protect
-%!   out = evalc ('[tab, png] = attsparse_demo (dir, "quick", true, "data", data, "inputs", struct ("tiny", Xs, "tiny_file", file));');
+%!   out = evalc ('[tab, png] = attsparse_demo (dir, "quick", true, "data", data, "tables", "methods", "inputs", struct ("tiny", Xs, "tiny_file", file));');
+%!   assert (fieldnames (tab), {"methods"});
+%!   tab = tab.methods;
 %!   ## the plots: PNG files of 900 x 450 pixels
 %!   assert (png, fullfile (dir, {"error_vs_m.png", "error_vs_r.png", "time_vs_nnz.png", "k_vs_n.png"}));
 %!   for p = png
@@ -920,8 +904,94 @@ endfunction
 %! end_unwind_protect
 %! assert (cellfun (@(r) r.Method, spec.methods, "uniformoutput", false), ...
 %!         {"rand-leverage", "rand-uniform", "rand-norm", "det"});
-%! assert (cellfun (@(r) r.Column, spec.columns, "uniformoutput", false), ...
-%!         {"method", "m", "k", "inf", "rel", "baseline", "eps_spectral", "bound", "time"});
+%! assert (fieldnames (spec.table)', {"methods", "targets", "qkv"});
+%! cols = @(t) cellfun (@(r) r.Column, spec.columns.(t), "uniformoutput", false);
+%! assert (cols ("methods"), {"method", "m", "k", "inf", "rel", "baseline", "eps_spectral", "bound", "time"});
+%! assert (cols ("targets"), {"target", "method", "k", "rel", "estimate", "detail", "time"});
+%! assert (cols ("qkv"), {"method", "m", "k", "eps_spectral", "rel", "bound", "baseline", "out_rel", "time"});
+%! assert (cellfun (@(r) r.Search, spec.searches, "uniformoutput", false), ...
+%!         {"leverage-iid", "norm-poisson", "mixed-poisson", "target", "det", "gaussian", "exact"});
 %! assert (fieldnames (spec.plots)', {"error_vs_m", "error_vs_r", "time_vs_nnz", "k_vs_n"});
-%! assert (cellfun (@(r) r.Input, spec.inputs, "uniformoutput", false), {"example", "ALL", "acq"});
-%! assert (numel (strsplit (spec.table{1}.Legend, "\n")), 4);
+%! assert (cellfun (@(r) r.Input, spec.inputs, "uniformoutput", false), ...
+%!         {"example", "ALL", "acq", "crude", "golub", "lung"});
+%! assert (numel (strsplit (spec.table.methods.Legend, "\n")), 4);
+
+## the targets table on the default input: each row's run meets its target,
+## the run before it in the sweep did not (the same sweeps as R's)
+%!test
+%! X = attsparse_example ();
+%! n = rows (X);
+%! out = evalc ('tab = attsparse_demo ("", "quick", true, "plots", false, "tables", {"targets"});');
+%! t = tab.targets;
+%! priv = fullfile (fileparts (which ("attsparse_demo")), "private");
+%! addpath (priv);
+%! unwind_protect
+%!   spec = demo_spec (fullfile (fileparts (which ("attsparse_demo")), "demo-spec.dcf"));
+%!   fixed_opts = cellfun (@(se) spec_options (se.Options), spec.searches(1:3), "uniformoutput", false);
+%! unwind_protect_cleanup
+%!   rmpath (priv);
+%! end_unwind_protect
+%! targets = str2double (strsplit (spec.table.targets.Targets));
+%! methods = {"leverage-iid", "norm-poisson", "mixed-poisson", "target", "det", "gaussian"};
+%! assert ({t.method}, [repmat(methods, 1, 3), {"exact"}]);
+%! assert ([t.target], [kron(targets, ones(1, 6)), NaN]);
+%! met = ! isnan ([t.k]);
+%! fixed = met & ! ismember ({t.method}, {"target", "exact"});
+%! assert (all ([t(fixed).rel] <= [t(fixed).target]));
+%! assert (all (strncmp ({t(! met).detail}, "not met; best ", 14)));
+%! base = attention_error (X, zeros (n, 0)).rel;
+%! assert (numel (strfind (out, "is not below the rel of Y = 0")), sum (targets >= base));
+%! ## each fixed scheme: the m printed meets the target, the m before it does not
+%! grid = ceil (n * str2double (strsplit (spec.searches{1}.Quick_Times_n)));
+%! for i = find (fixed & ismember ({t.method}, methods(1:3)))
+%!   opts = fixed_opts{strcmp (methods(1:3), t(i).method)};
+%!   m = sscanf (t(i).detail, "m=%d");
+%!   [~, ~, at] = attsparse_rand (X, "m", m, opts{:});
+%!   assert ([at.k, at.rel_error], [t(i).k, t(i).rel]);
+%!   j = find (grid == m);
+%!   assert (numel (j), 1);
+%!   if (j > 1)
+%!     [~, ~, before] = attsparse_rand (X, "m", grid(j - 1), opts{:});
+%!     assert (before.rel_error > t(i).target);
+%!   endif
+%! endfor
+%! ## the target mode: where its estimate says the target is met, so does the exact rel
+%! tm = t(strcmp ({t.method}, "target"));
+%! said = [tm.estimate] <= [tm.target];
+%! assert (any (said));
+%! assert (all ([tm(said).rel] <= [tm(said).target]));
+%! ## det: its k is that of the eps printed, the eps before it did not meet the target
+%! eps = str2double (strsplit (spec.searches{5}.Quick_Values));
+%! for i = find (met & strcmp ({t.method}, "det"))
+%!   e = sscanf (t(i).detail, "eps=%g");
+%!   [~, ~, d] = attsparse_det (X, "eps", e, "spectral", false);
+%!   assert ([d.k, d.rel_error], [t(i).k, t(i).rel]);
+%!   j = find (eps == e);
+%!   if (j > 1)
+%!     [~, ~, d0] = attsparse_det (X, "eps", eps(j - 1), "spectral", false);
+%!     assert (d0.rel_error > t(i).target);
+%!   endif
+%! endfor
+%! assert ([t(end).k, t(end).rel < 1e-9], [n, true]);
+
+## the qkv table: Q the odd rows, K the even rows, rel and out_rel within the bound
+%!test
+%! out = evalc ('tab = attsparse_demo ("", "quick", true, "plots", false, "tables", "qkv");');
+%! q = tab.qkv;
+%! assert (unique ({q.input}), {"example"});
+%! assert (all ([q.rel] <= [q.bound] * (1 + 1e-9)));
+%! assert (all ([q.out_rel] <= [q.bound] * (1 + 1e-9)));
+%! assert (! isempty (strfind (out, "example, queries != keys: Q = odd rows (50 x 20000), K = even rows (50)")));
+%! X = attsparse_example ();
+%! V = attsparse_example (50, 3, 1, 1);
+%! [Y, ~, info] = attsparse_rand (X(1:2:end, :), "K", X(2:2:end, :), "V", V, "m", q(4).m, ...
+%!                                "probabilities", "norm", "seed", 1);
+%! assert (q(4).method, "qk-norm");
+%! assert ([q(4).k, q(4).rel, q(4).out_rel, q(4).eps_spectral], ...
+%!         [info.k, info.rel_error, info.out_rel_error, info.eps_spectral]);
+%! A = attention (X(1:2:end, :), X(2:2:end, :));
+%! At = attention (Y, info.YK);
+%! assert (q(4).out_rel, max ((abs (At * V - A * V) ./ (A * abs (V)))(:)), 1e-8 * q(4).out_rel);
+
+%!error <'tables': no table 'foo'> attsparse_demo ("", "tables", "foo", "plots", false)
+%!error <'tables' must be a table name> attsparse_demo ("", "tables", 1)
