@@ -1,13 +1,13 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
-## attsparse_demo.m: the demo defined by demo-spec.dcf (shared with R): the metrics tables it defines and this front-end's four PNG plots (docs/demo.md).
+## attsparse_demo.m: the demo defined by demo-spec.dcf (shared with R): its three tables (methods, columns per target, Q != K) and this front-end's four PNG plots (docs/demo.md).
 
 ## -*- texinfo -*-
 ## @deftypefn  {} {} attsparse_demo ()
 ## @deftypefnx {} {} attsparse_demo (@var{outdir})
 ## @deftypefnx {} {} attsparse_demo (@var{outdir}, @var{name}, @var{value}, @dots{})
 ## @deftypefnx {} {[@var{tab}, @var{png}] =} attsparse_demo (@dots{})
-## Reproduce the paper's bounds: run both algorithms, print their metrics and
-## write four plots.
+## Reproduce the paper's bounds: run both algorithms, print their metrics in
+## three tables and write four plots.
 ##
 ## What runs and how the tables print (inputs, methods and their options,
 ## columns and their formats, the plots' sweeps and seeds) is defined once,
@@ -16,9 +16,11 @@
 ## the same tables.
 ##
 ## The inputs are @code{attsparse_example ()} (@var{n} = 100,
-## @var{d} = 20000, @code{r = max (abs (X*X')(:)) = 0.05}, seed 1), then
-## each extra input.  For each, a header line (name, size, dense or sparse,
-## @code{nnz}, @var{r}) and a table with one row per method:
+## @var{d} = 20000, @code{r = max (abs (X*X')(:)) = 0.05}, seed 1), the real
+## data sets found in @qcode{"data"}, then each extra input.
+##
+## @strong{The methods table.}  For each input, a header line (name, size,
+## dense or sparse, @code{nnz}, @var{r}) and a table with one row per method:
 ##
 ## @table @asis
 ## @item @qcode{"rand-leverage"}
@@ -62,6 +64,48 @@
 ## bound (5.1e-4 on the default input).  @code{rel} is scale-free and is the
 ## figure to read.
 ##
+## @strong{The targets table.}  For each input, the fewest columns that reach
+## @code{rel <= 5%}, 2% and 1%, one line per target and method:
+##
+## @table @asis
+## @item @qcode{"leverage-iid"}, @qcode{"norm-poisson"}, @qcode{"mixed-poisson"}
+## The paper's sampling (i.i.d. draws from leverage scores) and Poisson
+## sampling with norm-squared or mixed probabilities, each with @var{m} swept
+## over @code{ceil (c n)}, @var{c} = 1/4, 3/8, 1/2, @dots{}, 8192 (steps of
+## about 1.4), at seed 1: the first @var{m} whose exact @code{rel} meets the
+## target (the @var{m} before it did not).
+## @item @qcode{"target"}
+## @code{attsparse_rand (X, "rel", target, "seed", 1)}: its @var{k}, exact
+## @code{rel} and estimate @code{rel_estimate} (from @var{Y} alone).
+## @item @qcode{"det"}
+## @code{attsparse_det} with eps swept from 0.9 down to 0.09 (an eps whose
+## iterations @code{ceil (b n)} times @code{n^2} exceed 3e7 is not run).
+## @item @qcode{"gaussian"}
+## For reference, @code{X G / sqrt (k)} with @var{G} Gaussian (Octave's
+## @code{randn}): @var{k} dense columns, not columns of @var{X}; @var{k}
+## swept up to 16 @var{n}.
+## @item @qcode{"exact"}
+## The exact Gram and its Cholesky factor, @var{k} = @var{n}.
+## @end table
+##
+## Columns: target, method, k, rel, estimate, detail (the @var{m}, eps or
+## width used; for the target mode the probabilities it picked and its
+## rounds), time_s.  A "-" marks a target not met within the sweep (the
+## detail gives the best @code{rel} reached); a target at or above the
+## @code{rel} of @code{Y = 0} is met with no column at all, which the header
+## says.
+##
+## @strong{The qkv table.}  On the inputs the spec names (the example, ALL,
+## acq): the odd rows as queries @var{Q}, the even rows as keys @var{K},
+## values @var{V} (ALL: the one-hot B or T lineage of each sample; otherwise
+## @code{attsparse_example (rows (K), 3, 1, 1)}), and for a few @var{m} with
+## leverage and norm probabilities
+## @code{attsparse_rand (Q, "K", K, "V", V, "m", m, "seed", 1)}: @var{k}, the
+## spectral eps of @code{[Q; K]}, @code{rel} of @code{Att(Q, K)}, the bound
+## @code{exp (2 eps max||q_i|| max||k_j||) - 1}, the uniform baseline and
+## @code{out_rel}, the error of @code{Att V} relative to
+## @code{sum_j Att_ij |V_jl|}.
+##
 ## The plots, PNG files of 900 by 450 pixels in @var{outdir} (default:
 ## @code{fullfile (tempdir (), "attsparse-demo")}), all log-log:
 ##
@@ -93,36 +137,46 @@
 ##
 ## @table @asis
 ## @item @qcode{"quick"}
-## Fewer seeds and points (false): about fifteen seconds instead of about
-## two minutes.
+## Fewer seeds and points in the plots, coarser sweeps in the targets and
+## qkv tables (false).
 ## @item @qcode{"inputs"}
 ## A struct whose fields are further inputs, each a real matrix (full or
 ## sparse) or the name of a file in the shared text format (first line
 ## @code{n d nnz issparse}, then lines @code{i j x}).  The field names name
-## the tables.  They are used as given (@code{make demo-octave} passes ALL
-## and acq with rows scaled so that @code{max (diag (X*X')) == 1}).
+## the tables.  They are used as given.
 ## @item @qcode{"data"}
 ## A directory holding the spec's data files (@file{ALL.X.txt}, @file{acq.X.txt},
-## written by the R package's @file{inst/scripts/export-data.R}; @code{make demo}
-## passes @file{build/demo/data}): those found there are run after the example,
+## @file{crude.X.txt}, @file{golub.X.txt}, @file{lung.X.txt}, @file{ALL.V.txt},
+## rows scaled so that @code{max (diag (X*X')) == 1}, written by the R package's
+## @file{inst/scripts/export-data.R}; @code{make demo} passes
+## @file{build/demo/data}): those found there are run after the example,
 ## before @qcode{"inputs"}.  Default: none.
+## @item @qcode{"tables"}
+## Which tables to compute and print: a name or a cell array of names among
+## @qcode{"methods"}, @qcode{"targets"}, @qcode{"qkv"} (all).
 ## @item @qcode{"plots"}
 ## Write the plots (true).
 ## @item @qcode{"verbose"}
 ## Print the tables (true).
 ## @end table
 ##
-## @var{tab} is a struct array, one element per table row, with fields
-## @code{input}, @code{method}, @code{m}, @code{k}, @code{inf}, @code{rel},
-## @code{baseline}, @code{eps_spectral} (spec_eps),
-## @code{bound}, @code{time} (time_s), as in R; fractions, not percent.
+## @var{tab} is a struct with a field per table run, each a struct array with
+## one element per table row: @code{tab.methods} with fields @code{input},
+## @code{method}, @code{m}, @code{k}, @code{inf}, @code{rel},
+## @code{baseline}, @code{eps_spectral} (spec_eps), @code{bound}, @code{time}
+## (time_s); @code{tab.targets} with @code{input}, @code{target},
+## @code{method}, @code{k}, @code{rel}, @code{estimate}, @code{detail},
+## @code{time} (NaN where a target is not met); @code{tab.qkv} with
+## @code{input}, @code{method}, @code{m}, @code{k}, @code{eps_spectral},
+## @code{rel}, @code{bound}, @code{baseline}, @code{out_rel}, @code{time}; as
+## in R; fractions, not percent.
 ## @var{png} is a cell array of the four file names (empty with
 ## @code{"plots", false}).
 ##
 ## @example
 ## @group
-## [tab, png] = attsparse_demo (tempname (), "quick", true);
-## [tab.rel] ./ [tab.baseline]
+## [tab, png] = attsparse_demo (tempname (), "quick", true, "tables", "methods");
+## [tab.methods.rel] ./ [tab.methods.baseline]
 ## @end group
 ## @end example
 ## @seealso{attsparse_rand, attsparse_det, attention_error, attsparse_example}
