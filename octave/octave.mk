@@ -3,9 +3,10 @@
 # make octave-pkg    build/attsparse-octave-<version>.tar.gz for pkg install, install-tested in a throwaway prefix
 # make check-octave-pkg  the tarball (built if needed) and the counts of its install test (part of make check)
 # make check-octave  the %!test blocks of octave/inst/*.m and tests/octave/*.m; ends "octave: N passed, M failed"
-# make demo-octave   attsparse_demo: the inputs of inst/extdata/demo-spec.dcf (attsparse_example (), and ALL and
-#                    acq when their R data packages are installed); plots in build/demo/octave
-# make demo-data     build/demo/data/{ALL,acq}.X.txt for Octave, written by the R package (inst/scripts/export-data.R)
+# make demo-octave   attsparse_demo: the inputs of inst/extdata/demo-spec.dcf (attsparse_example (), and ALL, acq,
+#                    crude, golub, lung when their R data packages are installed); plots in build/demo/octave
+# make demo-data     build/demo/data/*.X.txt (and ALL.V.txt) for Octave, written by the R package
+#                    (inst/scripts/export-data.R)
 
 MKOCTFILE ?= mkoctfile
 OCTAVE_CLI ?= octave-cli

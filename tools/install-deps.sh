@@ -10,7 +10,8 @@ for group in "$@"; do
     build)    want+=(gcc gfortran make liblapack-dev libblas-dev libopenblas0-pthread) ;;
     r)        want+=(r-base-core r-base-dev r-cran-matrix r-cran-testthat r-bioc-delayedarray r-bioc-hdf5array r-bioc-biocparallel) ;;
     octave)   want+=(octave liboctave-dev gnuplot-nox fonts-freefont-otf ghostscript) ;;
-    data)     want+=(r-bioc-all r-cran-tm r-bioc-multtest) ;;
+    # real data of the demo: ALL, acq and crude (tm), golub (multtest), lung (metagenomeSeq's 16S counts)
+    data)     want+=(r-bioc-all r-cran-tm r-bioc-multtest r-bioc-metagenomeseq) ;;
     docs)     want+=(r-cran-knitr r-cran-rmarkdown pandoc) ;;
     bench)    want+=(r-cran-bench python3-sklearn time) ;;
     sanitize) want+=(clang libclang-rt-14-dev valgrind) ;;

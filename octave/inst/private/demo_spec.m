@@ -3,8 +3,10 @@
 
 ## spec = demo_spec (file): the records of FILE (Debian control format, as
 ## R's read.dcf reads it once the lines starting with '#' are dropped), grouped
-## by kind: spec.table, spec.columns, spec.methods, spec.inputs (cell arrays of
-## structs, in file order) and spec.plots (a struct of structs by plot name).
+## by kind: spec.methods, spec.searches, spec.inputs (cell arrays of structs, in
+## file order), spec.table and spec.plots (structs of structs by table and plot
+## name) and spec.columns (a struct by table, In-table or "methods", of cell
+## arrays of the column records in file order).
 ## Field names have '-' replaced by '_'; continuation lines are joined with
 ## newlines, as read.dcf joins them.
 function spec = demo_spec (file)
@@ -41,8 +43,10 @@ function spec = demo_spec (file)
       cur.(key) = tok{2};
     endif
   endfor
-  kinds = {"Table", "table"; "Column", "columns"; "Method", "methods"; "Input", "inputs"; "Plot", "plots"};
-  spec = struct ("table", {{}}, "columns", {{}}, "methods", {{}}, "inputs", {{}}, "plots", struct ());
+  kinds = {"Table", "table"; "Column", "columns"; "Method", "methods"; "Search", "searches"; "Input", "inputs";
+           "Plot", "plots"};
+  spec = struct ("table", struct (), "columns", struct (), "methods", {{}}, "searches", {{}}, "inputs", {{}},
+                 "plots", struct ());
   for k = 1:numel (recs)
     r = recs{k};
     i = find (isfield (r, kinds(:, 1)), 1);
@@ -50,6 +54,17 @@ function spec = demo_spec (file)
       error ("attsparse:badInput", "%s: record %d has none of the fields %s", file, k, strjoin (kinds(:, 1)', ", "));
     elseif (strcmp (kinds{i, 2}, "plots"))
       spec.plots.(r.Plot) = r;
+    elseif (strcmp (kinds{i, 2}, "table"))
+      spec.table.(r.Table) = r;
+    elseif (strcmp (kinds{i, 2}, "columns"))
+      t = "methods";
+      if (isfield (r, "In_table"))
+        t = r.In_table;
+      endif
+      if (! isfield (spec.columns, t))
+        spec.columns.(t) = {};
+      endif
+      spec.columns.(t){end+1} = r;
     else
       spec.(kinds{i, 2}){end+1} = r;
     endif
