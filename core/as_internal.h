@@ -33,6 +33,15 @@ void as_progress(as_common *c, const char *fmt, ...)
     ;
 
 int as_threads(const as_common *c);
+/* Below this many multiply-adds a call's parallel regions run on one thread:
+   starting them, and the spin-waiting of OpenMP threads between them, cost
+   more than they save (on a busy machine the waiting threads take the CPU
+   from the working one: the bootstrap estimate's 31 small Grams of Y ran 20x
+   slower with two spinning threads than on one). About 10 ms of work: 3e7.
+   A variable so that the tests of thread-count invariance can set it to 0. */
+extern double as_parallel_min_work;
+/* as_threads, or 1 when the call's work (multiply-adds) is below as_parallel_min_work. */
+int as_threads_for(const as_common *c, double work);
 
 /* Wall-clock seconds from an arbitrary origin (for as_sample.time). */
 double as_wtime(void);

@@ -128,6 +128,13 @@ int as_threads(const as_common *c)
 #endif
 }
 
+double as_parallel_min_work = 3e7;
+
+int as_threads_for(const as_common *c, double work)
+{
+    return work < as_parallel_min_work ? 1 : as_threads(c);
+}
+
 int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what)
 {
     double mib = 1048576.0;

@@ -159,7 +159,7 @@ static int as_gram_dense(const as_matrix *X, int64_t kk, const int64_t *index,
                          const double *weight, double *G, as_common *c)
 {
     int64_t n = X->nrow, kb = as_gram_panel_cols(n), t0;
-    int nt = as_threads(c);
+    int nt = as_threads_for(c, 0.5 * (double)n * (double)n * (double)kk);
     double *P;
     kb = kb < kk ? kb : kk;
     P = as_malloc(c, (size_t)as_gram_packed_len(n, kb), sizeof(double));
@@ -254,7 +254,8 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
                        const double *weight, double *G, as_common *c)
 {
     int64_t n = X->nrow, t, t0, nheavy = 0, kb = as_gram_panel_cols(n), hmin;
-    int nt = as_threads(c);
+    int nt;
+    double work = 0;
     unsigned char *heavy = NULL;
     int64_t *bnd = NULL;
     double *B = NULL;
@@ -263,9 +264,12 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
     hmin = (int64_t)ceil(as_gram_heavy * (double)n);
     if (hmin < 1) hmin = 1;
     for (t = 0; t < kk; t++) {
-        heavy[t] = as_gram_heavy <= 1.0 && as_col_nnz(X, as_gram_col(index, t)) >= hmin;
+        double z = (double)as_col_nnz(X, as_gram_col(index, t));
+        heavy[t] = as_gram_heavy <= 1.0 && z >= (double)hmin;
         nheavy += heavy[t];
+        work += heavy[t] ? 0.5 * (double)n * (double)n : 0.5 * z * (z + 1);
     }
+    nt = as_threads_for(c, work);
     if (nheavy < kk) {
         /* bands of at least AS_GRAM_TILE rows, at most 16 a side (the tiles
            visit every column of a chunk); the bits do not depend on it */
@@ -371,7 +375,8 @@ static int as_cross_gram_ld(const as_matrix *A, const as_matrix *B, int64_t k, c
                             as_common *c)
 {
     int64_t na = A->nrow, nb = b1 - b0, kk = index ? k : A->ncol, t0, b;
-    int nt = as_threads(c);
+    /* at most na nb kk multiply-adds (fewer when sparse) */
+    int nt = as_threads_for(c, (double)na * (double)nb * (double)kk);
     c->status = AS_OK;
     if (nb <= 0) return AS_OK;
     for (b = 0; b < nb; b++) memset(C + b * ldc, 0, sizeof(double) * (size_t)na);

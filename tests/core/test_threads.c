@@ -124,6 +124,7 @@ static void check_factor3(const char *what, const as_matrix *X)
 
 int main(void)
 {
+    as_parallel_min_work = 0;   /* small inputs on several threads too: the bits must not change */
     /* full rank (the Cholesky of the sketch's Gram) and rank-deficient (the
        pivoted-QR fallback); d spans several 4096-column chunks of the sketch
        and 16384-column chunks of the score pass */
