@@ -74,10 +74,65 @@ static void free_sparse(sp *S)
     free(S->p32); free(S->i32); free(S->p64); free(S->i64); free(S->x); free(S->dense);
 }
 
-static double b_of(double eps)
+/* LAPACK's symmetric eigensolver, for the checks (as R's eigen() and Octave's eig in their tests). */
+void dsyev_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w,
+            double *work, const int *lwork, int *info, size_t, size_t);
+
+/* Eigenvalues (ascending, in w) and, with vectors, eigenvectors (in A) of the symmetric A. */
+static int sym_eig(int n, double *A, double *w, int vectors)
 {
-    double s = (1.0 + sqrt(1.0 - eps * eps)) / eps;
-    return s * s;
+    int lwork = -1, info = 0;
+    double q;
+    dsyev_(vectors ? "V" : "N", "L", &n, A, &n, w, &q, &lwork, &info, 1, 1);
+    lwork = (int)q;
+    {
+        double *work = malloc(sizeof(double) * (size_t)lwork);
+        dsyev_(vectors ? "V" : "N", "L", &n, A, &n, w, work, &lwork, &info, 1, 1);
+        free(work);
+    }
+    return info;
+}
+
+/* Generalized eigenvalues mu (ascending, *r of them) of (H, G) on the range of G. */
+static void gram_ratio_eig(int64_t n, const double *G, const double *H, double *mu, int64_t *r)
+{
+    double *V = malloc(sizeof(double) * (size_t)(n * n)), *lam = malloc(sizeof(double) * (size_t)n);
+    double *Wt, *C, tol;
+    int64_t a, b, i, k = 0;
+    memcpy(V, G, sizeof(double) * (size_t)(n * n));
+    sym_eig((int)n, V, lam, 1);
+    tol = (double)n * 16.0 * DBL_EPSILON * lam[n - 1];
+    for (a = 0; a < n; a++) k += lam[a] > tol;
+    Wt = malloc(sizeof(double) * (size_t)(n * (k ? k : 1)));
+    C = malloc(sizeof(double) * (size_t)((k ? k : 1) * (k ? k : 1)));
+    for (i = 0; i < k; i++)   /* Wt(:, i) = v_i / sqrt(lam_i) over the kept ones */
+        for (a = 0; a < n; a++) Wt[a + i * n] = V[a + (n - k + i) * n] / sqrt(lam[n - k + i]);
+    for (i = 0; i < k; i++)
+        for (b = 0; b < k; b++) {
+            double sum = 0;
+            int64_t p2;
+            for (a = 0; a < n; a++)
+                for (p2 = 0; p2 < n; p2++) sum += Wt[a + i * n] * H[a + p2 * n] * Wt[p2 + b * n];
+            C[i + b * k] = sum;
+        }
+    if (k) sym_eig((int)k, C, mu, 0);
+    *r = k;
+    free(V); free(lam); free(Wt); free(C);
+}
+
+/* The BSS barriers (Batson, Spielman, Srivastava, "Twice-Ramanujan sparsifiers",
+   SIAM J. Comput. 2012, section 3) after q shifts on rank r, from the paper's constants. */
+typedef struct barrier { double u, l, eU, eL, eps; } barrier;
+static barrier bss_barrier(double eps, int64_t r, int64_t q)
+{
+    double b = pow((1.0 + sqrt(1.0 - eps * eps)) / eps, 2), sb = sqrt(b);
+    barrier B;
+    B.eU = (sb - 1) / (b + sb);
+    B.eL = 1 / sb;
+    B.u = (double)r / B.eU + (double)q * (sb + 1) / (sb - 1);
+    B.l = -(double)r / B.eL + (double)q;
+    B.eps = (B.u - B.l) / (B.u + B.l);
+    return B;
 }
 
 /* ------------------------------------------------------------------ checks */
@@ -114,14 +169,9 @@ static int det_valid(const char *what, const as_matrix *X, double eps, int searc
     st = as_det(X, &o, S, c);
     CHECK(st == AS_OK, "%s eps %g search %d: status %d (%s)", what, eps, search, st, c->msg);
     if (st != AS_OK) return 0;
-    Qmax = (int64_t)ceil(b_of(eps) * (double)S->rank);
     if (rank_expected >= 0)
         CHECK(S->rank == rank_expected, "%s: rank %lld, expected %lld", what, (long long)S->rank,
               (long long)rank_expected);
-    CHECK(S->m == Qmax, "%s: m = %lld iterations, expected ceil(b r) = %lld", what,
-          (long long)S->m, (long long)Qmax);
-    CHECK(S->k >= 1 && S->k <= Qmax, "%s: k = %lld, above ceil(b r) = %lld", what,
-          (long long)S->k, (long long)Qmax);
     CHECK(S->eps_target == eps, "%s: eps_target %g", what, S->eps_target);
     CHECK(S->eps_bound <= eps * (1 + 1e-12), "%s: eps_bound %.17g above eps %g", what, S->eps_bound, eps);
     for (t = 0; t < S->k; t++) {
@@ -141,6 +191,37 @@ static int det_valid(const char *what, const as_matrix *X, double eps, int searc
     CHECK(as_compare_gram(n, G, H, 1, &met, c) == AS_OK, "%s: compare", what);
     CHECK(met.eps_spectral <= eps, "%s eps %g search %d: spectral eps %.6g above the request",
           what, eps, search, met.eps_spectral);
+    /* the barrier argument, recomputed from Y with an eigensolver: m shifts are
+       the fewest whose bound (u - l)/(u + l) reaches eps; Y Y' = gamma A with
+       gamma = 2/(u_m + l_m), A (whitened) strictly inside (l_m, u_m), its
+       potentials not above their start; Y spans the range (k >= r) and each
+       shift adds at most one column (k <= m) */
+    {
+        double *mu = malloc(sizeof(double) * (size_t)n), su = 0, sl = 0;
+        int64_t r = 0, inside = 1;
+        barrier B, B1;
+        gram_ratio_eig(n, G, H, mu, &r);
+        CHECK(r == S->rank, "%s: rank %lld by eig, %lld by as_det", what, (long long)r, (long long)S->rank);
+        Qmax = S->m;
+        B = bss_barrier(eps, r, Qmax);
+        B1 = bss_barrier(eps, r, Qmax - 1);
+        CHECK(B.eps <= eps * (1 + 1e-12) && B1.eps > eps * (1 - 1e-9),
+              "%s: m = %lld is not the fewest shifts reaching eps (%.17g, %.17g)", what, (long long)Qmax,
+              B.eps, B1.eps);
+        CHECK(fabs(S->eps_bound - B.eps) <= 1e-12, "%s: eps_bound %.17g, barriers %.17g", what, S->eps_bound, B.eps);
+        for (t = 0; t < r; t++) {
+            double lam = mu[t] * (B.u + B.l) / 2;
+            inside = inside && lam > B.l && lam < B.u;
+            su += 1 / (B.u - lam);
+            sl += 1 / (lam - B.l);
+        }
+        CHECK(inside, "%s: an eigenvalue of A outside (l_m, u_m)", what);
+        CHECK(su <= B.eU * (1 + 1e-8) && sl <= B.eL * (1 + 1e-8), "%s: potentials %.9g > %.9g or %.9g > %.9g",
+              what, su, B.eU, sl, B.eL);
+        CHECK(S->k >= r && S->k <= Qmax, "%s: k = %lld outside [rank %lld, m %lld]", what, (long long)S->k,
+              (long long)r, (long long)Qmax);
+        free(mu);
+    }
     CHECK(met.eps_spectral <= S->eps_bound + 1e-9, "%s: spectral eps %.6g above the bound %.6g",
           what, met.eps_spectral, S->eps_bound);
     ok = ok && met.eps_spectral <= eps;
@@ -231,13 +312,23 @@ static void test_leaf_cap(as_common *c)
     o.mem_mb = 1;   /* 7999 nodes of 820 numbers: 50 MiB */
     st = as_det(&X, &o, &S, c);
     CHECK(st == AS_ERR_ARG && strstr(c->msg, "'leaf'") && strstr(c->msg, "'memory'"), "leaf over cap: %d %s", st, c->msg);
-    /* a tiny cap without 'leaf': no tree fits, the plain scan runs */
+    /* 'memory' caps every working array, estimated before any is allocated: a
+       tiny cap is refused with the total named; a cap just above the arrays
+       other than the tree leaves no room for a tree, and the plain scan runs */
     o.leaf = 0;
     o.mem_mb = 0.001;
     o.eps = 0.8;
     st = as_det(&X, &o, &S, c);
-    CHECK(st == AS_OK && S.k > 0, "tiny cap falls back to a scan: %d %s", st, c->msg);
-    as_sample_free(&S, c);
+    CHECK(st == AS_ERR_TOOBIG && strstr(c->msg, "MiB of working arrays, above 'memory' = 0.001 MiB") &&
+          strstr(c->msg, "deterministic"), "tiny cap refused: %d %s", st, c->msg);
+    {
+        double need = strtod(strstr(c->msg, "): ") + 3, NULL);
+        CHECK(need > 0.05 && need < 5, "the estimate %g MiB for n = 40", need);
+        o.mem_mb = need + 0.01;
+        st = as_det(&X, &o, &S, c);
+        CHECK(st == AS_OK && S.k > 0, "a cap without room for a tree falls back to a scan: %d %s", st, c->msg);
+        as_sample_free(&S, c);
+    }
     free(x);
 }
 
