@@ -30,3 +30,12 @@ leverage_direct <- function(X) {
 real_data <- function(name) attsparse:::demo_data(name)
 
 skip_if_no_data <- function(X, pkg) if (is.null(X)) skip(paste("data package", pkg, "not installed"))
+
+# Generalized eigenvalues of (Y Y', X X') on the range of X X', by eigen().
+gram_ratio_eigen <- function(X, Y) {
+  G <- as.matrix(Matrix::tcrossprod(X)); H <- as.matrix(Matrix::tcrossprod(Y))
+  e <- eigen(G, symmetric = TRUE)
+  keep <- e$values > nrow(G) * 16 * .Machine$double.eps * max(e$values)
+  W <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
+  eigen(crossprod(W, H %*% W), symmetric = TRUE, only.values = TRUE)$values
+}

@@ -15,15 +15,6 @@ bss_barrier <- function(eps, r, q) {
   list(u = u, l = l, eU = eU, eL = eL, eps = (u - l) / (u + l))
 }
 
-# Generalized eigenvalues of (Y Y', X X') on the range of X X', by eigen().
-gram_ratio_eigen <- function(X, Y) {
-  G <- as.matrix(Matrix::tcrossprod(X)); H <- as.matrix(Matrix::tcrossprod(Y))
-  e <- eigen(G, symmetric = TRUE)
-  keep <- e$values > nrow(G) * 16 * .Machine$double.eps * max(e$values)
-  W <- e$vectors[, keep, drop = FALSE] %*% diag(1 / sqrt(e$values[keep]), sum(keep))
-  eigen(crossprod(W, H %*% W), symmetric = TRUE, only.values = TRUE)$values
-}
-
 det_ok <- function(X, eps, label, ...) {
   res <- attsparse_det(X, eps = eps, ...)
   what <- function(s) sprintf("%s eps %.1f: %s", label, eps, s)
