@@ -65,6 +65,9 @@ typedef struct as_det_pick {
 void as_bss_plan_init(double eps, int64_t r, int64_t batch, as_bss_plan *P);
 /* Doubles of the steps' workspaces for rank r, n rows, nt threads (as_bss_run). */
 double as_bss_workspace(int64_t n, int64_t r, int nt, const as_bss_plan *P);
+/* L (lower triangle, n x n, leading dimension ld) overwritten by its inverse, by
+   level-3 halves; LAPACK's info. */
+int as_det_tri_inverse(int n, double *L, int ld);
 /* Run the steps on the columns of X whitened by W (r x n): picks (room for
    P->Q) and their count, the number of steps (factorizations) made. */
 int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan *P,
