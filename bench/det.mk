@@ -7,12 +7,16 @@
 #                   runs longer than DET_BENCH_BUDGET seconds are stopped and extrapolated from their
 #                   last progress line.
 # make bench-det DET_BENCH_CASES="256:65536"    one case
+# make bench-det DET_BENCH_CLOCK=cpu            one thread, times in CPU seconds of the process (on a
+#                                               machine shared with other work: what a run takes alone)
 DET_BENCH := $(BUILD)/bench/det_bench
 DET_BENCH_EIG := $(BUILD)/bench/det_bench_eig
 DET_BENCH_CHOL := $(BUILD)/bench/det_bench_chol
 DET_BENCH_EIG_REV := 5d710d7
 DET_BENCH_CHOL_REV := b089abc
 DET_BENCH_BUDGET ?= 20
+DET_BENCH_CLOCK ?= wall
+DET_BENCH_ENV := $(if $(filter cpu,$(DET_BENCH_CLOCK)),OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1,)
 DET_BENCH_CASES ?= 64:8192 128:8192 256:8192 512:8192 1024:8192 256:2048 256:32768 256:65536
 
 .PHONY: bench-det
@@ -33,12 +37,12 @@ $(DET_BENCH_EIG): bench/det_bench.c
 $(DET_BENCH_CHOL): bench/det_bench.c
 	$(call det_bench_old,$(DET_BENCH_CHOL_REV),2,$@)
 bench-det: $(DET_BENCH) $(DET_BENCH_EIG) $(DET_BENCH_CHOL)
-	@echo "as_det, eps 0.5, tree search, dense as_example(n, d, r = 1, seed 42), no metrics; load average $$(cut -d' ' -f1 /proc/loadavg) at start"
+	@echo "as_det, eps 0.5, tree search, dense as_example(n, d, r = 1, seed 42), no metrics; $(DET_BENCH_CLOCK) time; load average $$(cut -d' ' -f1 /proc/loadavg) at start"
 	@echo "steps: factorizations made (the current core only; '-': stopped); k: distinct columns kept"
 	@echo "factor ms: a step's factorizations alone at rank n (eig: dsyevr with vectors; chol: 2 x (dpotrf + dpotri + dsyrk);"
 	@echo "now: 2 x (dpotrf + triangular inverse)); share: of a step"
 	@echo "core      n       d  iters  steps      k setup_s  ms/iter  total_s how    factor_ms share"
 	@for cs in $(DET_BENCH_CASES); do n=$${cs%%:*}; d=$${cs##*:}; \
-	  printf 'eig   '; $(DET_BENCH_EIG) $$n $$d $(DET_BENCH_BUDGET) || exit 1; \
-	  printf 'chol  '; $(DET_BENCH_CHOL) $$n $$d $(DET_BENCH_BUDGET) || exit 1; \
-	  printf 'now   '; $(DET_BENCH) $$n $$d $(DET_BENCH_BUDGET) || exit 1; done
+	  printf 'eig   '; $(DET_BENCH_ENV) $(DET_BENCH_EIG) $$n $$d $(DET_BENCH_BUDGET) $(DET_BENCH_CLOCK) || exit 1; \
+	  printf 'chol  '; $(DET_BENCH_ENV) $(DET_BENCH_CHOL) $$n $$d $(DET_BENCH_BUDGET) $(DET_BENCH_CLOCK) || exit 1; \
+	  printf 'now   '; $(DET_BENCH_ENV) $(DET_BENCH) $$n $$d $(DET_BENCH_BUDGET) $(DET_BENCH_CLOCK) || exit 1; done
