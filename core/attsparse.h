@@ -370,7 +370,7 @@ int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, co
 typedef struct as_det_options {
     double  eps;           /* target spectral error, in (0, 1)                */
     int64_t leaf;          /* columns per leaf of the search tree; 0: auto    */
-    double  mem_mb;        /* cap on the search tree's memory in MiB; 0: auto */
+    double  mem_mb;        /* cap on all working arrays in MiB; 0: auto */
     int     search;        /* 0: tree search, 1: plain scan of all columns    */
     int     error;         /* nonzero (default): out->metrics inf, rel, baseline, r */
     int     spectral;      /* nonzero: eps_spectral, bound; -1 (default): as error */
