@@ -112,9 +112,20 @@ attsparse_det <- function(X, eps = 0.5, error = TRUE, ..., K = NULL, V = NULL) {
   check_named(dots)
   X <- as_input(X)
   qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
+  # the randomized first stage takes its seed from R's RNG, as attsparse_rand does
+  # presample = TRUE is the default number of draws (the core's 1), FALSE none
+  if (is.logical(dots$presample) && length(dots$presample) == 1 && !is.na(dots$presample))
+    dots$presample <- as.numeric(dots$presample)
+  two_stage <- is.numeric(dots$presample) && length(dots$presample) == 1 && !is.na(dots$presample) &&
+    dots$presample > 0
+  if (two_stage && is.null(dots$seed)) dots$seed <- seed_from_rng()
   res <- .Call(C_det, X, qk_core_options(c(list(eps = eps, error = error), dots), qk))
-  out <- new_attsparse(X, res, "deterministic",
-                       list(eps = eps, b = res$b, eps_bound = res$eps_bound, max_columns = res$max_columns))
+  extra <- list(eps = eps, b = res$b, eps_bound = res$eps_bound, max_columns = res$max_columns,
+                steps = res$steps)
+  if (two_stage)
+    extra <- c(extra, list(presample_k = res$presample_k, presample_eps = res$presample_eps,
+                           eps_composed = res$eps_composed, seed = dots$seed))
+  out <- new_attsparse(X, res, "deterministic", extra)
   if (is.null(qk)) out else qk_result(out, X, qk, res, error, dots)
 }
 

@@ -135,6 +135,11 @@ int as_compare_view(const as_matrix *X, const double *G, const double *H, int sp
    ascending in w, eigenvectors in Z (n x n) when Z != NULL. */
 int as_syev(int n, double *A, double *w, double *Z, as_common *c);
 
+/* Whitening of the Gram G (n x n, destroyed): W (r x n, allocated) with
+   W G W' = I_r over the eigenvalues of G above n 16 DBL_EPSILON lambda_max(G)
+   (whiten.c; the deterministic algorithm and the spectral eps). */
+int as_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c);
+
 /* Default sketch sizes: embedding rows and JL columns. */
 int64_t as_default_s1(int64_t n);
 int64_t as_default_s2(int64_t d, double delta);

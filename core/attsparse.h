@@ -115,6 +115,12 @@ typedef struct as_sample {
     /* deterministic only (NaN or 0 otherwise): */
     double   b;            /* BSS sparsity factor as_bss_b(eps)                */
     int64_t  max_columns;  /* column budget ceil(b rank): the BSS iterations   */
+    int64_t  steps;        /* BSS steps made (factorizations; 'batch' shifts each) */
+    double   presample_eps;/* with 'presample': spectral eps of the randomized
+                              stage against X (NaN when 'error' is false)      */
+    int64_t  presample_k;  /* with 'presample': its distinct columns (else 0)   */
+    double   eps_composed; /* with 'presample': (1 + presample_eps)(1 + eps_bound) - 1,
+                              the guarantee against X (NaN when not measured) */
     /* every run: */
     double   time;         /* seconds of the algorithm, metrics excluded       */
     double   error_time;   /* seconds of the metrics; NaN when none asked      */
@@ -364,10 +370,16 @@ int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, co
 typedef struct as_det_options {
     double  eps;           /* target spectral error, in (0, 1)                */
     int64_t leaf;          /* columns per leaf of the search tree; 0: auto    */
-    double  mem_mb;        /* cap on the search tree's memory in MiB; 0: auto */
+    double  mem_mb;        /* cap on all working arrays in MiB; 0: auto */
     int     search;        /* 0: tree search, 1: plain scan of all columns    */
     int     error;         /* nonzero (default): out->metrics inf, rel, baseline, r */
     int     spectral;      /* nonzero: eps_spectral, bound; -1 (default): as error */
+    int64_t batch;         /* most barrier shifts per step; 0 (default): up to 64,
+                              1: one column per step (the paper's algorithm)     */
+    int64_t presample;     /* 0 (default): BSS on X; else BSS on the columns of an
+                              as_rand sample of X with this many draws (1: the
+                              default, as_det_presample_m)                      */
+    uint64_t seed;         /* the presample's seed                              */
 } as_det_options;
 
 void as_det_options_init(as_det_options *o);
@@ -381,6 +393,11 @@ int  as_det_options_set(as_det_options *o, const char *name, double value,
    eps = 2 sqrt(b) / (b + 1) (Batson, Spielman, Srivastava, Twice-Ramanujan
    sparsifiers, SIAM J. Comput. 41(6), 2012, Thm 3.1). */
 double as_bss_b(double eps);
+
+/* The default presample (option 'presample' = 1): draws of the randomized
+   stage for n rows, ceil(AS_DET_PRESAMPLE_FACTOR n ln n) and at least 2 n. */
+#define AS_DET_PRESAMPLE_FACTOR 8.0
+int64_t as_det_presample_m(int64_t n);
 
 /* The deterministic algorithm: BSS on the whitened columns, at most
    ceil(b rank) distinct columns (out->b, out->max_columns); Y is checked for

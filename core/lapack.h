@@ -24,6 +24,13 @@ void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
             const int *ldc, as_fclen, as_fclen);
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
 void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
+void dtrtri_(const char *uplo, const char *diag, const int *n, double *a, const int *lda, int *info,
+             as_fclen, as_fclen);
+void dlauum_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
+void dtrmm_(const char *side, const char *uplo, const char *transa, const char *diag,
+            const int *m, const int *n, const double *alpha, const double *a,
+            const int *lda, double *b, const int *ldb,
+            as_fclen, as_fclen, as_fclen, as_fclen);
 void dpocon_(const char *uplo, const int *n, const double *a, const int *lda,
              const double *anorm, double *rcond, double *work, int *iwork, int *info, as_fclen);
 double dlansy_(const char *norm, const char *uplo, const int *n, const double *a,

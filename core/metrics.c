@@ -38,35 +38,28 @@ void as_softmax(int64_t n, const double *G, double *Att)
 static int as_spectral_eps(int64_t n64, const double *G, const double *H, double *eps,
                            as_common *c)
 {
-    int n = (int)n64, r = 0, a, b;
-    double *V = NULL, *lam = NULL, *W = NULL, *T = NULL, *C = NULL, *mu = NULL, tol;
+    int n = (int)n64, r;
+    int64_t r64 = 0;
+    double *Gw = NULL, *W = NULL, *T = NULL, *C = NULL, *mu = NULL;
     double one = 1.0, zero = 0.0;
     *eps = NAN;
-    V = as_malloc(c, (size_t)n * n, sizeof(double));
-    lam = as_malloc(c, (size_t)n, sizeof(double));
-    W = as_malloc(c, (size_t)n * n, sizeof(double));
-    if (!V || !lam || !W) goto done;
-    memcpy(W, G, sizeof(double) * (size_t)n * n);
-    if (as_syev(n, W, lam, V, c) != AS_OK) goto done;
-    tol = (double)n * 16.0 * DBL_EPSILON * fabs(lam[n - 1]);
-    /* W = V_r diag(lam_r)^-1/2 over the eigenvalues above tol (they are last) */
-    for (a = n - 1; a >= 0 && lam[a] > tol; a--) r++;
+    Gw = as_malloc(c, (size_t)n * n, sizeof(double));
+    if (!Gw) goto done;
+    memcpy(Gw, G, sizeof(double) * (size_t)n * n);
+    /* W (r x n) with W G W' = I on the range of G */
+    if (as_whiten(n64, Gw, &W, &r64, c) != AS_OK) goto done;
+    r = (int)r64;
     if (r == 0) { *eps = 0; goto done; }
-    for (b = 0; b < r; b++) {
-        double sc = 1.0 / sqrt(lam[n - r + b]);
-        for (a = 0; a < n; a++) W[a + (size_t)b * n] = V[a + (size_t)(n - r + b) * n] * sc;
-    }
     T = as_malloc(c, (size_t)n * r, sizeof(double));
     C = as_malloc(c, (size_t)r * r, sizeof(double));
     mu = as_malloc(c, (size_t)r, sizeof(double));
     if (!T || !C || !mu) goto done;
-    dgemm_("N", "N", &n, &r, &n, &one, H, &n, W, &n, &zero, T, &n, 1, 1);
-    dgemm_("T", "N", &r, &r, &n, &one, W, &n, T, &n, &zero, C, &r, 1, 1);
+    dgemm_("N", "T", &n, &r, &n, &one, H, &n, W, &r, &zero, T, &n, 1, 1);
+    dgemm_("N", "N", &r, &r, &n, &one, W, &r, T, &n, &zero, C, &r, 1, 1);
     if (as_syev(r, C, mu, NULL, c) != AS_OK) goto done;
     *eps = fmax(mu[r - 1] - 1.0, 1.0 - mu[0]);
 done:
-    as_free(c, V);
-    as_free(c, lam);
+    as_free(c, Gw);
     as_free(c, W);
     as_free(c, T);
     as_free(c, C);

@@ -7,7 +7,7 @@
 enum {
     F_M, F_EPS, F_DELTA, F_SEED, F_ERROR, F_SPECTRAL, F_PROBABILITIES, F_SAMPLING, F_REL,
     F_ESTIMATE, F_LEVERAGE, F_JL, F_S1, F_S, F_S2, F_BETA, F_MEMORY, F_LEAF, F_SEARCH,
-    F_THREADS, F_VERBOSE
+    F_THREADS, F_VERBOSE, F_BATCH, F_PRESAMPLE
 };
 
 #define RAND AS_FOR_RAND
@@ -27,7 +27,7 @@ static const as_option as_options[] = {
      "target spectral error (0.5)", F_EPS},
     {"delta", AS_OPT_REAL, RAND | LEV, 0, 1, 1, 1, 0.01, NO_CHOICES,
      "failure probability (0.01)", F_DELTA},
-    {"seed", AS_OPT_WHOLE, RAND | LEV, 0, 9007199254740991.0, 0, 0, 0, NO_CHOICES,
+    {"seed", AS_OPT_WHOLE, RAND | LEV | DET, 0, 9007199254740991.0, 0, 0, 0, NO_CHOICES,
      "seed of the counter-based generator (the front-end draws one)", F_SEED},
     {"error", AS_OPT_FLAG, RAND | DET, 0, 1, 0, 0, 1, NO_CHOICES,
      "compute the attention error metrics against X X' (true)", F_ERROR},
@@ -59,11 +59,15 @@ static const as_option as_options[] = {
     {"memory", AS_OPT_REAL, RAND, 0, 1e12, 0, 0, 0, NO_CHOICES,
      "cap in MiB on the working arrays (0: 3/4 of the physical memory)", F_MEMORY},
     {"memory", AS_OPT_REAL, DET, 0, 1e12, 0, 0, 0, NO_CHOICES,
-     "cap in MiB on the search tree (0: 512)", F_MEMORY},
+     "cap in MiB on the working arrays, estimated first (0: a search tree up to 512 MiB, the whole under 3/4 of the physical memory)", F_MEMORY},
     {"leaf", AS_OPT_WHOLE, DET, 0, 1e18, 0, 0, 0, NO_CHOICES,
      "columns per leaf of the search tree (0: chosen under the memory cap)", F_LEAF},
     {"search", AS_OPT_CHOICE, DET, 0, 1, 0, 0, 0, "tree|scan",
      "tree search or a plain scan of all columns each step (tree)", F_SEARCH},
+    {"batch", AS_OPT_WHOLE, DET, 0, 1e6, 0, 0, 0, NO_CHOICES,
+     "most barrier shifts per step, each step certified (0: up to 64; 1: one column per step)", F_BATCH},
+    {"presample", AS_OPT_WHOLE, DET, 0, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
+     "draws of a randomized first stage, BSS on its columns (0: none; 1: 8 n ln n)", F_PRESAMPLE},
     {"threads", AS_OPT_WHOLE, RAND | DET | LEV | MET | GRAM, 0, AS_THREADS_MAX, 0, 0, 0, NO_CHOICES,
      "OpenMP threads (0: the OpenMP default); results do not depend on it", F_THREADS},
     {"verbose", AS_OPT_FLAG, RAND | DET | LEV, 0, 1, 0, 0, 0, NO_CHOICES,
@@ -223,6 +227,9 @@ static double as_option_load(unsigned call, const void *o, int field, const as_c
         case F_MEMORY: return d->mem_mb;
         case F_LEAF: return (double)d->leaf;
         case F_SEARCH: return d->search;
+        case F_BATCH: return (double)d->batch;
+        case F_PRESAMPLE: return (double)d->presample;
+        case F_SEED: return (double)d->seed;
         default: return NAN;
         }
     }
@@ -266,6 +273,9 @@ static void as_option_store(unsigned call, void *o, int field, double v, as_comm
         case F_MEMORY: d->mem_mb = v; break;
         case F_LEAF: d->leaf = (int64_t)v; break;
         case F_SEARCH: d->search = (int)v; break;
+        case F_BATCH: d->batch = (int64_t)v; break;
+        case F_PRESAMPLE: d->presample = (int64_t)v; break;
+        case F_SEED: d->seed = (uint64_t)v; break;
         default: break;
         }
     } else if (field == F_SPECTRAL) {

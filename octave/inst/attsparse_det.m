@@ -28,14 +28,26 @@
 ## @item @qcode{"spectral"}
 ## Compute @var{info}.eps_spectral and @var{info}.bound (default: the value of
 ## @qcode{"error"}).
+## @item @qcode{"presample"}
+## A randomized first stage (below): 0 (default) none; @code{true} or 1:
+## @code{ceil (8 n log (n))} draws (at least @code{2 n}); a larger whole number:
+## that many draws.
+## @item @qcode{"seed"}
+## The first stage's seed (default: drawn from Octave's @code{rand}, so
+## @code{rand ("seed", @dots{})} reproduces a run).
 ## @item @qcode{"search"}
-## How each step finds a column: @qcode{"tree"} (default; a binary tree over
-## blocks of columns, per-step cost independent of @var{d}) or @qcode{"scan"}
-## (all columns every step).
+## How a step finds new columns when none of those kept from the last search
+## qualifies: @qcode{"tree"} (default; a binary tree over blocks of columns,
+## cost independent of @var{d}) or @qcode{"scan"} (all columns).
 ## @item @qcode{"leaf"}
 ## Columns per leaf of the search tree; 0 (default): chosen under the memory cap.
 ## @item @qcode{"memory"}
-## Cap on the search tree's memory in MiB (default: automatic).
+## Cap in MiB on all working arrays, estimated before any is allocated; 0
+## (default): a search tree of up to 512 MiB, the whole under 3/4 of the
+## physical memory.
+## @item @qcode{"batch"}
+## Most barrier shifts per step; 0 (default): up to 64, 1: one column per step
+## as in the paper.
 ## @item @qcode{"threads"}
 ## OpenMP threads; 0 (default): @env{OMP_NUM_THREADS} if set, else all
 ## cores.  Results do not depend on it.
@@ -49,13 +61,36 @@
 ## @code{out_rel_error}).
 ## @end table
 ##
+## Each step factors @code{u'I - A} and @code{A - l'I} by Cholesky (which
+## certifies that @code{A} stays strictly between the barriers) and scores the
+## few columns kept from the last search by triangular solves; only when none
+## of them can take the step does it search again.  Any column the barrier
+## test accepts keeps the guarantee.  When the barrier potentials have fallen
+## far enough that a qualifying column is sure to exist for several shifts at
+## once, one factorization serves them all.
+##
+## Two stages (@qcode{"presample"}), for very wide @var{X}:
+## @code{attsparse_rand} first draws columns @var{Y1} (leverage scores,
+## i.i.d.), then BSS runs on them.  With
+## @code{(1-e1) X X' <= Y1 Y1' <= (1+e1) X X'} and BSS's certified
+## @code{(1-e2) Y1 Y1' <= Y Y' <= (1+e2) Y1 Y1'},
+## @code{(1-e1)(1-e2) X X' <= Y Y' <= (1+e1)(1+e2) X X'}.  @code{e2} is
+## @var{info}.eps_bound; @code{e1} is random, measured against @var{X} when
+## @qcode{"error"} is true (@var{info}.presample_eps, with
+## @var{info}.eps_composed @code{= (1+e1)(1+e2) - 1}; NaN otherwise).  The
+## default draws give @code{e1} of about 0.3 to 0.5: pass more for a tighter
+## first stage.
+##
 ## @var{info} has the fields of @code{attsparse_rand} (@code{index},
-## @code{weight}, @code{m} (iterations), @code{k}, @code{rank}, @code{eps},
-## @code{time}, @code{error}, @code{rel_error}, @code{r}, @code{baseline},
-## @code{eps_spectral}, @code{bound}, @code{error_time}), @code{eps_bound},
-## the spectral error @code{(u-l)/(u+l)} the barriers guarantee, @code{b}, the
-## sparsity factor above, and @code{max_columns}, the column budget
-## @code{ceil (b rank)} (the number of BSS steps).
+## @code{weight}, @code{m} (iterations: barrier shifts), @code{k}, @code{rank},
+## @code{eps}, @code{time}, @code{error}, @code{rel_error}, @code{r},
+## @code{baseline}, @code{eps_spectral}, @code{bound}, @code{error_time}),
+## @code{eps_bound}, the spectral error @code{(u-l)/(u+l)} the barriers
+## guarantee, @code{b}, the sparsity factor above, @code{max_columns}, the
+## column budget @code{ceil (b rank)} (the number of barrier shifts),
+## @code{steps}, the factorizations made, and with @qcode{"presample"}
+## @code{presample_k} (the first stage's distinct columns),
+## @code{presample_eps}, @code{eps_composed} and @code{seed}.
 ##
 ## A long run stops on Ctrl-C with the error @qcode{"attsparse:interrupted"}.
 ## @seealso{attsparse_rand, attention_error, attsparse_example}
@@ -70,6 +105,16 @@ function [Y, err, info] = attsparse_det (X, varargin)
                                   "column at every step); for a block reader use attsparse_rand"]);
   endif
   [K, V, opts] = qk_options (varargin, "attsparse_det");
+  ## the randomized first stage takes its seed from rand (), as attsparse_rand does
+  if (mod (numel (opts), 2) == 0)
+    pre = find (cellfun (@(s) ischar (s) && strcmpi (s, "presample"), opts(1:2:end)), 1, "last");
+    if (! isempty (pre) && isscalar (opts{2*pre}) && islogical (opts{2*pre}))
+      opts{2*pre} = double (opts{2*pre});    # true: the default number of draws
+    endif
+    if (! isempty (pre) && isscalar (opts{2*pre}) && isnumeric (opts{2*pre}) && opts{2*pre} > 0)
+      opts = with_seed (opts);
+    endif
+  endif
   if (isempty (K) && isempty (V))
     [Y, err, info] = __attsparse__ ("det", double_input (X), opts{:});
   else
@@ -89,7 +134,21 @@ endfunction
 %! assert (err, info.error);
 %! assert (info.eps_spectral <= info.eps_bound + 1e-10);
 %! assert (info.eps_bound <= 0.5 + 1e-12);
-%! assert (info.k <= info.max_columns && info.max_columns == info.m);
+%! ## the barrier argument from Y and eig: m shifts are the fewest reaching eps, and
+%! ## Y Y' / gamma lies strictly between the final barriers with the potentials at most
+%! ## where they started; k >= rank (Y spans X's range) and k <= m
+%! G = X * X';  [Vg, Lg] = eig ((G + G') / 2);  W = Vg ./ sqrt (diag (Lg))';
+%! C = W' * (Y * Y') * W;  mu = eig ((C + C') / 2);  r = numel (mu);
+%! b = ((1 + sqrt (1 - 0.5^2)) / 0.5)^2;  sb = sqrt (b);
+%! eU = (sb - 1) / (b + sb);  eL = 1 / sb;
+%! bar = @(q) [r / eU + q * (sb + 1) / (sb - 1), -r / eL + q];
+%! ul = bar (info.m);  ul1 = bar (info.m - 1);
+%! assert (diff (ul([2 1])) / sum (ul) <= 0.5 * (1 + 1e-12));
+%! assert (diff (ul1([2 1])) / sum (ul1) > 0.5 * (1 - 1e-9));
+%! lam = mu * sum (ul) / 2;
+%! assert (all (lam > ul(2) & lam < ul(1)));
+%! assert (sum (1 ./ (ul(1) - lam)) <= eU * (1 + 1e-8) && sum (1 ./ (lam - ul(2))) <= eL * (1 + 1e-8));
+%! assert (info.k >= r && info.k <= info.m);
 
 %!test
 %! [Y, ~, info] = attsparse_det (sparse (X .* (X > 0)), "error", false);
@@ -100,15 +159,19 @@ endfunction
 %!error id=attsparse:badInput attsparse_det (struct ())
 %!error <'eps' must be> attsparse_det (X, "eps", 0)
 %!error <'search' must be one of tree\|scan> attsparse_det (X, "search", "bfs")
-%!error <unknown option 'seed'> attsparse_det (X, "seed", 1)
+%!error <unknown option 'm'> attsparse_det (X, "m", 10)
+%!error <'presample' must be a whole number> attsparse_det (X, "presample", -1)
+%!error <'batch' must be a whole number> attsparse_det (X, "batch", 0.5)
 
 %!test
 %! ## b and max_columns are fields (as in R): the budget meets the BSS barriers
 %! for eps = [0.3, 0.5, 0.8]
 %!   [Y, ~, info] = attsparse_det (X, "eps", eps, "error", false);
 %!   assert (2 * sqrt (info.b) / (info.b + 1), eps, 1e-12);
-%!   assert (info.max_columns, info.m);
-%!   assert (info.k <= info.max_columns && info.eps_bound <= eps + 1e-12);
+%!   ## the spectral eps from eig, below the certified bound and the request
+%!   e = max (abs (eig (sqrtm (X * X') \ (Y * Y') / sqrtm (X * X')) - 1));
+%!   assert (e <= info.eps_bound + 1e-9 && info.eps_bound <= eps + 1e-12);
+%!   assert (info.steps >= 1);
 %! endfor
 
 %!test

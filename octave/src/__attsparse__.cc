@@ -495,6 +495,14 @@ void cmd_det (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
   info.add ("eps_bound", w.S.eps_bound);
   info.add ("b", w.S.b);
   info.add ("max_columns", (double) w.S.max_columns);
+  info.add ("steps", (double) w.S.steps);
+  if (dopt.presample > 0)
+    {
+      info.add ("presample_k", (double) w.S.presample_k);
+      info.add ("presample_eps", w.S.presample_eps);
+      info.add ("eps_composed", w.S.eps_composed);
+      info.add ("seed", (double) dopt.seed);
+    }
   if (nlhs > 2)
     plhs[2] = info.make ();
 }

@@ -68,6 +68,52 @@
 %! assert (! isempty (strfind (out, "det:")));
 %! assert (isempty (evalc ('attsparse_det (X, "error", false);')));
 
+## two stages: the first is attsparse_rand with the same draws and seed; its eps e1 measured by
+## eig, the certified e2, and the composed bound (1-e1)(1-e2) <= Y Y' / X X' <= (1+e1)(1+e2)
+%!function check_presample (X, epsilon, draws, seed)
+%!  [Y, err, info] = attsparse_det (X, "eps", epsilon, "presample", draws, "seed", seed);
+%!  n = rows (X);
+%!  if (islogical (draws))
+%!    m1 = max (ceil (8 * n * log (n)), 2 * n);
+%!  else
+%!    m1 = draws;
+%!  endif
+%!  [Y1, ~, i1] = attsparse_rand (X, "m", m1, "seed", seed, "error", false);
+%!  assert (info.presample_k, i1.k);
+%!  assert (all (ismember (info.index, i1.index)));
+%!  assert (info.seed, seed);
+%!  e1 = max (abs (gram_ratio_eig (X, Y1) - 1));
+%!  assert (info.presample_eps, e1, 1e-8);
+%!  e2 = info.eps_bound;
+%!  assert (e2 <= epsilon * (1 + 1e-12));
+%!  assert (info.eps_composed, (1 + e1) * (1 + e2) - 1, 1e-8);
+%!  mu = gram_ratio_eig (X, Y);
+%!  assert (min (mu) >= (1 - e1) * (1 - e2) - 1e-9 && max (mu) <= (1 + e1) * (1 + e2) + 1e-9);
+%!  assert (max (abs (gram_ratio_eig (Y1, Y) - 1)) <= e2 + 1e-9);
+%!  assert (info.k <= info.max_columns);
+%!endfunction
+
+%!test
+%! X = attsparse_example (20, 5000, 1, 8);
+%! S = sparse (X .* (abs (X) > 0.02));
+%! for seed = 1:3
+%!   check_presample (X, 0.5, true, seed);
+%!   check_presample (S, 0.5, 600, seed);
+%! endfor
+%! check_presample (X, 0.3, 1500, 4);
+
+## two stages: the seed from rand (), no first-stage eps without the error metrics
+%!test
+%! X = attsparse_example (10, 2000, 1, 6);
+%! rand ("seed", 5); [~, ~, a] = attsparse_det (X, "presample", true);
+%! rand ("seed", 5); [~, ~, b] = attsparse_det (X, "presample", true);
+%! assert (isequal (a.index, b.index) && isequal (a.weight, b.weight) && a.seed == b.seed);
+%! [~, err, c] = attsparse_det (X, "presample", 400, "seed", 2, "error", false);
+%! assert (isnan (err) && isnan (c.presample_eps) && isnan (c.eps_composed) && c.presample_k > 0);
+%! [~, ~, d] = attsparse_det (X, "presample", false);
+%! [~, ~, e] = attsparse_det (X);
+%! assert (isequal (d.index, e.index) && ! isfield (d, "presample_k"));
+
 ## bad input to attsparse_det: docs/bad-input.md, run by test_badinput.m
 
 ## Ctrl-C: a long run in a child octave-cli gets SIGINT once its main loop
