@@ -227,7 +227,7 @@ static SEXP r_wrap_body(void *data)
     const as_sample *S = w->S;
     const char *names[] = {"Y", "index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound",
                            "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling",
-                           "b", "max_columns", "time", "error_time", "metrics", "YK", ""};
+                           "b", "max_columns", "time", "error_time", "metrics", "YK", "beta", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight;
     int64_t t, k = S->k;
 
@@ -258,6 +258,7 @@ static SEXP r_wrap_body(void *data)
     SET_VECTOR_ELT(out, 18, Rf_ScalarReal(S->error_time));
     SET_VECTOR_ELT(out, 19, r_metrics(&S->metrics));
     if (w->K) SET_VECTOR_ELT(out, 20, r_make_y(w->Kr, w->K, S, w->c));
+    SET_VECTOR_ELT(out, 21, Rf_ScalarReal(S->beta));
     UNPROTECT(1);
     return out;
 }

@@ -30,3 +30,14 @@ leverage_direct <- function(X) {
 real_data <- function(name) attsparse:::demo_data(name)
 
 skip_if_no_data <- function(X, pkg) if (is.null(X)) skip(paste("data package", pkg, "not installed"))
+
+# The beta of the default m of attsparse_rand, computed here from its definition (?attsparse_rand):
+# t solving (k/2)(t - 1 - log t) = log(4 d / delta) above 1 (embedding, k = s1) and below 1 (JL,
+# k = s2), times the sum of the approximate scores over the rank.
+sketch_beta_direct <- function(s1, s2, d, delta, Sigma, rank) {
+  x <- log(4 * d / delta)
+  f <- function(t, k) k / 2 * (t - 1 - log(t)) - x
+  b <- if (s1 > 0) uniroot(f, c(1, 1e3), k = s1, tol = 1e-14)$root else 1
+  a <- if (s2 > 0) uniroot(f, c(1e-12, 1), k = s2, tol = 1e-15)$root else 1
+  b / a * Sigma / rank
+}
