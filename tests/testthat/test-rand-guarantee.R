@@ -48,3 +48,16 @@ test_that("real data: spectral eps <= eps at the default m (eps = 0.5, and 0.3 o
   }
   if (ran == 0) skip("none of r-bioc-all, r-cran-tm, r-bioc-multtest installed")
 })
+
+test_that("a DelayedMatrix read by blocks gets the in-memory default m and beta", {
+  skip_if_not_installed("DelayedArray")
+  skip_if_not_installed("BiocParallel")
+  X <- attsparse_example(100, 40000, seed = 3)   # s2 < rank: the JL step is used; three chunks
+  ref <- attsparse_rand(X, seed = 2, error = FALSE, estimate = FALSE)
+  got <- attsparse_rand(DelayedArray::DelayedArray(X), seed = 2, error = FALSE, estimate = FALSE,
+                        block_columns = 16384)
+  expect_gt(ref$s2, 0)
+  expect_identical(got$m, ref$m)
+  expect_identical(got$index, ref$index)
+  expect_identical(got$weight, ref$weight)
+})
