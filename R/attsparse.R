@@ -99,7 +99,7 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
                      sampling = res$sampling,
                      rel_target = if (is.null(dots[["rel", exact = TRUE]])) NA_real_ else as.numeric(dots[["rel", exact = TRUE]]),
                      rel_estimate = res$rel_estimate, inf_estimate = res$inf_estimate,
-                     rounds = res$rounds, s1 = res$s1, s = res$s, s2 = res$s2))
+                     rounds = res$rounds, s1 = res$s1, s = res$s, s2 = res$s2, beta = res$beta))
   if (is.null(qk)) out else qk_result(out, X, qk, res, error, dots)
 }
 

@@ -140,13 +140,32 @@ int as_syev(int n, double *A, double *w, double *Z, as_common *c);
    (whiten.c; the deterministic algorithm and the spectral eps). */
 int as_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c);
 
-/* Default sketch sizes: embedding rows and JL columns. */
+/* Default sketch sizes: embedding rows, and JL columns (a double: it may be
+   too large to cast; leverage.c). */
 int64_t as_default_s1(int64_t n);
-int64_t as_default_s2(int64_t d, double delta);
+double as_default_s2(int64_t d, double delta);
+/* The JL width the approximate scores of a rank-r X use: o->s2 or the
+   default, 0 when not below the rank (no JL step) (leverage.c). */
+int64_t as_jl_width(const as_rand_options *o, int64_t d, int64_t rank);
+/* b / a of the sketches' tail bounds (leverage.c, the comment at the top):
+   with probability >= 1 - delta/2 every approximate score of the d columns is
+   at least tau_j / (b / a); s1 = 0 or s2 = 0: that sketch not used. */
+double as_sketch_beta(int64_t s1, int64_t s2, int64_t d, double delta);
 
-/* as_leverage without the checks; fills used->rank, s1, s, s2 (0: not used). */
+/* What the leverage scores of X used: numerical rank, embedding rows and
+   nonzeros per column, JL width (0: not used; s1 = 0: exact scores). */
+typedef struct as_lev_info {
+    int64_t rank, s1, s, s2;
+} as_lev_info;
+/* as_leverage without the checks (rand.c). */
 int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
-                    as_sample *used, as_common *c);
+                    as_lev_info *info, as_common *c);
+/* The factor of the exact scores: X' copied, its pivoted QR (leverage.c). */
+int as_exact_factor(const as_matrix *X, const as_rand_options *o, as_block_factor *F, as_common *c);
+/* Target mode (see as_rand in attsparse.h); lev, nrm as needed by the
+   candidates, prob a work array; out->rank and sketch sizes already set (sample.c). */
+int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
+                   const double *nrm, double *prob, as_sample *out, as_common *c);
 
 /* M' += S1(:, j0 + (0 .. ncol(X)-1)) X' (n x s1) in column order (leverage.c). */
 int as_sketch_cols(const as_matrix *X, int64_t j0, int64_t s1, int64_t s, uint64_t seed,
@@ -162,7 +181,8 @@ void as_block_plan_fill(int64_t n, int64_t d, const as_rand_options *o, as_block
 int as_block_sketch_all(const as_block_plan *P, const as_matrix *X, uint64_t seed, double *MT,
                         as_common *c);
 /* The sampling of as_rand and as_block_sample: prob (a work array) from lev
-   and nrm, then i.i.d. or Poisson (sample.c). */
+   and nrm, then i.i.d. or Poisson (sample.c). out->s1 says how lev was
+   computed (0: exact) for the default m; out->beta receives its beta. */
 int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm, int scheme,
                    const as_rand_options *o, double *prob, as_sample *out, double **term,
                    as_common *c);

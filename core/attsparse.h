@@ -112,6 +112,10 @@ typedef struct as_sample {
     int      probabilities;/* AS_PROB_* used (target mode may pick it)         */
     int      sampling;     /* AS_SAMPLING_* used (target mode: Poisson)        */
     int      rounds;       /* target mode: samples drawn; else 1               */
+    double   beta;         /* p_j >= tau_j / (beta rank) for every column j with
+                              probability >= 1 - delta/2 (approximate scores),
+                              the factor of the default m (as_rand); NaN in
+                              target mode and for as_det                      */
     /* deterministic only (NaN or 0 otherwise): */
     double   b;            /* BSS sparsity factor as_bss_b(eps)                */
     int64_t  max_columns;  /* column budget ceil(b rank): the BSS iterations   */
@@ -205,10 +209,11 @@ int as_options_set(unsigned call, void *o, const char *name, double value,
                    const char *text, as_common *c);
 
 typedef struct as_rand_options {
-    int64_t  m;            /* draws; 0: as_default_m(rank, eps, delta, beta) */
+    int64_t  m;            /* draws; 0: the default (as_rand)                */
     double   eps;          /* target spectral error, in (0, 1)               */
     double   delta;        /* failure probability, in (0, 1)                 */
-    double   beta;         /* score approximation factor used in default m   */
+    double   beta;         /* score approximation factor of the default m; 0
+                              (default): from the sketches (as_rand)          */
     uint64_t seed;         /* in [0, 2^53)                                   */
     int      probabilities;/* AS_PROB_*                                      */
     int      leverage;     /* AS_LEV_*                                       */
@@ -242,8 +247,15 @@ int  as_rand_options_set(as_rand_options *o, const char *name, double value,
 /* Largest m accepted (draws are counted, not stored, but time is O(m log d)). */
 #define AS_M_MAX 2147483647LL
 
-/* Draws from the matrix Chernoff bound (Tropp 2012, Thm 1.1; see README):
+/* Draws from the matrix Chernoff bound (Tropp 2012, Thm 1.1) when every
+   p_j >= tau_j / (beta rank), failing with probability at most delta:
    m = ceil(beta * rank * log(2 rank / delta) / ((1+eps) log(1+eps) - eps)).
+   as_rand's default m is as_default_m(rank, eps, delta_s, out->beta): with
+   o->beta >= 1 (the user's factor) or exact scores delta_s = delta; with
+   approximate scores delta_s = delta / 2 and out->beta = (b / a) (Sigma / rank),
+   Sigma the sum of the approximate scores and b / a the sketches' tail
+   factors (the other delta / 2; core/leverage.c); mixed probabilities twice that; norm and
+   uniform ones, which carry no such bound, beta = 2.
    Returns a double so that an oversized m can be reported, not wrapped. */
 double as_default_m(int64_t rank, double eps, double delta, double beta);
 

@@ -235,6 +235,7 @@ int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t ra
     }
     out->eps_target = o->eps;
     out->rank = P->need_lev ? rank : (P->n < d ? P->n : d);
+    out->s1 = P->need_lev && !P->in_memory ? P->s1 : 0;   /* approximate scores: the default m's beta */
     out->probabilities = scheme;
     out->sampling = o->sampling;
     out->rounds = 1;

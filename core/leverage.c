@@ -7,9 +7,68 @@
 
 int64_t as_default_s1(int64_t n) { return 4 * n + 16; }
 
-int64_t as_default_s2(int64_t d, double delta)
+/* ------------------------------------------------------------ tail factors
+   Why the default m holds (as_rand in attsparse.h, the help of attsparse_rand).
+   Sampling needs p_j >= tau_j / (beta r) for every column j (Tropp 2012,
+   Thm 1.1: the whitened terms then have norm <= R = beta r / m). With
+   sigma_j the approximate score, Sigma = sum_j sigma_j and p_j = sigma_j / Sigma,
+   that is sigma_j >= tau_j / (b / a) and beta = (b / a) (Sigma / r), Sigma
+   measured (it corrects the inflation of sketched scores, about
+   s1 / (s1 - r - 1) for a Gaussian-like embedding: 1.33 r at s1 = 4 n + 16):
+   - the embedding: G~ = X S1' S1 X' = R'R and w_j = X' G^+ x_j (a fixed vector,
+     ||w_j||^2 = tau_j); by Cauchy-Schwarz,
+     tau_j^2 = (x_j' G^+ x_j)^2 <= (x_j' G~^+ x_j) (w_j' S1' S1 w_j), so
+     x_j' G~^+ x_j >= tau_j / b whenever ||S1 w_j||^2 <= b ||w_j||^2: only the
+     UPPER tail of ||S1 w||^2 for d fixed vectors, not a subspace embedding.
+     For a Gaussian S1 it is chi-square with s1 degrees of freedom; the OSNAP
+     embedding (Nelson, Nguyen, FOCS 2013) has the same second moment, and its
+     tails are of the same order up to constants (Cohen, Jayram, Nelson, SOSA
+     2018): b is the chi-square value, checked on real data by the tests.
+   - the JL step: sigma_j = ||S2' R^-T x_j||^2 is ||R^-T x_j||^2 chi2(s2) / s2
+     for the Gaussian S2 (given S1), and only its LOWER tail matters: a.
+   Both tails by the chi-square Chernoff bound (Dasgupta, Gupta 2003, Lemma
+   2.2; Laurent, Massart 2000): P(chi2(k) <= t k) <= exp(-(k/2)(t - 1 - log t))
+   for t < 1, the same for >= when t > 1; over d columns at delta / 4 each,
+   t solves (k/2)(t - 1 - log t) = log(4 d / delta). The sampling keeps
+   delta / 2. */
+
+/* The t of the chi-square Chernoff bound above: (k/2)(t - 1 - log t) = x, with
+   t > 1 (upper) or t < 1 (lower); bisection, the same bits everywhere. */
+static double as_chi2_tail(double k, double x, int upper)
 {
-    return (int64_t)ceil(8.0 * log((double)d / delta));
+    double lo = upper ? 1 : 0, hi = upper ? 2 : 1, target = 2 * x / k, mid;
+    int it;
+    if (upper)
+        while (hi - 1 - log(hi) < target) hi *= 2;
+    for (it = 0; it < 200; it++) {
+        mid = 0.5 * (lo + hi);
+        if (mid == lo || mid == hi) break;
+        if ((mid - 1 - log(mid) < target) == (upper != 0)) lo = mid; else hi = mid;
+    }
+    return upper ? hi : lo;
+}
+
+/* The JL floor of the default s2: every score keeps at least a third of its
+   value, (s2/2)(1/3 - 1 + log 3) = log(4 d / delta), s2 ~ 4.63 log(4 d / delta). */
+#define AS_JL_FLOOR (1.0 / 3.0)
+
+double as_default_s2(int64_t d, double delta)
+{
+    return ceil(2 * log(4.0 * (double)d / delta) / (AS_JL_FLOOR - 1 - log(AS_JL_FLOOR)));
+}
+
+int64_t as_jl_width(const as_rand_options *o, int64_t d, int64_t rank)
+{
+    int64_t q = o->s2 > 0 ? o->s2 : (int64_t)as_default_s2(d, o->delta);
+    return q < rank ? q : 0;
+}
+
+double as_sketch_beta(int64_t s1, int64_t s2, int64_t d, double delta)
+{
+    double x = log(4.0 * (double)d / delta);
+    double b = s1 > 0 ? as_chi2_tail((double)s1, x, 1) : 1;
+    double a = s2 > 0 ? as_chi2_tail((double)s2, x, 0) : 1;
+    return b / a;
 }
 
 /* Row of S1 holding the b-th nonzero of its column j (one in each of the s
@@ -342,16 +401,16 @@ static int as_factor_tail(const double *M, int64_t mrows, int64_t n, const int *
     F->q = F->qs = F->s2 = 0;
     if (r == 0) return AS_OK;
     if (!exact && o->s2 == 0) {
-        /* ceil(8 log(d / delta)) as a double first: a delta near the smallest
+        /* the default width as a double first: a delta near the smallest
            double makes it infinite, and a cast of that to int64_t is undefined */
-        double s2d = ceil(8.0 * log((double)d / o->delta));
+        double s2d = as_default_s2(d, o->delta);
         if (!(s2d <= 100000))
-            return as_error(c, AS_ERR_TOOBIG, "'delta' = %g needs a JL sketch of ceil(8 log(d / delta)) = %g columns "
+            return as_error(c, AS_ERR_TOOBIG, "'delta' = %g needs a JL sketch of ceil(4.63 log(4 d / delta)) = %g columns "
                             "(d = ncol(X) = %lld), above 100000: use a larger 'delta' or pass 's2'",
                             o->delta, s2d, (long long)d);
     }
-    q = exact ? r : (o->s2 > 0 ? o->s2 : as_default_s2(d, o->delta));
-    jl = q < r;
+    q = exact ? r : as_jl_width(o, d, r);
+    jl = q > 0 && q < r;
     if (!jl) q = r;
     else F->s2 = q;
     /* the sparse score pass wants N' rows padded to whole tiles (zero columns
@@ -458,83 +517,23 @@ void as_block_factor_free(as_block_factor *F, as_common *c)
     F->NT = NULL;
 }
 
-int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
-                    as_sample *used, as_common *c)
+int as_exact_factor(const as_matrix *X, const as_rand_options *o, as_block_factor *F, as_common *c)
 {
-    int64_t n = X->nrow, d = X->ncol, s1, s, mrows, a, j;
-    int exact, *jpvt = NULL;
-    double *M = NULL, *MT = NULL;
-    as_block_factor F;
-    as_block_plan P;
-
-    memset(&F, 0, sizeof F);
-    c->status = AS_OK;
-    used->rank = 0;
-    s1 = o->s1 > 0 ? o->s1 : as_default_s1(n);
-    s = o->s > 0 ? o->s : 4;
-    if (s > s1) s = s1;
-    /* when the sketch would not be smaller than X', the exact scores are cheaper */
-    exact = o->leverage == AS_LEV_EXACT || d <= s1;
-    mrows = exact ? d : s1;
-    if (n > AS_INT_MAX)
-        return as_error(c, AS_ERR_TOOBIG, "nrow(X) = %lld is above %lld, the largest size LAPACK takes",
-                        (long long)n, (long long)AS_INT_MAX);
-    if (mrows > AS_INT_MAX || (double)mrows * (double)n > 4e18)
-        return as_error(c, AS_ERR_TOOBIG, "exact leverage scores need a dense %lld x %lld copy; use method \"approx\"",
-                        (long long)d, (long long)n);
-    as_progress(c, "leverage: %s scores, %lld x %lld %s", exact ? "exact" : "approximate",
-                (long long)mrows, (long long)n, exact ? "copy of X'" : "sparse embedding");
-
-    if (exact) {
-        jpvt = as_calloc(c, (size_t)n, sizeof(int));
-        M = as_calloc(c, (size_t)(mrows * n), sizeof(double));
-        if (!jpvt || !M) goto done;
-        for (j = 0; j < d; j++)
-            AS_FOR_COL(X, j, row, v, { M[j + row * mrows] = v; });
-        if (as_pivoted_qr(M, mrows, n, jpvt, c) != AS_OK) goto done;
-        as_progress(c, "leverage: pivoted QR done");
-        if (as_factor_tail(M, mrows, n, jpvt, 1, d, o, &F, c) != AS_OK) goto done;
-        as_free(c, M);
-        M = NULL;
-        used->s1 = used->s = 0;
-    } else {
-        /* the block passes over X as one block */
-        as_block_plan_fill(n, d, o, &P);
-        MT = as_malloc(c, (size_t)(s1 * n), sizeof(double));
-        if (!MT) goto done;
-        if (as_block_sketch_all(&P, X, o->seed, MT, c) != AS_OK) goto done;
-        as_progress(c, "leverage: embedding done");
-        if (as_block_factor_run(&P, o, MT, &F, c) != AS_OK) goto done;
-        as_free(c, MT);
-        MT = NULL;
-        used->s1 = s1;
-        used->s = s;
-    }
-    used->rank = F.rank;
-    used->s2 = F.s2;
-    if (F.rank == 0) {
-        memset(scores, 0, sizeof(double) * (size_t)d);
-        goto done;
-    }
-    as_progress(c, "leverage: rank %lld, score pass with %lld columns", (long long)F.rank, (long long)F.q);
-    as_block_scores(X, 0, F.NT, F.q, F.qs, scores, NULL, c);
-    (void)a;
+    int64_t n = X->nrow, d = X->ncol, j;
+    int *jpvt = NULL;
+    double *M = NULL;
+    memset(F, 0, sizeof(*F));
+    jpvt = as_calloc(c, (size_t)n, sizeof(int));
+    M = as_calloc(c, (size_t)(d * n), sizeof(double));
+    if (!jpvt || !M) goto done;
+    for (j = 0; j < d; j++)
+        AS_FOR_COL(X, j, row, v, { M[j + row * d] = v; });
+    if (as_pivoted_qr(M, d, n, jpvt, c) != AS_OK) goto done;
+    as_progress(c, "leverage: pivoted QR done");
+    as_factor_tail(M, d, n, jpvt, 1, d, o, F, c);
 done:
     as_free(c, M);
-    as_free(c, MT);
     as_free(c, jpvt);
-    as_block_factor_free(&F, c);
-    return c->status;
-}
-
-int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
-                int64_t *rank, as_common *c)
-{
-    as_sample info;
-    as_sample_init(&info);
-    if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
-        return c->status;
-    as_leverage_run(X, o, scores, &info, c);
-    *rank = info.rank;
+    if (c->status != AS_OK) as_block_factor_free(F, c);
     return c->status;
 }

@@ -17,7 +17,7 @@ enum {
 #define GRAM AS_FOR_GRAM
 #define NO_CHOICES NULL
 
-/* The table. A default outside the range (m = 0, s1 = 0, rel = NaN,
+/* The table. A default outside the range (m = 0, s1 = 0, beta = 0, rel = NaN,
    spectral = -1) means "chosen by the core"; it passes the checks of a
    struct but cannot be set by name. */
 static const as_option as_options[] = {
@@ -53,9 +53,9 @@ static const as_option as_options[] = {
     {"s", AS_OPT_WHOLE, RAND | LEV, 1, 64, 0, 0, 0, NO_CHOICES,
      "nonzeros per embedding column (4)", F_S},
     {"s2", AS_OPT_WHOLE, RAND | LEV, 1, 100000, 0, 0, 0, NO_CHOICES,
-     "columns of the JL matrix (ceil(8 log(d / delta)))", F_S2},
-    {"beta", AS_OPT_REAL, RAND, 1, 1e6, 0, 1, 2, NO_CHOICES,
-     "score approximation factor in the default m (2)", F_BETA},
+     "columns of the JL matrix (ceil(4.63 log(4 d / delta)))", F_S2},
+    {"beta", AS_OPT_REAL, RAND, 1, 1e6, 0, 1, 0, NO_CHOICES,
+     "score approximation factor in the default m (from the sketches' tail bounds)", F_BETA},
     {"memory", AS_OPT_REAL, RAND, 0, 1e12, 0, 0, 0, NO_CHOICES,
      "cap in MiB on the working arrays (0: 3/4 of the physical memory)", F_MEMORY},
     {"memory", AS_OPT_REAL, DET, 0, 1e12, 0, 0, 0, NO_CHOICES,

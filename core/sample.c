@@ -1,4 +1,4 @@
-/* sample.c: the randomized algorithm: probabilities, i.i.d. or Poisson sampling, reweighting, the bootstrap error estimate. */
+/* sample.c: the randomized algorithm's sampling: probabilities, the default m, i.i.d. or Poisson sampling, reweighting, the bootstrap error estimate, target mode. */
 #include "as_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,20 +12,6 @@ double as_default_m(int64_t rank, double eps, double delta, double beta)
     double h = (1 + eps) * log1p(eps) - eps;
     if (rank < 1) return 0;
     return ceil(beta * (double)rank * log(2.0 * (double)rank / delta) / h);
-}
-
-/* Squared column norms that overflowed (entries near 1e154 and above) or
-   underflowed (near 1e-154 and below) are recomputed on X / max|X|: the
-   probabilities are scale-invariant, and inputs of ordinary scale keep their bits. */
-static void as_norm_probabilities_rescue(const as_matrix *X, double *prob)
-{
-    int64_t j, d = X->ncol;
-    double total = 0, amax = 0;
-    for (j = 0; j < d; j++) total += prob[j];
-    if (isfinite(total) && total > 1e-250) return;
-    for (j = 0; j < d; j++) AS_FOR_COL(X, j, row, v, { (void)row; amax = fmax(amax, fabs(v)); });
-    if (amax == 0) return;
-    for (j = 0; j < d; j++) prob[j] = as_col_norm_prob(X, j, amax);
 }
 
 int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const as_sample *S,
@@ -46,44 +32,6 @@ int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const a
 int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
 {
     return as_sample_check_finite_cols(X, S->index, S, c);
-}
-
-/* The working arrays of as_rand and its leverage scores, refused before any
-   is allocated when above the 'memory' cap; the message names the input
-   dimension that makes them large. */
-static int as_rand_memory(const as_matrix *X, const as_rand_options *o, int need_lev, int need_nrm,
-                          as_common *c)
-{
-    double n = (double)X->nrow, d = (double)X->ncol, s1, rmax, q;
-    /* prob, cdf, the per-column counts or decisions, lev and nrm when used */
-    double bytes = 20 * d + 8 * d * (need_lev + need_nrm);
-    char what[200];
-    int exact;
-    if (!need_lev) {
-        if (as_mem_check(c, bytes, o->mem_mb, "the sampling probabilities (d = ncol(X))") != AS_OK)
-            return c->status;
-        goto estimate;
-    }
-    s1 = o->s1 > 0 ? (double)o->s1 : 4 * n + 16;
-    exact = o->leverage == AS_LEV_EXACT || d <= s1;
-    rmax = n < (exact ? d : s1) ? n : (exact ? d : s1);
-    q = o->s2 > 0 && (double)o->s2 < rmax ? (double)o->s2 : rmax;
-    /* sketch or copy of X', its Cholesky/QR, R^-1 S2 and N' (rows padded to 16) */
-    /* (two sketches when X spans several chunks: the sum and a chunk's leaf) */
-    bytes += 8 * (exact ? d * n : (d > (double)as_block_chunk((int64_t)s1) ? 2 : 1) * s1 * n + n * n) + 8 * rmax * q + 8 * (q + 16) * n + 12 * n;
-    if (exact)
-        snprintf(what, sizeof what, "exact leverage scores need a dense copy of X' (d x n = %.0f x %.0f doubles)",
-                 d, n);
-    else
-        snprintf(what, sizeof what, "approximate leverage scores need a sketch of s1 x n = %.0f x %.0f doubles "
-                 "and an n x n factor (n = nrow(X) = %.0f)", s1, n, n);
-    if (as_mem_check(c, bytes, o->mem_mb, what) != AS_OK) return c->status;
-estimate:
-    /* the bootstrap estimate's Y Y' and one resample's Gram */
-    if (!o->estimate && isnan(o->rel)) return AS_OK;
-    snprintf(what, sizeof what, "the error estimate needs Y Y' and a resample's Gram (2 n^2 doubles, "
-             "n = nrow(X) = %.0f; estimate = FALSE skips it)", n);
-    return as_mem_check(c, bytes + 16 * n * n, o->mem_mb, what);
 }
 
 /* Unnormalized sampling probabilities of one scheme from the leverage
@@ -303,9 +251,7 @@ static double as_sum(int64_t d, const double *v)
     return t;
 }
 
-/* Target mode (see as_rand in attsparse.h); lev, nrm as needed by the
-   candidates, prob a work array; out->rank and sketch sizes already set. */
-static int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
+int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
                           const double *nrm, double *prob, as_sample *out, as_common *c)
 {
     int64_t d = X->ncol, m0, m, kpos, j;
@@ -364,14 +310,36 @@ fail:
     return c->status;
 }
 
+/* The beta of the probabilities of a scheme (p_j >= tau_j / (beta r) for
+   every column, see as_sketch_beta) and the failure probability left to the
+   sampling, for the default m: the user's beta as given (with all of delta);
+   exact leverage scores 1; approximate ones b / a times their measured sum
+   over the rank, the sketches taking delta / 2; mixed twice the leverage
+   part's. Norm and uniform probabilities carry no such bound: the m of
+   beta = 2, a size and no guarantee. s1: embedding rows (0: exact). */
+static double as_scheme_beta(int64_t d, int64_t rank, const double *lev, int scheme, int64_t s1,
+                             const as_rand_options *o, double *delta_sampling)
+{
+    double beta = 1;
+    *delta_sampling = o->delta;
+    if (o->beta >= 1) return o->beta;
+    if (scheme == AS_PROB_NORM || scheme == AS_PROB_UNIFORM) return 2;
+    if (s1 > 0 && rank > 0) {
+        beta = as_sketch_beta(s1, as_jl_width(o, d, rank), d, o->delta) * as_sum(d, lev) / (double)rank;
+        *delta_sampling = o->delta / 2;
+    }
+    return scheme == AS_PROB_MIXED ? 2 * beta : beta;
+}
+
 int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm, int scheme,
                    const as_rand_options *o, double *prob, as_sample *out, double **term,
                    as_common *c)
 {
     int64_t j, m;
-    double *cdf = NULL, total = 0, mreq;
+    double *cdf = NULL, total = 0, mreq, delta_sampling;
     as_scheme_probabilities(d, scheme, lev, nrm, prob);
-    mreq = o->m > 0 ? (double)o->m : as_default_m(rank, o->eps, o->delta, o->beta);
+    out->beta = as_scheme_beta(d, rank, lev, scheme, out->s1, o, &delta_sampling);
+    mreq = o->m > 0 ? (double)o->m : as_default_m(rank, o->eps, delta_sampling, out->beta);
     if (!(mreq <= (double)AS_M_MAX))
         return as_error(c, AS_ERR_TOOBIG, "the default 'm' for eps = %g, delta = %g is %.3g draws, above %lld: pass a smaller 'm' or a larger 'eps'",
                         o->eps, o->delta, mreq, (long long)AS_M_MAX);
@@ -399,62 +367,5 @@ int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm
         as_sample_poisson(d, prob, total, m, o->seed, out, term, c);
 done:
     as_free(c, cdf);
-    return c->status;
-}
-
-int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
-{
-    int64_t n = X->nrow, d = X->ncol, j;
-    double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL;
-    int target, scheme, need_lev, need_nrm;
-    double t0 = as_wtime();
-
-    as_sample_init(out);
-    if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
-        return c->status;
-    if (o->s1 > 0 && o->s1 < n)
-        return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
-                        (long long)n, (long long)o->s1);
-    target = !isnan(o->rel);
-    scheme = o->probabilities == AS_PROB_AUTO ? AS_PROB_LEVERAGE : o->probabilities;
-    need_lev = scheme == AS_PROB_LEVERAGE || scheme == AS_PROB_MIXED ||
-               (target && o->probabilities == AS_PROB_AUTO);
-    need_nrm = scheme == AS_PROB_NORM || scheme == AS_PROB_MIXED ||
-               (target && o->probabilities == AS_PROB_AUTO);
-    out->eps_target = o->eps;
-    if (c->nthreads > as_threads_cap())
-        as_progress(c, "threads: %d asked, %d used (4x the online CPUs)", c->nthreads, as_threads_cap());
-    if (as_rand_memory(X, o, need_lev, need_nrm, c) != AS_OK) return c->status;
-    out->probabilities = scheme;
-    out->sampling = target ? AS_SAMPLING_POISSON : o->sampling;
-    out->rounds = 1;
-
-    prob = as_malloc(c, (size_t)d, sizeof(double));
-    lev = need_lev ? as_malloc(c, (size_t)d, sizeof(double)) : NULL;
-    nrm = need_nrm ? as_malloc(c, (size_t)d, sizeof(double)) : NULL;
-    if (!prob || (need_lev && !lev) || (need_nrm && !nrm)) goto done;
-    if (need_lev) {
-        if (as_leverage_run(X, o, lev, out, c) != AS_OK) goto done;
-    } else out->rank = n < d ? n : d;
-    if (need_nrm) {
-        for (j = 0; j < d; j++) nrm[j] = as_col_norm_prob(X, j, 1.0);
-        as_norm_probabilities_rescue(X, nrm);
-    }
-    if (target) {
-        if (as_rand_target(X, o, lev, nrm, prob, out, c) == AS_OK) as_sample_check_finite(X, out, c);
-        goto done;
-    }
-    if (as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, &term, c) != AS_OK) goto done;
-    if (as_sample_check_finite(X, out, c) != AS_OK) goto done;
-    if (o->estimate) as_estimate(X, out->index, d, out, o->sampling, term, o->seed, 0, c);
-
-done:
-    as_free(c, prob);
-    as_free(c, term);
-    as_free(c, lev);
-    as_free(c, nrm);
-    out->time = as_wtime() - t0;
-    if (c->status == AS_OK) as_sample_metrics(X, NULL, o->error, o->spectral, out, c);
-    if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
 }

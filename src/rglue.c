@@ -228,7 +228,7 @@ static SEXP r_wrap_body(void *data)
     const char *names[] = {"Y", "index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound",
                            "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling",
                            "b", "max_columns", "time", "error_time", "metrics", "YK",
-                           "steps", "presample_k", "presample_eps", "eps_composed", ""};
+                           "steps", "presample_k", "presample_eps", "eps_composed", "beta", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight;
     int64_t t, k = S->k;
 
@@ -263,6 +263,7 @@ static SEXP r_wrap_body(void *data)
     SET_VECTOR_ELT(out, 22, Rf_ScalarReal((double)S->presample_k));
     SET_VECTOR_ELT(out, 23, Rf_ScalarReal(S->presample_eps));
     SET_VECTOR_ELT(out, 24, Rf_ScalarReal(S->eps_composed));
+    SET_VECTOR_ELT(out, 25, Rf_ScalarReal(S->beta));
     UNPROTECT(1);
     return out;
 }

@@ -29,8 +29,26 @@
 ##
 ## @table @asis
 ## @item @qcode{"m"}
-## Number of draws.  Default: from the matrix Chernoff bound,
-## @code{ceil (beta * rank * log (2 * rank / delta) / ((1+eps) log (1+eps) - eps))}.
+## Number of draws.  Default: from the matrix Chernoff bound (Tropp 2012,
+## Theorem 1.1), @code{ceil (beta * rank * log (2 * rank / delta_s) / ((1+eps) log (1+eps) - eps))},
+## where every probability is at least @code{tau_j / (beta * rank)} (@var{tau_j}
+## the exact leverage scores) with probability @code{1 - delta / 2}.  With
+## exact scores @code{beta = 1} and @code{delta_s = delta}.  With approximate
+## scores @var{sigma_j}, @code{delta_s = delta / 2} and
+## @code{beta = (b / a) * sum (sigma) / rank}: the measured sum corrects the
+## inflation of sketched scores (about 4/3 of the rank), and @var{b} (above 1)
+## and @var{a} (below 1) solve @code{(k/2) (t - 1 - log (t)) = log (4 d / delta)},
+## the chi-square Chernoff bound (Dasgupta and Gupta 2003; Laurent and Massart
+## 2000) at @code{k = s1} for the upper tail of the embedding and @code{k = s2}
+## for the lower tail of the JL step, each over the @var{d} columns.  The
+## embedding enters only through @code{norm (S1 * w_j)^2} for the fixed vectors
+## @code{w_j = X' * pinv (X*X') * x_j} (by Cauchy-Schwarz,
+## @code{sigma_j >= tau_j / b} before the JL step), so no subspace embedding is
+## needed; @var{b} is the value of a Gaussian embedding, which the OSNAP
+## embedding (Nelson and Nguyen 2013) matches in its second moment.  Mixed
+## probabilities double @var{beta}; norm and uniform ones carry no such bound
+## and use @code{beta = 2} with all of @var{delta}.  @var{info}.beta reports
+## it.
 ## @item @qcode{"eps"}
 ## Target spectral error in (0, 1), used for the default @var{m} (0.5).
 ## @item @qcode{"delta"}
@@ -80,9 +98,13 @@
 ## Johnson-Lindenstrauss matrix: @qcode{"gaussian"} (default) or @qcode{"ams"}.
 ## @item @qcode{"s1"}, @qcode{"s"}, @qcode{"s2"}
 ## Sketch sizes: embedding rows (@code{4 @var{n} + 16}), nonzeros per embedding
-## column (4), JL columns (@code{ceil (8 log (@var{d} / delta))}).
+## column (4), JL columns (@code{ceil (4.63 log (4 @var{d} / delta))}: every
+## approximate score keeps at least a third of its value before
+## the JL step, @code{a = 1/3} above).
 ## @item @qcode{"beta"}
-## Score approximation factor in [1, 1e6) used in the default @var{m} (2).
+## Score approximation factor in [1, 1e6) for the default @var{m}, which is
+## then @code{ceil (beta * rank * log (2 * rank / delta) / ((1+eps) log (1+eps) - eps))}
+## for every choice of probabilities (default: from the sketches, as above).
 ## @item @qcode{"memory"}
 ## Cap in MiB on the working arrays, refused before allocating; 0 (default):
 ## 3/4 of the physical memory.
@@ -145,8 +167,9 @@
 ## @code{s2} (sketch sizes used; 0 when not used), @code{sampling} and
 ## @code{probabilities} (the schemes used), @code{rel_estimate} and
 ## @code{inf_estimate} (estimates of @code{rel_error} and @code{error} from
-## @var{Y} alone; NaN with @code{"estimate", false}) and @code{rounds}.
-## Metrics not computed are NaN.
+## @var{Y} alone; NaN with @code{"estimate", false}), @code{rounds} and
+## @code{beta} (the factor of the default @var{m}, see @qcode{"m"}; NaN with
+## @qcode{"rel"}).  Metrics not computed are NaN.
 ##
 ## Errors have identifiers @qcode{"attsparse:badInput"} (@var{X}),
 ## @qcode{"attsparse:badArgument"} (options), @qcode{"attsparse:interrupted"}

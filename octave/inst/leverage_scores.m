@@ -9,8 +9,10 @@
 ##
 ## @var{tau} is a @var{d}-by-1 column; its sum is the numerical rank of
 ## @var{X}, returned as @var{rank}.  @var{method} is @qcode{"approx"} (default:
-## a sparse embedding, a triangular factor of the sketch and a Johnson-Lindenstrauss step, each score
-## within a constant factor with high probability; exact scores are computed
+## a sparse embedding, a triangular factor of the sketch and a Johnson-Lindenstrauss step; with
+## probability @code{1 - delta / 2} every score is at least @code{tau(j) / (b / a)}, the tail
+## factors of the two sketches (see @qcode{"m"} in @code{attsparse_rand}), and their sum is
+## about @code{s1 / (s1 - rank - 1)} times the rank, 4/3 at the default @var{s1}; exact scores are computed
 ## instead when the embedding would not be smaller than @var{X}') or
 ## @qcode{"exact"} (a QR of a dense copy of @var{X}').
 ##

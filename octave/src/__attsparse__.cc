@@ -477,6 +477,7 @@ void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
   info.add ("rel_estimate", w.S.rel_estimate);
   info.add ("inf_estimate", w.S.inf_estimate);
   info.add ("rounds", (double) w.S.rounds);
+  info.add ("beta", w.S.beta);
   if (nlhs > 2)
     plhs[2] = info.make ();
 }

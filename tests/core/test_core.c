@@ -186,6 +186,52 @@ static void test_leverage(void)
     free(X0); free(X); free(lev); free(app); free(G);
 }
 
+/* The default m's beta: its tail factors solve (k/2)(t - 1 - log t) = log(4 d / delta), and every
+   approximate probability is at least tau_j / (beta r) on a matrix with uneven scores and a JL
+   step (s2 < rank), on every one of 20 seeds; the default m is the Chernoff formula at that beta. */
+static void test_default_beta(void)
+{
+    int n = 40, d = 2000, j, seed, ok = 0;
+    double *X = random_matrix(n, d, 1.0, 31), *tau = malloc(8 * d), *sig = malloc(8 * d);
+    double x = log(4.0 * d / 0.01), b = as_sketch_beta(176, 0, d, 0.01), ab = as_sketch_beta(0, 30, d, 0.01);
+    int64_t rank;
+    as_matrix A;
+    as_common c;
+    as_rand_options o;
+    as_sample S;
+    as_common_init(&c);
+    CHECK(fabs(88.0 * (b - 1 - log(b)) - x) < 1e-9 * x && b > 1, "embedding factor b = %g", b);
+    CHECK(fabs(15.0 * (1 / ab - 1 + log(ab)) - x) < 1e-9 * x && ab > 1, "JL factor 1/a = %g", ab);
+    CHECK(as_sketch_beta(0, 0, d, 0.01) == 1, "no sketch: b / a = 1");
+    for (j = 0; j < d; j += 50) { int a; for (a = 0; a < n; a++) X[a + j * n] *= 8; }   /* uneven scores */
+    as_view_dense(&A, n, d, X, n);
+    as_rand_options_init(&o);
+    o.leverage = AS_LEV_EXACT;
+    CHECK(as_leverage(&A, &o, tau, &rank, &c) == AS_OK && rank == n, "exact scores: %s", c.msg);
+    o.leverage = AS_LEV_APPROX;
+    o.s2 = 30;
+    o.m = 1;
+    o.error = o.estimate = 0;
+    for (seed = 1; seed <= 20; seed++) {
+        double sum = 0, worst = INFINITY;
+        o.seed = (uint64_t)seed;
+        CHECK(as_leverage(&A, &o, sig, &rank, &c) == AS_OK, "approx scores: %s", c.msg);
+        CHECK(as_rand(&A, &o, &S, &c) == AS_OK && S.s2 == 30, "as_rand: %s", c.msg);
+        for (j = 0; j < d; j++) sum += sig[j];
+        CHECK(fabs(S.beta - as_sketch_beta(S.s1, 30, d, 0.01) * sum / n) < 1e-12 * S.beta, "beta %g", S.beta);
+        for (j = 0; j < d; j++) worst = fmin(worst, sig[j] / sum * n / tau[j]);
+        ok += worst >= 1 / S.beta;
+        as_sample_free(&S, &c);
+    }
+    CHECK(ok == 20, "min_j p_j r / tau_j >= 1 / beta on %d of 20 seeds", ok);
+    o.m = 0;
+    o.eps = 0.4;
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK &&
+          S.m == (int64_t)as_default_m(n, 0.4, 0.005, S.beta), "default m %lld", (long long)S.m);
+    as_sample_free(&S, &c);
+    free(X); free(tau); free(sig);
+}
+
 static void test_metrics(void)
 {
     int n = 6, d = 50, t;
@@ -245,6 +291,7 @@ int main(void)
     test_validation();
     test_gram_and_views();
     test_leverage();
+    test_default_beta();
     test_metrics();
     test_failures();
     return check_report("test_core");

@@ -74,6 +74,7 @@ static void test_rand_paths(void)
 
     as_rand_options_init(&rc.o);   /* approximate scores (d > s1), Gaussian JL, then the metrics */
     rc.o.s1 = 40; rc.o.s2 = 3; rc.o.seed = 5; rc.with_error = 1;
+    rc.o.beta = 2;   /* a JL of 3 columns would make the default m 9e6 draws (as_sketch_beta) */
     rc.X = &A.S64;
     sites += check_every_failure("rand approx CSC64 + error", run_rand, &rc);
     rc.o.jl = AS_JL_AMS;

@@ -118,6 +118,35 @@
 %!   assert (ok >= 38, "%d of 40 runs within eps", ok);
 %! endfor
 
+## the default m's beta: computed here from its definition (help attsparse_rand), and every
+## probability at least tau_j / (beta r) on a matrix with uneven leverage scores where the JL step
+## is used (s2 < rank), in >= 99% of 30 seeds (exact tau_j)
+%!test
+%! X = attsparse_example (100, 3000, 1, 21);
+%! Xs = sparse_example (100, 3000, 1, 21, 0.2);
+%! for A = {X, Xs}
+%!   [tau, r] = leverage_scores (A{1}, "exact");
+%!   pos = tau > 1e-10;
+%!   ok = 0;
+%!   for seed = 1:30
+%!     [~, ~, info] = attsparse_rand (A{1}, "seed", seed, "m", 1, "error", false, "estimate", false);
+%!     sig = leverage_scores (A{1}, "approx", "seed", seed);
+%!     assert (info.s2 > 0 && info.s2 < r && info.rank == r);
+%!     x = log (4 * 3000 / 0.01);
+%!     f = @(t, k) k / 2 * (t - 1 - log (t)) - x;
+%!     b = fzero (@(t) f (t, info.s1), [1, 1e3], optimset ("TolX", 1e-15));
+%!     a = fzero (@(t) f (t, info.s2), [1e-12, 1], optimset ("TolX", 1e-16));
+%!     assert (info.beta, b / a * sum (sig) / r, -1e-9);
+%!     p = sig / sum (sig);
+%!     ok += min (p(pos) * r ./ tau(pos)) >= 1 / info.beta;
+%!   endfor
+%!   assert (ok >= 30 * 0.99, "%d of 30 seeds with min p_j r / tau_j >= 1 / beta", ok);
+%!   ## the default m is the Chernoff formula at that beta, delta / 2 left to the sampling
+%!   [~, ~, info] = attsparse_rand (A{1}, "seed", 1, "eps", 0.4, "error", false, "estimate", false);
+%!   h = 1.4 * log (1.4) - 0.4;
+%!   assert (info.m, ceil (info.beta * r * log (2 * r / 0.005) / h));
+%! endfor
+
 ## the same seed gives the same result; another seed another one; threads do not matter
 %!test
 %! X = sparse_example (10, 1000, 1, 12, 0.3);

@@ -75,3 +75,14 @@ expect_bss_barriers <- function(X, res, eps, what = identity) {
   expect_gte(length(res$index), r, label = what("k >= rank"))
   expect_lte(length(res$index), res$m, label = what("k <= m"))
 }
+
+# The beta of the default m of attsparse_rand, computed here from its definition (?attsparse_rand):
+# t solving (k/2)(t - 1 - log t) = log(4 d / delta) above 1 (embedding, k = s1) and below 1 (JL,
+# k = s2), times the sum of the approximate scores over the rank.
+sketch_beta_direct <- function(s1, s2, d, delta, Sigma, rank) {
+  x <- log(4 * d / delta)
+  f <- function(t, k) k / 2 * (t - 1 - log(t)) - x
+  b <- if (s1 > 0) uniroot(f, c(1, 1e3), k = s1, tol = 1e-14)$root else 1
+  a <- if (s2 > 0) uniroot(f, c(1e-12, 1), k = s2, tol = 1e-15)$root else 1
+  b / a * Sigma / rank
+}

@@ -47,17 +47,30 @@ test_that("a repeated run and set.seed() reproduce the result; thread count does
   expect_identical(s1$weight, s2$weight)
 })
 
-test_that("the default m is the stated matrix Chernoff formula", {
+test_that("the default m is the stated matrix Chernoff formula at the sketches' beta", {
   X <- attsparse_example(40, 8000, seed = 5)
   res <- attsparse_rand(X, eps = 0.4, delta = 0.05, seed = 1, error = FALSE)
   h <- 1.4 * log(1.4) - 0.4
-  expect_equal(res$m, ceiling(2 * 40 * log(2 * 40 / 0.05) / h))
-  expect_equal(default_m(40, 0.4, 0.05), res$m)
+  sigma <- leverage_scores(X, seed = 1)
+  beta <- sketch_beta_direct(res$s1, res$s2, ncol(X), 0.05, sum(sigma), 40)
+  expect_equal(res$beta, beta, tolerance = 1e-10)
+  # approximate scores: the sketches' tails take delta / 2, the sampling the rest
+  expect_equal(res$m, ceiling(beta * 40 * log(2 * 40 / 0.025) / h))
+  expect_equal(default_m(40, 0.4, 0.025, res$beta), res$m)
+  # exact scores: beta = 1 and all of delta; mixed probabilities: beta doubled
+  ex <- attsparse_rand(X, eps = 0.4, delta = 0.05, seed = 1, error = FALSE, leverage = "exact")
+  expect_identical(ex$beta, 1)
+  expect_equal(ex$m, default_m(40, 0.4, 0.05, 1))
+  mx <- attsparse_rand(X, eps = 0.4, delta = 0.05, seed = 1, error = FALSE, probabilities = "mixed")
+  expect_equal(mx$beta, 2 * beta, tolerance = 1e-10)
+  # a beta given by the user: the paper's formula with it and all of delta
+  ub <- attsparse_rand(X, eps = 0.4, delta = 0.05, seed = 1, error = FALSE, beta = 2)
+  expect_equal(ub$m, ceiling(2 * 40 * log(2 * 40 / 0.05) / h))
 })
 
 spectral_ok_rate <- function(X, eps, seeds = 1:40) {
   ok <- vapply(seeds, function(s) {
-    res <- attsparse_rand(X, eps = eps, seed = s, error = FALSE)
+    res <- attsparse_rand(X, eps = eps, seed = s, error = FALSE, estimate = FALSE)
     spectral_eps(X, res$Y) <= eps
   }, NA)
   mean(ok)
