@@ -59,8 +59,15 @@ double as_default_s2(int64_t d, double delta)
 
 int64_t as_jl_width(const as_rand_options *o, int64_t d, int64_t rank)
 {
-    int64_t q = o->s2 > 0 ? o->s2 : (int64_t)as_default_s2(d, o->delta);
-    return q < rank ? q : 0;
+    int64_t q;
+    if (o->s2 > 0) return o->s2 < rank ? o->s2 : 0;
+    /* The default width is used only where it at least halves the score pass
+       (2 s2 <= rank): the JL step's lower tail a (about 1/3 at the default
+       width) divides the default m's beta, so a JL step that saves little of
+       the score pass would triple the draws for it. Without it the scores are
+       the exact projections of the sketch's factor (a = 1). */
+    q = (int64_t)as_default_s2(d, o->delta);
+    return 2 * q <= rank ? q : 0;
 }
 
 double as_sketch_beta(int64_t s1, int64_t s2, int64_t d, double delta)

@@ -53,7 +53,7 @@ static const as_option as_options[] = {
     {"s", AS_OPT_WHOLE, RAND | LEV, 1, 64, 0, 0, 0, NO_CHOICES,
      "nonzeros per embedding column (4)", F_S},
     {"s2", AS_OPT_WHOLE, RAND | LEV, 1, 100000, 0, 0, 0, NO_CHOICES,
-     "columns of the JL matrix (ceil(4.63 log(4 d / delta)))", F_S2},
+     "columns of the JL matrix (ceil(4.63 log(4 d / delta)) when at most rank/2, else none)", F_S2},
     {"beta", AS_OPT_REAL, RAND, 1, 1e6, 0, 1, 0, NO_CHOICES,
      "score approximation factor in the default m (from the sketches' tail bounds)", F_BETA},
     {"memory", AS_OPT_REAL, RAND, 0, 1e12, 0, 0, 0, NO_CHOICES,

@@ -100,7 +100,10 @@
 ## Sketch sizes: embedding rows (@code{4 @var{n} + 16}), nonzeros per embedding
 ## column (4), JL columns (@code{ceil (4.63 log (4 @var{d} / delta))}: every
 ## approximate score keeps at least a third of its value before
-## the JL step, @code{a = 1/3} above).
+## the JL step, @code{a = 1/3} above; the default width is used only when it
+## is at most half the rank, where it at least halves the score pass: otherwise
+## the scores are the sketch's exact projections, @code{a = 1}, and the default
+## @var{m} is smaller; a given @qcode{"s2"} is used when below the rank).
 ## @item @qcode{"beta"}
 ## Score approximation factor in [1, 1e6) for the default @var{m}, which is
 ## then @code{ceil (beta * rank * log (2 * rank / delta) / ((1+eps) log (1+eps) - eps))}

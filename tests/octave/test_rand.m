@@ -120,10 +120,10 @@
 
 ## the default m's beta: computed here from its definition (help attsparse_rand), and every
 ## probability at least tau_j / (beta r) on a matrix with uneven leverage scores where the JL step
-## is used (s2 < rank), in >= 99% of 30 seeds (exact tau_j)
+## is used (2 s2 <= rank), in >= 99% of 30 seeds (exact tau_j)
 %!test
-%! X = attsparse_example (100, 3000, 1, 21);
-%! Xs = sparse_example (100, 3000, 1, 21, 0.2);
+%! X = attsparse_example (160, 3000, 1, 21);
+%! Xs = sparse_example (160, 3000, 1, 21, 0.2);
 %! for A = {X, Xs}
 %!   [tau, r] = leverage_scores (A{1}, "exact");
 %!   pos = tau > 1e-10;

@@ -52,7 +52,7 @@ test_that("real data: spectral eps <= eps at the default m (eps = 0.5, and 0.3 o
 test_that("a DelayedMatrix read by blocks gets the in-memory default m and beta", {
   skip_if_not_installed("DelayedArray")
   skip_if_not_installed("BiocParallel")
-  X <- attsparse_example(100, 40000, seed = 3)   # s2 < rank: the JL step is used; three chunks
+  X <- attsparse_example(200, 40000, seed = 3)   # 2 s2 <= rank: the JL step is used; three chunks
   ref <- attsparse_rand(X, seed = 2, error = FALSE, estimate = FALSE)
   got <- attsparse_rand(DelayedArray::DelayedArray(X), seed = 2, error = FALSE, estimate = FALSE,
                         block_columns = 16384)
