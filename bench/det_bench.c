@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 #ifndef BENCH_OLD
-#include "det_internal.h"
+#include "det_shared.h"
 #endif
 
 /* BENCH_OLD = 1: linked with the core whose steps each run one symmetric

@@ -1,17 +1,11 @@
 /* det.c: the deterministic algorithm's driver: budget and barriers, memory estimated up front, the search tree's size, X X' and its whitening, the two-stage variant, the result. */
-#include "det_internal.h"
+#include "det_shared.h"
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #define AS_DET_MEM_MB   512.0   /* cap on the search tree when 'memory' == 0          */
 #define AS_DET_LEAF_MIN 32      /* smallest automatic leaf: below it the walk dominates */
-
-double as_bss_b(double eps)
-{
-    double sb = (1.0 + sqrt(1.0 - eps * eps)) / eps;   /* sqrt(b) */
-    return sb * sb;
-}
 
 int64_t as_det_presample_m(int64_t n)
 {

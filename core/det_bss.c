@@ -1,5 +1,5 @@
 /* det_bss.c: the barrier steps of the deterministic algorithm (BSS on whitened columns): resolvents by Cholesky, potentials by Woodbury, several shifts per step when they are safe, every step certified. */
-#include "det_internal.h"
+#include "det_shared.h"
 #include <time.h>
 
 #define AS_DET_PHI_TOL      1e-6  /* relative slack allowed on the barrier potentials   */
@@ -10,6 +10,14 @@
 #define AS_DET_CACHE_GAP    0.25  /* a kept column needs L - U at least this part of the
                                      last search's best (measured: without it, a third more
                                      distinct columns at n = 256; with it, about a tenth)  */
+
+/* The BSS sparsity factor: b = ((1 + sqrt(1 - eps^2)) / eps)^2 (Batson, Spielman, Srivastava,
+   "Twice-Ramanujan sparsifiers", SIAM J. Comput. 2012, section 3, with its constants as in as_bss_plan_init). */
+double as_bss_b(double eps)
+{
+    double sb = (1.0 + sqrt(1.0 - eps * eps)) / eps;   /* sqrt(b) */
+    return sb * sb;
+}
 
 /* Several shifts per step. With u' = u + s dU and l' = l + s dL, take the step's
    scores U_j, L_j against u', l' (below). If each of c_1 .. c_s (columns, not

@@ -1,5 +1,5 @@
 /* det_tree.c: the deterministic algorithm's search tree: Grams of blocks of columns (packed), built in parallel, walked towards the columns that can take a step. */
-#include "det_internal.h"
+#include "det_shared.h"
 
 /* P = sum over columns j0..j1-1 of x_j x_j' (dense X), four columns per pass. */
 static void as_det_leaf_dense(const as_matrix *X, int64_t j0, int64_t j1, double *P, int add)

@@ -1,6 +1,6 @@
 /* test_det.c: the deterministic algorithm: spectral guarantee, column budget, search modes, determinism, errors. */
 #include "attsparse.h"
-#include "det_internal.h"
+#include "det_shared.h"
 #include "check.h"
 #include <float.h>
 #include <stdint.h>

@@ -1,6 +1,6 @@
-/* det_internal.h: what the deterministic algorithm's files share (det.c: options, budget, driver; det_tree.c: the search tree; det_bss.c: the barrier steps). */
-#ifndef AS_DET_INTERNAL_H
-#define AS_DET_INTERNAL_H
+/* det_shared.h: what the deterministic algorithm's files share (det.c: options, budget, driver; det_tree.c: the search tree; det_bss.c: the barrier steps). */
+#ifndef AS_DET_SHARED_H
+#define AS_DET_SHARED_H
 
 #include "as_internal.h"
 
