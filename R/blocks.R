@@ -145,7 +145,7 @@ rand_blocks <- function(X, blocks, core_opts, args) {
   error_time <- NA_real_
   if (error) {
     t1 <- elapsed()
-    G <- gram_blocks(X, ends, sparse, BPPARAM, threads, what)
+    G <- gram_blocks(X, ends, sparse, BPPARAM, threads, "attsparse_rand")
     metrics <- .Call(C_error_gram, G, Y, list(spectral = spectral, threads = threads))
     error_time <- elapsed() - t1
     warn_overflow(metrics)
