@@ -134,6 +134,9 @@ test_that("Ctrl-C stops a block run within a few seconds, on the workers too, an
       # 25 blocks of 16384 columns a pass, three passes
       "DX <- DelayedArray::DelayedArray(matrix(rnorm(64 * 400000, sd = 0.02), 64))",
       sprintf("bp <- switch('%s', serial = BiocParallel::SerialParam(), multicore = BiocParallel::MulticoreParam(2), snow = BiocParallel::SnowParam(2))", mode),
+      # workers up before the run (a Ctrl-C while socket workers are still starting is the
+      # parallel package's to handle, not the run's)
+      "BiocParallel::bpstart(bp)",
       "cat('ready\\n'); flush(stdout())",
       "t0 <- proc.time()[[3]]",
       "r <- tryCatch(attsparse_rand(DX, m = 2000, seed = 1, error = FALSE, BPPARAM = bp, block_columns = 16384),",
