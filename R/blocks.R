@@ -115,9 +115,7 @@ rand_blocks <- function(X, blocks, core_opts, args) {
   threads <- if (is.null(core_opts[["threads", exact = TRUE]])) 0 else core_opts$threads
   if (plan[["in_memory"]] == 1) {
     # d <= s1: X is no larger than the sketch the passes would hold; read it whole
-    Xm <- as_block_matrix(if (sparse) methods::as(X, "dgCMatrix") else as.matrix(X), sparse)
-    if (!is.null(dimnames(X))) dimnames(Xm) <- dimnames(X)
-    return(do.call(attsparse_rand, c(list(Xm), args, blocks$dots)))
+    return(do.call(attsparse_rand, c(list(read_whole(X)), args, blocks$dots)))
   }
   # the same workers for every pass (socket workers load the package once)
   if (start_workers(BPPARAM)) on.exit(stop_workers(BPPARAM), add = TRUE)
@@ -209,15 +207,21 @@ leverage_blocks <- function(X, core_opts, blocks) {
   plan <- .Call(C_block_plan, as.numeric(nrow(X)), as.numeric(ncol(X)), core_opts)
   threads <- if (is.null(core_opts[["threads", exact = TRUE]])) 0 else core_opts$threads
   if (plan[["in_memory"]] == 1) {
-    sparse <- DelayedArray::is_sparse(X)
-    Xm <- as_block_matrix(if (sparse) methods::as(X, "dgCMatrix") else as.matrix(X), sparse)
-    return(.Call(C_leverage, Xm, core_opts))
+    return(.Call(C_leverage, read_whole(X), core_opts))
   }
   if (start_workers(blocks$BPPARAM)) on.exit(stop_workers(blocks$BPPARAM), add = TRUE)
   sc <- score_blocks(X, blocks, core_opts, plan, threads, "leverage_scores")
   scores <- sc$lev
   attr(scores, "rank") <- sc$factor[[2L]]
   scores
+}
+
+# A DelayedMatrix no wider than the sketch (d <= s1), read whole: a base matrix or dgCMatrix.
+read_whole <- function(X) {
+  sparse <- DelayedArray::is_sparse(X)
+  Xm <- as_block_matrix(if (sparse) methods::as(X, "dgCMatrix") else as.matrix(X), sparse)
+  if (!is.null(dimnames(X))) dimnames(Xm) <- dimnames(X)
+  Xm
 }
 
 # X(:, index) (unweighted): only the chosen columns are read, block by block of the index.

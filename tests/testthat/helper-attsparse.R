@@ -86,3 +86,30 @@ sketch_beta_direct <- function(s1, s2, d, delta, Sigma, rank) {
   a <- if (s2 > 0) uniroot(f, c(1e-12, 1), k = s2, tol = 1e-15)$root else 1
   b / a * Sigma / rank
 }
+
+# Ctrl-C for a long call, as a user sends it: `lines` (R statements, run with this session's libraries)
+# in a child Rscript that prints 'ready' before the call and 'usable' once the session goes on; `delay`
+# seconds after 'ready', SIGINT to the child (or, with `group`, to its own process group, as a terminal
+# sends it to a foreground job and its workers). Returns the child's output lines, the seconds from the
+# signal to 'usable', and its pid (the group's id with `group`).
+interrupt_child <- function(lines, delay, group = FALSE) {
+  rscript <- file.path(R.home("bin"), "Rscript")
+  libs <- paste(.libPaths(), collapse = .Platform$path.sep)
+  script <- tempfile(fileext = ".R")
+  out <- tempfile()
+  pid_file <- tempfile()
+  writeLines(lines, script)
+  seen <- function(pattern) file.exists(out) && any(grepl(pattern, readLines(out, warn = FALSE)))
+  system(sprintf("R_LIBS='%s' %s%s --vanilla %s > %s 2>&1 & echo $! > %s", libs, if (group) "setsid " else "",
+                 rscript, script, out, pid_file))
+  pid <- as.integer(readLines(pid_file))
+  for (i in 1:1200) { if (seen("ready")) break; Sys.sleep(0.1) }
+  ready <- seen("ready")
+  Sys.sleep(delay)
+  t0 <- Sys.time()
+  # tools::pskill refuses a process group: kill(1) takes it
+  if (group) system(sprintf("kill -INT -%d", pid)) else tools::pskill(pid, tools::SIGINT)
+  for (i in 1:200) { if (seen("usable")) break; Sys.sleep(0.1) }
+  list(lines = readLines(out, warn = FALSE), ready = ready, pid = pid,
+       waited = as.numeric(difftime(Sys.time(), t0, units = "secs")))
+}

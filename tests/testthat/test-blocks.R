@@ -123,12 +123,10 @@ test_that("Ctrl-C stops a block run within a few seconds, on the workers too, an
   skip_if_no_blocks()
   skip_on_os("windows")
   skip_if(Sys.which("setsid") == "", "no setsid to give the child its own process group")
-  rscript <- file.path(R.home("bin"), "Rscript")
-  libs <- paste(.libPaths(), collapse = .Platform$path.sep)
   for (mode in c("serial", "multicore", "snow")) {
-    script <- tempfile(fileext = ".R")
-    out <- tempfile()
-    writeLines(c(
+    # the run takes about 3 s alone on an idle 2-core machine; its own process group, as a terminal's
+    # foreground job: Ctrl-C goes to the workers too
+    run <- interrupt_child(c(
       "library(attsparse)",
       "set.seed(1)",
       # 25 blocks of 16384 columns a pass, three passes
@@ -142,22 +140,11 @@ test_that("Ctrl-C stops a block run within a few seconds, on the workers too, an
       "r <- tryCatch(attsparse_rand(DX, m = 2000, seed = 1, error = FALSE, BPPARAM = bp, block_columns = 16384),",
       "              error = function(e) conditionMessage(e), interrupt = function(e) 'interrupted')",
       "cat(sprintf('stopped after %.2f s: %s\\n', proc.time()[[3]] - t0, if (is.character(r)) r else 'finished'))",
-      "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), script)
-    seen <- function(pattern) file.exists(out) && any(grepl(pattern, readLines(out, warn = FALSE)))
-    pid_file <- tempfile()
-    # its own process group, as a terminal's foreground job: Ctrl-C goes to the workers too
-    system(sprintf("R_LIBS='%s' setsid %s --vanilla %s > %s 2>&1 & echo $! > %s", libs, rscript, script, out, pid_file))
-    pid <- as.integer(readLines(pid_file))
-    for (i in 1:1200) { if (seen("ready")) break; Sys.sleep(0.1) }
-    expect_true(seen("ready"), label = paste(mode, "child started"))
-    # the run takes about 3 s alone on an idle 2-core machine
-    Sys.sleep(1)
-    t0 <- Sys.time()
-    # tools::pskill refuses a process group: kill(1) takes it
-    system(sprintf("kill -INT -%d", pid))
-    for (i in 1:200) { if (seen("usable")) break; Sys.sleep(0.1) }
-    waited <- as.numeric(difftime(Sys.time(), t0, units = "secs"))
-    lines <- readLines(out, warn = FALSE)
+      "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), delay = 1, group = TRUE)
+    expect_true(run$ready, label = paste(mode, "child started"))
+    lines <- run$lines
+    waited <- run$waited
+    pid <- run$pid
     label <- paste(mode, paste(lines, collapse = " | "))
     expect_true(any(grepl("stopped after .*(interrupted|stopped: the workers ended)", lines)), label = label)
     expect_true(any(grepl("usable TRUE", lines)), label = label)

@@ -64,29 +64,15 @@ test_that("deterministic: bad options are named", {
 
 test_that("Ctrl-C stops a long deterministic run within about a second and the session goes on", {
   skip_on_os("windows")
-  rscript <- file.path(R.home("bin"), "Rscript")
-  script <- tempfile(fileext = ".R")
-  out <- tempfile()
-  writeLines(c(
-    sprintf(".libPaths(c(%s))", paste(deparse(.libPaths()), collapse = "")),
+  run <- interrupt_child(c(
     "library(attsparse)",
     "X <- attsparse_example(200, 40000, seed = 1)",
     "cat('ready\\n'); flush(stdout())",
     "t0 <- proc.time()[[3]]",
     "r <- tryCatch(attsparse_det(X, eps = 0.1, error = FALSE, threads = 1), error = function(e) conditionMessage(e))",
     "cat(sprintf('stopped after %.2f s: %s\\n', proc.time()[[3]] - t0, r))",
-    "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), script)
-  seen <- function(pattern) file.exists(out) && any(grepl(pattern, readLines(out, warn = FALSE)))
-  pid_file <- tempfile()
-  system(sprintf("%s --vanilla %s > %s 2>&1 & echo $! > %s", rscript, script, out, pid_file))
-  pid <- as.integer(readLines(pid_file))
-  for (i in 1:300) { if (seen("ready")) break; Sys.sleep(0.1) }
-  Sys.sleep(3)
-  t0 <- Sys.time()
-  tools::pskill(pid, tools::SIGINT)
-  for (i in 1:100) { if (seen("usable")) break; Sys.sleep(0.1) }
-  lines <- readLines(out, warn = FALSE)
-  expect_true(any(grepl("stopped after .*interrupted", lines)), label = paste(lines, collapse = " | "))
-  expect_true(any(grepl("usable TRUE", lines)))
-  expect_lt(as.numeric(difftime(Sys.time(), t0, units = "secs")), 3)
+    "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), delay = 3)
+  expect_true(any(grepl("stopped after .*interrupted", run$lines)), label = paste(run$lines, collapse = " | "))
+  expect_true(any(grepl("usable TRUE", run$lines)))
+  expect_lt(run$waited, 3)
 })
