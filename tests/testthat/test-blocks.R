@@ -124,7 +124,7 @@ test_that("Ctrl-C stops a block run within a few seconds, on the workers too, an
   skip_on_os("windows")
   skip_if(Sys.which("setsid") == "", "no setsid to give the child its own process group")
   for (mode in c("serial", "multicore", "snow")) {
-    # the run takes about 3 s alone on an idle 2-core machine; its own process group, as a terminal's
+    # the run takes about 3 s alone on an idle 2-core machine (interrupted 0.3 s in); its own process group, as a terminal's
     # foreground job: Ctrl-C goes to the workers too
     run <- interrupt_child(c(
       "library(attsparse)",
@@ -140,7 +140,7 @@ test_that("Ctrl-C stops a block run within a few seconds, on the workers too, an
       "r <- tryCatch(attsparse_rand(DX, m = 2000, seed = 1, error = FALSE, BPPARAM = bp, block_columns = 16384),",
       "              error = function(e) conditionMessage(e), interrupt = function(e) 'interrupted')",
       "cat(sprintf('stopped after %.2f s: %s\\n', proc.time()[[3]] - t0, if (is.character(r)) r else 'finished'))",
-      "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), delay = 1, group = TRUE)
+      "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), delay = 0.3, group = TRUE)
     expect_true(run$ready, label = paste(mode, "child started"))
     lines <- run$lines
     waited <- run$waited
