@@ -62,6 +62,10 @@ block_apply <- function(ids, BPPARAM, what, ...) {
   tryCatch(BiocParallel::bplapply(ids, block_task, ..., BPPARAM = BPPARAM),
            error = function(e) {
              msg <- conditionMessage(e)
+             # Ctrl-C while a block was in the core: the core stops with "interrupted by the user", which
+             # BiocParallel wraps as a block's error (in the session itself with SerialParam)
+             if (grepl("interrupted by the user", msg, fixed = TRUE))
+               stop(sprintf("%s: interrupted by the user", what), call. = FALSE)
              # a worker that is gone (Ctrl-C reaches the workers too, or it was killed) shows up as
              # a broken connection, not as an error of the block it held
              if (grepl("(writing to|reading from) connection|unserialize", msg))

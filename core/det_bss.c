@@ -7,6 +7,7 @@
 #define AS_DET_BIG_PLAN     1e5   /* more iterations than this: say so (verbose)         */
 #define AS_DET_LONG_SEC     60.0  /* an estimated run longer than this: say so (verbose) */
 #define AS_DET_LONG_PROBE_SEC 3.0 /* the estimate is made after this long                */
+#define AS_DET_GAP_BITS     32    /* the ranking's resolution: 2^-32 of max(|U|, |L|)    */
 #define AS_DET_CACHE_GAP    0.25  /* a kept column needs L - U at least this part of the
                                      last search's best (measured: without it, a third more
                                      distinct columns at n = 256; with it, about a tenth)  */
@@ -49,7 +50,7 @@ void as_bss_plan_init(double eps, int64_t r, int64_t batch, as_bss_plan *P)
 
 typedef struct as_det_cand {
     int64_t j;         /* -1: none */
-    double gap, U, L;  /* L_j - U_j, U_j, L_j */
+    double gap, U, L;  /* L_j - U_j (rounded: as_det_gap_key), U_j, L_j */
 } as_det_cand;
 
 /* The best candidates found so far, best first (at most cap). */
@@ -136,6 +137,20 @@ static void as_det_ul(const as_det_run *R, const double *y, double *U, double *L
     *L = ll / R->dphiL - vl;
 }
 
+/* The key a candidate is ranked by: L - U rounded to AS_DET_GAP_BITS bits
+   below the leading bit of max(|U|, |L|). Columns that tie in exact arithmetic
+   (proportional columns made equal by the presample's weights, as with the
+   one-word columns of a document-term matrix) differ in their last bits with
+   the BLAS's kernel and thread count; rounded, they tie and the smaller column
+   wins, so the columns chosen do not depend on the machine. */
+static double as_det_gap_key(double su, double sl)
+{
+    int e;
+    double gap = sl - su;
+    (void)frexp(fmax(fabs(su), fabs(sl)), &e);
+    return ldexp(nearbyint(ldexp(gap, AS_DET_GAP_BITS - e)), e - AS_DET_GAP_BITS);
+}
+
 /* Offer column j with scores U, L: only U > 0 (not an all-zero column) and
    L > U qualify. */
 static void as_det_offer(as_det_top *top, int64_t j, double su, double sl)
@@ -143,7 +158,7 @@ static void as_det_offer(as_det_top *top, int64_t j, double su, double sl)
     as_det_cand cand;
     if (!(su > 0) || !(sl - su > 0) || !isfinite(sl)) return;
     cand.j = j;
-    cand.gap = sl - su;
+    cand.gap = as_det_gap_key(su, sl);
     cand.U = su;
     cand.L = sl;
     as_det_top_add(top, &cand);
