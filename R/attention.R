@@ -28,47 +28,26 @@ qk_values <- function(V, n2, keys) {
   V
 }
 
-# The options of the core call with K: K beside X (the glue stacks them,
-# without a copy), and no symmetric metrics of [X; K] (qk_result computes
-# those of Att(Q, K) instead).
 elapsed <- function() proc.time()[["elapsed"]]
 
+# The options of the core call with K or V: they go beside the options (the glue stacks [X; K] without a
+# copy; the core computes the metrics of Att(X, K) and Att V in the same call).
 qk_core_options <- function(core, qk) {
-  if (is.null(qk$K)) return(core)
+  if (is.null(qk)) return(core)
   core$K <- qk$K
-  core$error <- FALSE
-  core$spectral <- NULL
+  core$V <- qk$V
   core
 }
 
-# The Q != K fields of a result: YK (built by the glue), and the metrics of
-# Att(Q, K) and Att V. With K (the sample is of [X; K]) the metrics replace
-# the symmetric ones; without (V alone), K is X and out_error, out_rel_error
-# are added.
-qk_result <- function(out, X, qk, res, error, dots) {
-  K <- qk$K
-  if (!is.null(K)) {
+# The Q != K fields of a result: YK (built by the glue), dim_K, out_error and out_rel_error (NA without V
+# or without the metrics).
+qk_result <- function(out, qk, res) {
+  if (!is.null(qk$K)) {
     out$YK <- res$YK
-    out$dim_K <- dim(K)
+    out$dim_K <- dim(qk$K)
   }
-  out$out_error <- NA_real_
-  out$out_rel_error <- NA_real_
-  if (!isTRUE(error)) return(out)
-  spectral <- if (is.null(dots[["spectral", exact = TRUE]])) TRUE else dots[["spectral", exact = TRUE]]
-  t0 <- elapsed()
-  # without K only out_error is new: the symmetric metrics (and eps) came with the sample
-  met <- .Call(C_qk_error, X, if (is.null(K)) X else K, qk$V, res$index, res$weight,
-               list(spectral = isTRUE(spectral) && !is.null(K), threads = dots[["threads", exact = TRUE]]))
-  if (!is.null(K)) {
-    warn_overflow(met)
-    out[c("error", "rel_error", "r", "baseline", "eps_spectral", "bound")] <-
-      as.list(met[c("inf", "rel", "r", "baseline", "eps_spectral", "bound")])
-    out$error_time <- elapsed() - t0
-  }
-  if (!is.null(qk$V)) {
-    out$out_error <- met[["out_error"]]
-    out$out_rel_error <- met[["out_rel_error"]]
-  }
+  out$out_error <- res$out_error
+  out$out_rel_error <- res$out_rel_error
   out
 }
 

@@ -100,7 +100,7 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
                      rel_target = if (is.null(dots[["rel", exact = TRUE]])) NA_real_ else as.numeric(dots[["rel", exact = TRUE]]),
                      rel_estimate = res$rel_estimate, inf_estimate = res$inf_estimate,
                      rounds = res$rounds, s1 = res$s1, s = res$s, s2 = res$s2, beta = res$beta))
-  if (is.null(qk)) out else qk_result(out, X, qk, res, error, dots)
+  if (is.null(qk)) out else qk_result(out, qk, res)
 }
 
 attsparse_det <- function(X, eps = 0.5, error = TRUE, ..., K = NULL, V = NULL) {
@@ -126,7 +126,7 @@ attsparse_det <- function(X, eps = 0.5, error = TRUE, ..., K = NULL, V = NULL) {
     extra <- c(extra, list(presample_k = res$presample_k, presample_eps = res$presample_eps,
                            eps_composed = res$eps_composed, seed = dots$seed))
   out <- new_attsparse(X, res, "deterministic", extra)
-  if (is.null(qk)) out else qk_result(out, X, qk, res, error, dots)
+  if (is.null(qk)) out else qk_result(out, qk, res)
 }
 
 attention_error <- function(X, Y, spectral = FALSE, threads = 0) {

@@ -129,7 +129,11 @@ typedef struct as_sample {
     double   time;         /* seconds of the algorithm, metrics excluded       */
     double   error_time;   /* seconds of the metrics; NaN when none asked      */
     as_metrics metrics;    /* option 'error': inf, rel, baseline, r; option
-                              'spectral': eps_spectral, bound; NaN otherwise   */
+                              'spectral': eps_spectral, bound; NaN otherwise
+                              (as_rand_qkv, as_det_qkv with K: of Att(X, K))  */
+    double   out_error;    /* as_rand_qkv, as_det_qkv with V and option 'error':
+                              max |Att~ V - Att V|; NaN otherwise              */
+    double   out_rel_error;/* the same, relative (as_qk_metrics)               */
 } as_sample;
 
 void as_sample_init(as_sample *S);
@@ -490,6 +494,18 @@ typedef struct as_qk_metrics {
    (Z = [Q; K] a stacked view); V (n2 x dv, column-major) may be NULL. */
 int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
                 const double *V, int64_t dv, int spectral, as_qk_metrics *out, as_common *c);
+
+/* as_rand and as_det with keys K and values V (X plays the queries Q): the
+   sample is of Z = [X; K] (K NULL: of X), and the metrics the options ask for
+   come from the same call: with K those of Att(X, K) in out->metrics (the
+   symmetric ones of Z are not computed), with V out->out_error and
+   out->out_rel_error (K NULL: K = X); error_time counts them all. K NULL and
+   V NULL: as_rand, as_det. K: as many columns as X; V: n2 x dv, column-major,
+   n2 = nrow(K) (K NULL: nrow(X)), finite. */
+int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
+                const as_rand_options *o, as_sample *out, as_common *c);
+int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
+               const as_det_options *o, as_sample *out, as_common *c);
 
 /* Exact attention D^-1 exp(Q K') (row maximum subtracted): out is n1 x n2
    when V == NULL, else D^-1 exp(Q K') V (n1 x dv, V n2 x dv column-major),

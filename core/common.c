@@ -161,7 +161,7 @@ void as_sample_init(as_sample *S)
     S->rel_estimate = S->inf_estimate = NAN;
     S->b = S->error_time = NAN;
     S->presample_eps = S->eps_composed = NAN;
-    S->beta = NAN;
+    S->beta = S->out_error = S->out_rel_error = NAN;
     S->metrics.inf = S->metrics.rel = S->metrics.baseline = S->metrics.r = NAN;
     S->metrics.eps_spectral = S->metrics.bound = NAN;
 }

@@ -12,7 +12,6 @@ SEXP as_r_example(SEXP n, SEXP d, SEXP r, SEXP seed);
 SEXP as_r_option_table(SEXP calls);
 SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta);
 SEXP as_r_gram(SEXP X, SEXP opts);
-SEXP as_r_qk_error(SEXP X, SEXP K, SEXP V, SEXP index, SEXP weight, SEXP opts);
 SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts);
 /* rblocks.c */
 SEXP as_r_block_plan(SEXP n, SEXP d, SEXP opts);
@@ -34,7 +33,6 @@ static const R_CallMethodDef call_methods[] = {
     {"option_table", (DL_FUNC)&as_r_option_table, 1},
     {"default_m", (DL_FUNC)&as_r_default_m, 4},
     {"gram", (DL_FUNC)&as_r_gram, 2},
-    {"qk_error", (DL_FUNC)&as_r_qk_error, 6},
     {"attention", (DL_FUNC)&as_r_attention, 4},
     {"block_plan", (DL_FUNC)&as_r_block_plan, 3},
     {"block_sketch", (DL_FUNC)&as_r_block_sketch, 5},

@@ -54,8 +54,8 @@ void r_set_options(unsigned call, void *o, SEXP opts, as_common *c)
         SEXP v = VECTOR_ELT(opts, t);
         const as_option *op;
         int st, one;
-        /* K (the keys of Q != K) is an input beside X, read by r_input */
-        if (v == R_NilValue || strcmp(name, "K") == 0) continue;
+        /* K and V (the keys and values of Q != K) are inputs beside X (r_read_inputs) */
+        if (v == R_NilValue || strcmp(name, "K") == 0 || strcmp(name, "V") == 0) continue;
         one = XLENGTH(v) == 1;
         if (as_option_lookup(name, call, &op, c) != AS_OK) r_raise(c);
         if (op->kind == AS_OPT_FLAG) {
@@ -228,7 +228,8 @@ static SEXP r_wrap_body(void *data)
     const char *names[] = {"Y", "index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound",
                            "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling",
                            "b", "max_columns", "time", "error_time", "metrics", "YK",
-                           "steps", "presample_k", "presample_eps", "eps_composed", "beta", ""};
+                           "steps", "presample_k", "presample_eps", "eps_composed", "beta",
+                           "out_error", "out_rel_error", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight;
     int64_t t, k = S->k;
 
@@ -264,6 +265,8 @@ static SEXP r_wrap_body(void *data)
     SET_VECTOR_ELT(out, 23, Rf_ScalarReal(S->presample_eps));
     SET_VECTOR_ELT(out, 24, Rf_ScalarReal(S->eps_composed));
     SET_VECTOR_ELT(out, 25, Rf_ScalarReal(S->beta));
+    SET_VECTOR_ELT(out, 26, Rf_ScalarReal(ISNAN(S->out_error) ? NA_REAL : S->out_error));
+    SET_VECTOR_ELT(out, 27, Rf_ScalarReal(ISNAN(S->out_rel_error) ? NA_REAL : S->out_rel_error));
     UNPROTECT(1);
     return out;
 }
@@ -293,60 +296,55 @@ static SEXP r_opt(SEXP opts, const char *name)
     return R_NilValue;
 }
 
-/* The input of rand and det: X, or the stacked [X; K] when opts holds K. */
-static const as_matrix *r_input(SEXP X, SEXP opts, as_matrix *A, as_matrix *B, as_matrix *Z)
+static const double *r_values(SEXP V, int64_t n2, int64_t *dv);
+
+/* The inputs of rand and det: X, and the keys K and values V when opts holds
+   them (K NULL and V NULL otherwise). */
+typedef struct {
+    as_matrix X, Kv;
+    const as_matrix *K;
+    const double *V;
+    int64_t dv;
+} r_inputs;
+
+static void r_read_inputs(SEXP X, SEXP opts, r_inputs *in)
 {
     SEXP K = r_opt(opts, "K");
-    r_view(X, A, "X");
-    if (K == R_NilValue) return A;
-    r_view(K, B, "K");
-    as_view_stacked(Z, A, B);
-    return Z;
+    r_view(X, &in->X, "X");
+    in->K = NULL;
+    if (K != R_NilValue) {
+        r_view(K, &in->Kv, "K");
+        in->K = &in->Kv;
+    }
+    in->V = r_values(r_opt(opts, "V"), in->K ? in->K->nrow : in->X.nrow, &in->dv);
 }
 
 SEXP as_r_rand(SEXP X, SEXP opts)
 {
-    as_matrix A, B, Z;
-    const as_matrix *in = r_input(X, opts, &A, &B, &Z);
+    r_inputs in;
     as_common c;
     as_rand_options o;
     as_sample S;
+    r_read_inputs(X, opts, &in);
     r_common(&c);
     as_rand_options_init(&o);
     r_set_options(AS_FOR_RAND, &o, opts, &c);
-    if (as_rand(in, &o, &S, &c) != AS_OK) r_raise(&c);
-    return r_wrap(X, &A, r_opt(opts, "K"), in == &Z ? &B : NULL, &S, &c);
+    if (as_rand_qkv(&in.X, in.K, in.V, in.dv, &o, &S, &c) != AS_OK) r_raise(&c);
+    return r_wrap(X, &in.X, r_opt(opts, "K"), in.K, &S, &c);
 }
 
 SEXP as_r_det(SEXP X, SEXP opts)
 {
-    as_matrix A, B, Z;
-    const as_matrix *in = r_input(X, opts, &A, &B, &Z);
+    r_inputs in;
     as_common c;
     as_det_options o;
     as_sample S;
+    r_read_inputs(X, opts, &in);
     r_common(&c);
     as_det_options_init(&o);
     r_set_options(AS_FOR_DET, &o, opts, &c);
-    if (as_det(in, &o, &S, &c) != AS_OK) r_raise(&c);
-    return r_wrap(X, &A, r_opt(opts, "K"), in == &Z ? &B : NULL, &S, &c);
-}
-
-/* 0-based column numbers from R's 1-based index (weights of one length). */
-static int64_t *r_index(SEXP index, SEXP weight, int64_t ncol)
-{
-    R_xlen_t t, k = XLENGTH(index);
-    int64_t *idx;
-    if (TYPEOF(index) != INTSXP || TYPEOF(weight) != REALSXP || XLENGTH(weight) != k)
-        Rf_errorcall(R_NilValue, "'index' and 'weight' must be integer and double vectors of one length");
-    idx = (int64_t *)R_alloc((size_t)(k ? k : 1), sizeof(int64_t));
-    for (t = 0; t < k; t++) {
-        int j = INTEGER(index)[t];
-        if (j == NA_INTEGER || j < 1 || j > ncol)
-            Rf_errorcall(R_NilValue, "'index' must hold column numbers in [1, %lld]", (long long)ncol);
-        idx[t] = j - 1;
-    }
-    return idx;
+    if (as_det_qkv(&in.X, in.K, in.V, in.dv, &o, &S, &c) != AS_OK) r_raise(&c);
+    return r_wrap(X, &in.X, r_opt(opts, "K"), in.K, &S, &c);
 }
 
 SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts)
@@ -450,40 +448,6 @@ static const double *r_values(SEXP V, int64_t n2, int64_t *dv)
                      Rf_nrows(V));
     *dv = Rf_ncols(V);
     return REAL(V);
-}
-
-SEXP as_r_qk_error(SEXP X, SEXP K, SEXP V, SEXP index, SEXP weight, SEXP opts)
-{
-    const char *names[] = {"inf", "rel", "baseline", "r", "eps_spectral", "bound", "out_error",
-                           "out_rel_error", ""};
-    as_matrix A, B, Z;
-    as_common c;
-    as_qk_metrics M;
-    as_metrics_options o;
-    const double *v;
-    int64_t *idx, dv;
-    SEXP out;
-    r_common(&c);
-    as_metrics_options_init(&o);
-    r_set_options(AS_FOR_METRICS, &o, opts, &c);
-    r_view(X, &A, "X");
-    r_view(K, &B, "K");
-    as_view_stacked(&Z, &A, &B);
-    v = r_values(V, B.nrow, &dv);
-    idx = r_index(index, weight, A.ncol);
-    if (as_qk_error(&Z, XLENGTH(index), idx, REAL(weight), v, dv, o.spectral > 0, &M, &c) != AS_OK)
-        r_raise(&c);
-    out = PROTECT(Rf_mkNamed(REALSXP, names));
-    REAL(out)[0] = M.att.inf;
-    REAL(out)[1] = M.att.rel;
-    REAL(out)[2] = M.att.baseline;
-    REAL(out)[3] = M.att.r;
-    REAL(out)[4] = M.att.eps_spectral;
-    REAL(out)[5] = M.att.bound;
-    REAL(out)[6] = M.out_error;
-    REAL(out)[7] = M.out_rel_error;
-    UNPROTECT(1);
-    return out;
 }
 
 SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts)

@@ -126,31 +126,9 @@ public:
   const as_matrix *K = nullptr;
   const double *V = nullptr;
   int64_t dv = 0;
-  // With keys or values the metrics are those of Att(Q, K) and Att V
-  // (add_qk_metrics), not the core call's: the asked ones are kept here and
-  // the call's turned off.
-  bool qk_error = false, qk_spectral = false;
-  void qk_options (int& error, int& spectral)
-  {
-    if (! K && ! V)
-      return;
-    qk_error = error != 0;
-    qk_spectral = spectral < 0 ? qk_error : spectral != 0;
-    error = 0;
-    spectral = 0;
-  }
-  // X, or the stacked view [X; K] when there are keys
-  const as_matrix * input (const as_matrix *X)
-  {
-    if (! K)
-      return X;
-    as_view_stacked (&m_Z, X, K);
-    return &m_Z;
-  }
   void rename (const char *fname) { m_fname = fname; }
 
 private:
-  as_matrix m_Z;
   static const int max_own = 16;
   const char *m_fname;
   void *m_own[max_own];
@@ -385,8 +363,6 @@ double seconds_since (std::chrono::steady_clock::time_point t0)
   return std::chrono::duration<double> (std::chrono::steady_clock::now () - t0).count ();
 }
 
-// The metrics of Att(Q, K) and Att V (Q != K, or V given) as struct fields.
-double add_qk_metrics (Work& w, const as_matrix *X, bool error, bool spectral, Fields& info);
 
 // Y and err of a sample, and the info fields every algorithm has: index
 // (1-based) and weight columns, sizes, times and the metrics of the same call
@@ -408,21 +384,20 @@ void sample_outputs (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArra
   info.add ("rank", (double) S->rank);
   info.add ("eps", S->eps_target);
   info.add ("time", S->time);
-  double err = S->metrics.inf;
+  if (! std::isnan (S->metrics.r))
+    w.warn_overflow (S->metrics);
+  metric_fields (S->metrics, "error", "rel_error", info);
+  info.add ("error_time", S->error_time);
   if (w.K || w.V)
-    err = add_qk_metrics (w, X, w.qk_error, w.qk_spectral, info);
-  else
     {
-      if (! std::isnan (S->metrics.r))
-        w.warn_overflow (S->metrics);
-      metric_fields (S->metrics, "error", "rel_error", info);
-      info.add ("error_time", S->error_time);
+      info.add ("out_error", S->out_error);
+      info.add ("out_rel_error", S->out_rel_error);
     }
   plhs[0] = make_y (w, X);
   if (w.K)
     info.add ("YK", make_y (w, w.K));
   if (nlhs > 1)
-    plhs[1] = mxCreateDoubleScalar (err);
+    plhs[1] = mxCreateDoubleScalar (S->metrics.inf);
 }
 
 // ------------------------------------------------------------------ commands
@@ -463,8 +438,7 @@ void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
   as_rand_options ro;
   as_rand_options_init (&ro);
   start (w, AS_FOR_RAND, &ro, nrhs, prhs, &X);
-  w.qk_options (ro.error, ro.spectral);
-  w.check (as_rand (w.input (&X), &ro, &w.S, &w.c));
+  w.check (as_rand_qkv (&X, w.K, w.V, w.dv, &ro, &w.S, &w.c));
 
   Fields info;
   sample_outputs (w, &X, info, nlhs, plhs);
@@ -488,8 +462,7 @@ void cmd_det (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
   as_det_options dopt;
   as_det_options_init (&dopt);
   start (w, AS_FOR_DET, &dopt, nrhs, prhs, &X);
-  w.qk_options (dopt.error, dopt.spectral);
-  w.check (as_det (w.input (&X), &dopt, &w.S, &w.c));
+  w.check (as_det_qkv (&X, w.K, w.V, w.dv, &dopt, &w.S, &w.c));
 
   Fields info;
   sample_outputs (w, &X, info, nlhs, plhs);
@@ -584,43 +557,6 @@ void cmd_gram (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 }
 
 // ------------------------------------------------------------------ Q != K
-
-// The metrics with keys K (those of Att(X, K)) or values V alone (the
-// symmetric ones, K = X), out_error and out_rel_error (NaN without V).
-double add_qk_metrics (Work& w, const as_matrix *X, bool error, bool spectral, Fields& info)
-{
-  as_qk_metrics Q;
-  as_metrics& M = Q.att;
-  M.inf = M.rel = M.baseline = M.r = M.eps_spectral = M.bound = NAN;
-  Q.out_error = Q.out_rel_error = NAN;
-  double t_err = NAN;
-  if (error || spectral)
-    {
-      auto t0 = std::chrono::steady_clock::now ();
-      as_matrix Z;
-      as_view_stacked (&Z, X, w.K ? w.K : X);
-      if (w.K)
-        w.check (as_qk_error (&Z, w.S.k, w.S.index, w.S.weight, w.V, w.dv, spectral, &Q, &w.c));
-      else
-        {
-          as_metrics S;
-          w.check (as_attention_error (X, w.S.k, w.S.index, w.S.weight, spectral, &S, &w.c));
-          if (error)
-            w.check (as_qk_error (&Z, w.S.k, w.S.index, w.S.weight, w.V, w.dv, 0, &Q, &w.c));
-          M = S;
-        }
-      t_err = seconds_since (t0);
-      if (! error)
-        M.inf = M.rel = M.baseline = M.r = Q.out_error = Q.out_rel_error = NAN;
-      else
-        w.warn_overflow (M);
-    }
-  metric_fields (M, "error", "rel_error", info);
-  info.add ("error_time", t_err);
-  info.add ("out_error", Q.out_error);
-  info.add ("out_rel_error", Q.out_rel_error);
-  return M.inf;
-}
 
 // D^-1 exp(Q K') (V): the keys and values from "qk" (K [] is Q)
 void cmd_attention_qkv (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])

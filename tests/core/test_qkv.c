@@ -16,6 +16,15 @@ static double *make_m(int64_t n, int64_t d, double dens, double scale, uint64_t 
     return X;
 }
 
+/* Dense views of Q (n1 x d) and K (n2 x d) and the stacked view S = [Q; K] */
+static void stack_dense(int64_t n1, int64_t n2, int64_t d, double *Q, double *K, as_matrix *QD,
+                        as_matrix *KD, as_matrix *S)
+{
+    as_view_dense(QD, n1, d, Q, n1);
+    as_view_dense(KD, n2, d, K, n2);
+    as_view_stacked(S, QD, KD);
+}
+
 /* [Q; K] copied, (n1 + n2) x d */
 static double *stack_copy(int64_t n1, int64_t n2, int64_t d, const double *Q, const double *K)
 {
@@ -125,8 +134,13 @@ static void test_metrics(int64_t n1, int64_t n2, int64_t d, int64_t dv, double s
     o.seed = seed;
     o.m = 4 * (n1 + n2);
     as_common_init(&c);
-    CHECK(as_rand(&S, &o, &s, &c) == AS_OK, "%s", c.msg);
-    CHECK(as_qk_error(&S, s.k, s.index, s.weight, V, dv, 1, &M, &c) == AS_OK, "%s", c.msg);
+    /* one call: the sample of [Q; K] and its metrics */
+    o.spectral = 1;
+    CHECK(as_rand_qkv(&VQ.S32, &VK.D, V, dv, &o, &s, &c) == AS_OK, "%s", c.msg);
+    M.att = s.metrics;
+    M.out_error = s.out_error;
+    M.out_rel_error = s.out_rel_error;
+    CHECK(s.error_time >= 0, "error_time %g", s.error_time);
     naive_logits(n1, n2, d, Q, K, 0, NULL, NULL, L);
     naive_logits(n1, n2, d, Q, K, s.k, s.index, s.weight, Lh);
     naive_softmax_rows(n1, n2, L, A);
@@ -246,6 +260,85 @@ static void test_det(void)
     free(Q); free(K);
 }
 
+/* The one call with K and V (as_rand_qkv, as_det_qkv): the sample is that of
+   the stacked view; 'error' and 'spectral' pick the metrics; with V alone the
+   symmetric metrics are as_rand's and out_error is that of K = X; bad V. */
+static void test_qkv_call(void)
+{
+    int64_t n1 = 10, n2 = 8, d = 300, dv = 2, l, i, j;
+    double *Q = make_m(n1, d, 0.5, 0.1, 61), *K = make_m(n2, d, 0.5, 0.1, 62);
+    double *V = make_m(n2, dv, 1.0, 1.0, 63), *Vq = make_m(n1, dv, 1.0, 1.0, 64);
+    double *L = malloc(sizeof(double) * (size_t)(n1 * n1)), *Lh = malloc(sizeof(double) * (size_t)(n1 * n1));
+    double *A = malloc(sizeof(double) * (size_t)(n1 * n1)), *Ah = malloc(sizeof(double) * (size_t)(n1 * n1));
+    double oe = 0;
+    as_matrix QD, KD, S;
+    as_rand_options o;
+    as_det_options od;
+    as_sample a, b;
+    as_common c;
+    stack_dense(n1, n2, d, Q, K, &QD, &KD, &S);
+    as_common_init(&c);
+    as_rand_options_init(&o);
+    o.seed = 5;
+    o.m = 200;
+    /* spectral only: no attention errors, no out_error */
+    o.error = 0;
+    o.spectral = 1;
+    CHECK(as_rand_qkv(&QD, &KD, V, dv, &o, &a, &c) == AS_OK, "%s", c.msg);
+    CHECK(isnan(a.metrics.inf) && isnan(a.metrics.rel) && a.metrics.eps_spectral > 0 && isnan(a.out_error) &&
+          a.error_time >= 0, "spectral only: inf %g, eps %g, out_error %g", a.metrics.inf,
+          a.metrics.eps_spectral, a.out_error);
+    /* the sample is the stacked view's */
+    o.error = o.spectral = 0;
+    CHECK(as_rand(&S, &o, &b, &c) == AS_OK, "%s", c.msg);
+    CHECK(a.k == b.k && memcmp(a.index, b.index, sizeof(int64_t) * (size_t)a.k) == 0 &&
+          memcmp(a.weight, b.weight, sizeof(double) * (size_t)a.k) == 0, "the sample of [Q; K] differs");
+    CHECK(isnan(b.metrics.eps_spectral) && isnan(b.error_time), "no metrics asked: eps %g", b.metrics.eps_spectral);
+    as_sample_free(&a, &c);
+    as_sample_free(&b, &c);
+    /* V alone: as_rand's symmetric metrics, and out_error of Att(Q, Q) V */
+    o.error = 1;
+    o.spectral = -1;
+    CHECK(as_rand_qkv(&QD, NULL, Vq, dv, &o, &a, &c) == AS_OK, "%s", c.msg);
+    CHECK(as_rand(&QD, &o, &b, &c) == AS_OK, "%s", c.msg);
+    CHECK(a.k == b.k && memcmp(&a.metrics, &b.metrics, sizeof a.metrics) == 0 && isnan(b.out_error),
+          "V alone: metrics differ from as_rand's");
+    naive_logits(n1, n1, d, Q, Q, 0, NULL, NULL, L);
+    naive_logits(n1, n1, d, Q, Q, a.k, a.index, a.weight, Lh);
+    naive_softmax_rows(n1, n1, L, A);
+    naive_softmax_rows(n1, n1, Lh, Ah);
+    for (i = 0; i < n1; i++)
+        for (l = 0; l < dv; l++) {
+            double y = 0, yh = 0;
+            for (j = 0; j < n1; j++) {
+                y += A[i + j * n1] * Vq[j + l * n1];
+                yh += Ah[i + j * n1] * Vq[j + l * n1];
+            }
+            oe = fmax(oe, fabs(yh - y));
+        }
+    CHECK(fabs(a.out_error - oe) <= 1e-9 * oe + 1e-15, "V alone: out_error %g vs plain %g", a.out_error, oe);
+    as_sample_free(&a, &c);
+    as_sample_free(&b, &c);
+    /* det: the stacked view's columns, the metrics of Att(Q, K) within the bound */
+    as_det_options_init(&od);
+    od.eps = 0.5;
+    CHECK(as_det_qkv(&QD, &KD, V, dv, &od, &a, &c) == AS_OK, "%s", c.msg);
+    od.error = 0;
+    CHECK(as_det(&S, &od, &b, &c) == AS_OK, "%s", c.msg);
+    CHECK(a.k == b.k && memcmp(a.index, b.index, sizeof(int64_t) * (size_t)a.k) == 0, "det: another sample");
+    CHECK(a.metrics.rel <= a.metrics.bound && a.out_rel_error <= a.metrics.bound && a.out_error >= 0,
+          "det: rel %g, out_rel_error %g, bound %g", a.metrics.rel, a.out_rel_error, a.metrics.bound);
+    as_sample_free(&a, &c);
+    as_sample_free(&b, &c);
+    /* bad V */
+    V[3] = NAN;
+    CHECK(as_rand_qkv(&QD, &KD, V, dv, &o, &a, &c) == AS_ERR_INPUT && strstr(c.msg, "V holds a NaN") &&
+          strstr(c.msg, "row 4, column 1"), "NaN in V: %s", c.msg);
+    CHECK(as_det_qkv(&QD, &KD, V, 0, &od, &a, &c) == AS_ERR_INPUT && strstr(c.msg, "V has no columns"),
+          "V without columns: %s", c.msg);
+    free(Q); free(K); free(V); free(Vq); free(L); free(Lh); free(A); free(Ah);
+}
+
 /* the same bits on 1..4 threads */
 static void test_threads(void)
 {
@@ -277,27 +370,26 @@ typedef struct fail_case { const as_matrix *Z; const double *V; int det; } fail_
 static int run_qk(void *arg, as_common *c)
 {
     fail_case *fc = arg;
+    const as_matrix *Q = fc->Z->part[0], *K = fc->Z->part[1];
     as_sample s;
-    as_qk_metrics M;
     double out[12 * 3];
     int st;
     if (fc->det) {
         as_det_options o;
         as_det_options_init(&o);
         o.leaf = 32;
-        st = as_det(fc->Z, &o, &s, c);
+        st = as_det_qkv(Q, K, fc->V, 3, &o, &s, c);
     } else {
         as_rand_options o;
         as_rand_options_init(&o);
         o.seed = 3;
         o.m = 60;
-        st = as_rand(fc->Z, &o, &s, c);
+        o.spectral = 1;
+        st = as_rand_qkv(Q, K, fc->V, 3, &o, &s, c);
     }
-    if (st != AS_OK) return st;
-    st = as_qk_error(fc->Z, s.k, s.index, s.weight, fc->V, 3, 1, &M, c);
     as_sample_free(&s, c);
     if (st != AS_OK) return st;
-    return as_attention_qkv(fc->Z->part[0], fc->Z->part[1], fc->V, 3, out, c);
+    return as_attention_qkv(Q, K, fc->V, 3, out, c);
 }
 
 static void test_failures(void)
@@ -421,9 +513,7 @@ static void test_memory(void)
     as_rand_options o;
     as_sample s;
     as_common c;
-    as_view_dense(&A, n1, d, Q, n1);
-    as_view_dense(&B, n2, d, K, n2);
-    as_view_stacked(&S, &A, &B);
+    stack_dense(n1, n2, d, Q, K, &A, &B, &S);
     as_common_init(&c);
     as_rand_options_init(&o);
     o.seed = 3;
@@ -515,6 +605,7 @@ int main(void)
     test_metrics(30, 8, 2000, 2, 0.03, 43);
     test_q_equals_k();
     test_det();
+    test_qkv_call();
     test_threads();
     test_cross_kinds();
     test_memory();
