@@ -83,8 +83,21 @@ static void as_qk_times_v(int64_t n2, const double *att, const double *V, int64_
     }
 }
 
+/* as_qk_error with its two N x N Grams under mem_mb MiB (0: 3/4 of the
+   physical memory; as_rand_qkv, as_det_qkv: the option 'memory'). */
+static int as_qk_error_cap(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
+                           const double *V, int64_t dv, int spectral, double mem_mb, as_qk_metrics *out,
+                           as_common *c);
+
 int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
                 const double *V, int64_t dv, int spectral, as_qk_metrics *out, as_common *c)
+{
+    return as_qk_error_cap(Z, k, index, weight, V, dv, spectral, 0, out, c);
+}
+
+static int as_qk_error_cap(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
+                           const double *V, int64_t dv, int spectral, double mem_mb, as_qk_metrics *out,
+                           as_common *c)
 {
     int64_t N = Z->nrow, n1, n2, i, l;
     double *G = NULL, *H = NULL, *w = NULL;
@@ -99,9 +112,9 @@ int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const doubl
     n2 = Z->part[1]->nrow;
     {
         char what[200];
-        snprintf(what, sizeof what, "the error metrics need Z Z' and Z~ Z~' of the stacked [Q; K] "
-                 "(2 N^2 doubles, N = nrow(Q) + nrow(K) = %lld)", (long long)N);
-        if (as_mem_check(c, 16.0 * (double)N * (double)N, 0, what) != AS_OK) return c->status;
+        snprintf(what, sizeof what, "the error metrics of Att(X, K) need the Grams of [X; K] and of its sample "
+                 "(2 N^2 doubles, N = nrow(X) + nrow(K) = %lld)", (long long)N);
+        if (as_mem_check(c, 16.0 * (double)N * (double)N, mem_mb, what) != AS_OK) return c->status;
     }
     G = as_malloc(c, (size_t)N, (size_t)N * sizeof(double));
     H = as_malloc(c, (size_t)N, (size_t)N * sizeof(double));
@@ -150,7 +163,7 @@ static int as_qkv_check_v(int64_t n2, const double *V, int64_t dv, as_common *c)
    'spectral' ask for: with K those of Att(X, K) replace S's (which the run
    did not compute), with V out_error and out_rel_error. */
 static int as_qkv_metrics(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-                          int error, int spectral, as_sample *S, as_common *c)
+                          int error, int spectral, double mem_mb, as_sample *S, as_common *c)
 {
     as_matrix Z;
     as_qk_metrics Q;
@@ -159,7 +172,7 @@ static int as_qkv_metrics(const as_matrix *X, const as_matrix *K, const double *
     if (K == NULL && (!error || V == NULL)) return AS_OK;   /* the run's own metrics */
     if (K != NULL && !error && !spectral) return AS_OK;
     as_view_stacked(&Z, X, K != NULL ? K : X);
-    if (as_qk_error(&Z, S->k, S->index, S->weight, V, dv, K != NULL && spectral, &Q, c) != AS_OK)
+    if (as_qk_error_cap(&Z, S->k, S->index, S->weight, V, dv, K != NULL && spectral, mem_mb, &Q, c) != AS_OK)
         return c->status;
     if (K != NULL) {
         S->metrics = Q.att;
@@ -187,10 +200,10 @@ static int as_qkv_det(const as_matrix *X, const void *o, as_sample *out, as_comm
 
 /* The run on [X; K] (K NULL: X) with the options `inner`, a copy of the
    caller's whose 'error' and 'spectral' (*error, *spectral) are turned off
-   with K; then the metrics the caller asked for. */
+   with K; then the metrics the caller asked for, their Grams under mem_mb. */
 static int as_qkv_run(as_qkv_algorithm run, const as_matrix *X, const as_matrix *K, const double *V,
-                      int64_t dv, const void *inner, int *error, int *spectral, as_sample *out,
-                      as_common *c)
+                      int64_t dv, const void *inner, int *error, int *spectral, double mem_mb,
+                      as_sample *out, as_common *c)
 {
     int want_error = *error, want_spectral = *spectral;
     as_matrix Z;
@@ -201,7 +214,7 @@ static int as_qkv_run(as_qkv_algorithm run, const as_matrix *X, const as_matrix 
         *error = *spectral = 0;
     }
     if (run(K != NULL ? &Z : X, inner, out, c) != AS_OK) return c->status;
-    return as_qkv_metrics(X, K, V, dv, want_error, want_spectral, out, c);
+    return as_qkv_metrics(X, K, V, dv, want_error, want_spectral, mem_mb, out, c);
 }
 
 int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
@@ -209,7 +222,7 @@ int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t
 {
     as_rand_options inner = *o;
     if (K == NULL && V == NULL) return as_rand(X, o, out, c);
-    return as_qkv_run(as_qkv_rand, X, K, V, dv, &inner, &inner.error, &inner.spectral, out, c);
+    return as_qkv_run(as_qkv_rand, X, K, V, dv, &inner, &inner.error, &inner.spectral, o->mem_mb, out, c);
 }
 
 int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
@@ -217,7 +230,7 @@ int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t 
 {
     as_det_options inner = *o;
     if (K == NULL && V == NULL) return as_det(X, o, out, c);
-    return as_qkv_run(as_qkv_det, X, K, V, dv, &inner, &inner.error, &inner.spectral, out, c);
+    return as_qkv_run(as_qkv_det, X, K, V, dv, &inner, &inner.error, &inner.spectral, o->mem_mb, out, c);
 }
 
 int as_attention_qkv(const as_matrix *Q, const as_matrix *K, const double *V, int64_t dv,

@@ -103,7 +103,7 @@
 %! [Y, ~, info] = attsparse_rand (Q, "K", K, "V", V, "seed", 2);
 %! check_metrics (info, Y, Q, K, V);
 
-## the stacked Grams of the error estimate count against "memory"
+## the stacked Grams of the error estimate and of the error metrics count against "memory"
 %!test
 %! randn ("seed", 6);
 %! Q = randn (150, 400) / 20;  K = randn (150, 400) / 20;
@@ -116,8 +116,16 @@
 %!   assert (err.identifier, "attsparse:tooBig");
 %!   assert (! isempty (regexp (err.message, "the error estimate needs Y Y' and a resample's Gram .* above 'memory' = ", "once")), err.message);
 %! end_try_catch
-%! [~, ~, info] = attsparse_rand (Q, opts{:}, "memory", mib / 2, "estimate", false);
-%! assert (isnan (info.rel_estimate));
+%! ## so do the Grams of the error metrics
+%! try
+%!   attsparse_rand (Q, opts{:}, "memory", mib / 2, "estimate", false);
+%!   error ("no error");
+%! catch err
+%!   assert (err.identifier, "attsparse:tooBig");
+%!   assert (! isempty (regexp (err.message, "the error metrics of Att\\(X, K\\) need the Grams of \\[X; K\\] and of its sample .* above 'memory' = ", "once")), err.message);
+%! end_try_catch
+%! [~, ~, info] = attsparse_rand (Q, opts{:}, "memory", mib / 2, "estimate", false, "error", false);
+%! assert (isnan (info.rel_estimate) && isnan (info.rel_error));
 %! [~, ~, info] = attsparse_rand (Q, opts{:}, "memory", 1.2 * mib);
 %! assert (info.rel_estimate > 0);
 
