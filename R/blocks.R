@@ -164,7 +164,7 @@ rand_blocks <- function(X, blocks, core_opts, args) {
                  rel_target = NA_real_, rel_estimate = est[["rel_estimate"]],
                  inf_estimate = est[["inf_estimate"]], rounds = 1,
                  s1 = if (need[[1L]]) plan[["s1"]] else 0, s = if (need[[1L]]) plan[["s"]] else 0,
-                 s2 = factor[[5L]], blocks = nb, chunk = plan[["chunk"]]),
+                 s2 = factor[[5L]], beta = res$beta, blocks = nb, chunk = plan[["chunk"]]),
             class = "attsparse")
 }
 

@@ -138,10 +138,10 @@ SEXP as_r_block_scores(SEXP Xb, SEXP j0, SEXP factor, SEXP need, SEXP threads)
     return out;
 }
 
-/* Pass 4 from the scores of all columns: list(index (1-based), weight, m, rank, term, ...). */
+/* Pass 4 from the scores of all columns: list(index (1-based), weight, m, rank, term, ..., beta). */
 SEXP as_r_block_sample(SEXP n, SEXP d, SEXP opts, SEXP rank, SEXP lev, SEXP nrm)
 {
-    const char *names[] = {"index", "weight", "m", "k", "rank", "term", "probabilities", "sampling", ""};
+    const char *names[] = {"index", "weight", "m", "k", "rank", "term", "probabilities", "sampling", "beta", ""};
     as_rand_options o;
     as_block_plan P;
     as_common c;
@@ -173,6 +173,7 @@ SEXP as_r_block_sample(SEXP n, SEXP d, SEXP opts, SEXP rank, SEXP lev, SEXP nrm)
     SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double)S.rank));
     SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(S.probabilities));
     SET_VECTOR_ELT(out, 7, Rf_ScalarInteger(S.sampling));
+    SET_VECTOR_ELT(out, 8, Rf_ScalarReal(S.beta));
     as_free(&c, term);
     as_sample_free(&S, &c);
     UNPROTECT(1);

@@ -323,6 +323,7 @@ endfunction
 %!                                    "seed", 4, "m", 200, "sampling", sampling{1});
 %!     assert (isequal (i1.index, i0.index) && isequal (i1.weight, i0.weight));
 %!     assert (isequal (Y1, Y0) && isequal (i1.rel_estimate, i0.rel_estimate));
+%!     assert (i1.beta, i0.beta);   # the default m's factor, from the same sketch sizes
 %!     assert (e1, e0, -1e-12);
 %!   endfor
 %! endfor

@@ -238,6 +238,7 @@ void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArra
   info.add ("rel_estimate", w.S.rel_estimate);
   info.add ("inf_estimate", w.S.inf_estimate);
   info.add ("rounds", (double) w.S.rounds);
+  info.add ("beta", w.S.beta);
   info.add ("chunk", (double) P.chunk);
   if (nlhs > 1)
     plhs[1] = mxCreateDoubleScalar (M.inf);

@@ -18,6 +18,7 @@ expect_same_sample <- function(a, b) {
   expect_identical(a$index, b$index)
   expect_identical(a$weight, b$weight)
   expect_identical(a$rel_estimate, b$rel_estimate)
+  expect_identical(a$beta, b$beta)   # the default m's factor, from the same sketch sizes
   expect_equal(unname(as.matrix(a$Y)), unname(as.matrix(b$Y)), tolerance = 0)
 }
 
