@@ -465,6 +465,8 @@ attsparse_demo <- function(outdir = file.path(tempdir(), "attsparse-demo"), inpu
   if (!is.character(tables) || anyNA(tables) || !all(tables %in% names(spec$table)))
     stop(sprintf("'tables' must name some of the tables %s", paste(sprintf("\"%s\"", names(spec$table)),
                                                                    collapse = ", ")), call. = FALSE)
+  # the caller's inputs checked before any table runs
+  inputs[] <- lapply(names(inputs), function(nm) as_input(inputs[[nm]], sprintf("inputs$%s", nm)))
   found <- demo_inputs(spec, data, verbose)
   inputs <- c(found$X, inputs)
   out <- list()

@@ -26,11 +26,17 @@ public:
     drop ();
     mxArray *in[3] = { const_cast<mxArray *> (m_fn), mxCreateDoubleScalar ((double) j0 + 1),
                        mxCreateDoubleScalar ((double) j1) };
+    int interrupted = 0;
     mexSetTrapFlag (1);
-    int bad = mexCallMATLAB (1, &m_out, 3, in, "feval");
+    int bad = octave_hook_call (1, &m_out, 3, in, "feval", &interrupted);
     mexSetTrapFlag (0);
     mxDestroyArray (in[1]);
     mxDestroyArray (in[2]);
+    if (interrupted)
+      {
+        m_out = nullptr;
+        m_w.fail ("interrupted", "interrupted by the user");
+      }
     if (bad || ! m_out)
       {
         m_out = nullptr;

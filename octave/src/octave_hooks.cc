@@ -3,6 +3,7 @@
 #include <cstdio>
 
 #include <octave/oct.h>
+#include <octave/mexproto.h>
 #include <octave/pager.h>
 #include <octave/quit.h>
 
@@ -16,6 +17,25 @@
 int octave_hook_interrupt (void *)
 {
   return octave_interrupt_state > 0;
+}
+
+// An interrupt is an octave::interrupt_exception, not an error: mexCallMATLAB
+// lets it through even with the trap flag set, and no try in the user's code
+// sees it. Stopped here, the gateway frees what it holds and raises
+// attsparse:interrupted, as when the core sees the flag itself.
+int octave_hook_call (int nlhs, void **plhs, int nrhs, void **prhs, const char *fn, int *interrupted)
+{
+  *interrupted = 0;
+  try
+    {
+      return mexCallMATLAB (nlhs, reinterpret_cast<mxArray **> (plhs), nrhs,
+                            reinterpret_cast<mxArray **> (prhs), fn);
+    }
+  catch (const octave::interrupt_exception&)
+    {
+      *interrupted = 1;
+      return 1;
+    }
 }
 
 void octave_hook_print (void *, const char *line)

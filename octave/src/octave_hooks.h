@@ -8,6 +8,15 @@ int octave_hook_interrupt (void *ctx);
 /* The core's print_fn: one line on Octave's stdout, flushed. */
 void octave_hook_print (void *ctx, const char *line);
 
+/* mexCallMATLAB (nlhs, plhs, nrhs, prhs, fn); a Ctrl-C while Octave runs the
+   called function (an interrupt, which unwinds past any try) is stopped here:
+   *interrupted is set and the call returns nonzero, so that the gateway can
+   free what it holds and raise attsparse:interrupted;
+   plhs and prhs are mxArray pointers (void in mex.h, a class in Octave's
+   own headers, hence void here). */
+int octave_hook_call (int nlhs, void **plhs, int nrhs, void **prhs, const char *fn,
+                      int *interrupted);
+
 /* Raise an Octave error with identifier id and message msg (no format). */
 [[noreturn]] void octave_hook_raise (const char *id, const char *msg);
 

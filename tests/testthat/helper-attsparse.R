@@ -113,3 +113,9 @@ interrupt_child <- function(lines, delay, group = FALSE) {
   list(lines = readLines(out, warn = FALSE), ready = ready, pid = pid,
        waited = as.numeric(difftime(Sys.time(), t0, units = "secs")))
 }
+
+# A long test (seeds over real data, child processes, the demo's tables): make check runs it,
+# make check-fast (ATTSPARSE_FAST=1) leaves it out.
+skip_if_fast <- function() {
+  skip_if(nzchar(Sys.getenv("ATTSPARSE_FAST")), "a long test, left to make check (ATTSPARSE_FAST is set)")
+}

@@ -6,6 +6,7 @@ norm_q <- function(X, m) {
 }
 
 test_that("Poisson sampling is unbiased: the mean of Y Y' over seeds is X X' within a CLT tolerance", {
+  skip_if_fast()
   set.seed(40)
   X <- matrix(rnorm(5 * 200), 5) * rep(exp(rnorm(200)), each = 5)
   G <- tcrossprod(X)
@@ -26,6 +27,7 @@ test_that("Poisson sampling is unbiased: the mean of Y Y' over seeds is X X' wit
 })
 
 test_that("Poisson sampling: certain columns enter with weight 1, k averages sum q_j, no duplicates", {
+  skip_if_fast()
   set.seed(41)
   X <- matrix(rnorm(6 * 500), 6)
   X[, c(3, 77, 400)] <- X[, c(3, 77, 400)] * 40   # heavy columns: q_j = 1
@@ -102,6 +104,7 @@ calibration <- function(X, seeds, ...) {
 }
 
 test_that("the estimate covers the exact rel in >= 90% of seeds and is within 3x in the median", {
+  skip_if_fast()
   X <- attsparse_example(40, 8000, r = 0.5, seed = 7)
   for (sm in c("iid", "poisson")) for (pr in c("leverage", "norm")) {
     cal <- calibration(X, 1:40, m = 400, sampling = sm, probabilities = pr)

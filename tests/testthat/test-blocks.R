@@ -49,6 +49,7 @@ test_that("a DelayedMatrix gives the in-memory index and weight for any block si
 })
 
 test_that("SerialParam, MulticoreParam(2) and SnowParam(2) give the same bits; errors and metrics", {
+  skip_if_fast()
   skip_if_no_blocks()
   skip_on_os("windows")
   X <- block_x()
@@ -121,6 +122,7 @@ test_that("an HDF5 file of 200 MB is sampled without realising it", {
 })
 
 test_that("Ctrl-C stops a block run within a few seconds, on the workers too, and the session goes on", {
+  skip_if_fast()
   skip_if_no_blocks()
   skip_on_os("windows")
   skip_if(Sys.which("setsid") == "", "no setsid to give the child its own process group")
@@ -161,6 +163,7 @@ test_that("Ctrl-C stops a block run within a few seconds, on the workers too, an
 })
 
 test_that("leverage_scores on a DelayedMatrix gives the in-memory approximate scores, bit for bit", {
+  skip_if_fast()
   skip_if_no_blocks()
   for (sparse in c(FALSE, TRUE)) {
     X <- block_x(sparse)

@@ -1,6 +1,7 @@
 # The demo: tables that hold the guarantees, PNG files, the fixed-format table R and Octave share.
 
 test_that("attsparse_demo tables hold the guarantees and the plots are PNG files", {
+  skip_if_fast()
   out <- file.path(tempdir(), "demo-test")
   unlink(out, recursive = TRUE)
   X <- attsparse_example(n = 30, d = 3000, r = 0.5, seed = 4)
@@ -87,7 +88,9 @@ test_that("the demo's definition: three tables, their columns and formats, the s
 
 test_that("attsparse_demo names the bad argument", {
   expect_error(attsparse_demo(inputs = list(matrix(1, 2, 3))), "'inputs' must be a named list")
-  expect_error(attsparse_demo(inputs = list(a = "x"), plots = FALSE, verbose = FALSE), "X")
+  # before any table runs
+  expect_error(attsparse_demo(inputs = list(a = "x"), plots = FALSE, verbose = FALSE),
+               "'inputs$a' must be a numeric matrix", fixed = TRUE)
   expect_error(attsparse_demo(quick = NA), "quick")
   expect_error(attsparse_demo(data = tempfile()), "'data' must be the name of a directory")
 })
@@ -118,6 +121,7 @@ test_that("demo_values: the one-hot B or T lineage of each ALL sample", {
 })
 
 test_that("the targets table: each row's run meets its target, the sweep's run before it did not", {
+  skip_if_fast()
   spec <- attsparse:::demo_spec()
   X <- attsparse_example()
   n <- nrow(X)

@@ -8,6 +8,7 @@ guarantee_seeds <- c(ALL = 40, acq = 100, crude = 100, golub = 100)
 
 for (nm in names(guarantee_sets)) {
   test_that(sprintf("%s: min_j p_j r / tau_j >= 1 / beta in >= 99%% of seeds", nm), {
+    skip_if_fast()
     X <- real_data(nm)
     skip_if_no_data(X, guarantee_sets[[nm]])
     tau <- leverage_scores(X, "exact")
@@ -30,6 +31,7 @@ for (nm in names(guarantee_sets)) {
 }
 
 test_that("real data: spectral eps <= eps at the default m (eps = 0.5, and 0.3 on the small sets)", {
+  skip_if_fast()
   runs <- list(list("ALL", 0.5, 1:10), list("golub", 0.5, 1:30), list("acq", 0.5, 1:30),
                list("crude", 0.3, 1:30), list("golub", 0.3, 1:20))
   ran <- 0

@@ -83,6 +83,7 @@ test_that("with the default m, spectral eps <= eps in at least 95% of 40 seeds",
 })
 
 test_that("on real data (ALL, crude) spectral eps <= eps in 95% of seeds and rel error is well under the baseline", {
+  skip_if_fast()
   for (nm in c("ALL", "crude")) {
     X <- real_data(nm)
     skip_if_no_data(X, nm)
