@@ -214,6 +214,12 @@ extern int as_scores_avx2;
 /* Fraction of the rows from which a column of a CSC X goes into as_gram's
    dense panels (> 1: none does); the default is measured by make bench-gram. */
 extern double as_gram_heavy;
+/* The multiply-adds of as_gram over columns index[0..k) of X (index NULL:
+   all of them): dense panels n^2 / 2 a column, light columns z (z + 1) / 2. */
+double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index);
+/* 'estimate' = -1 makes the estimate when its Grams cost at most this many
+   multiply-adds (1e10; tests set less), or no more than X X'. */
+extern double as_estimate_auto_madds;
 
 /* Random streams (distinct constants keep the draws of each step independent). */
 enum { AS_STREAM_OSNAP = 1, AS_STREAM_JL = 2, AS_STREAM_SAMPLE = 3, AS_STREAM_AMS = 4,

@@ -228,7 +228,10 @@ typedef struct as_rand_options {
     double   mem_mb;       /* cap on the working arrays in MiB; 0: 3/4 of the
                               physical memory                                */
     int      sampling;     /* AS_SAMPLING_*                                  */
-    int      estimate;     /* nonzero (default): fill rel_estimate, inf_estimate */
+    int      estimate;     /* 1: fill rel_estimate, inf_estimate; 0: not; -1
+                              (default): unless its AS_ESTIMATE_B Grams of Y
+                              cost more than 1e10 multiply-adds and more than
+                              X X' (as_rand)                                */
     double   rel;          /* NaN (default): off; else target mode, in (0, 1), m 0:
                               Poisson sampling with m raised over rounds until
                               rel_estimate <= rel (see as_rand)              */

@@ -250,6 +250,29 @@ static void as_gram_light_chunk(const as_matrix *X, int64_t t0, int64_t t1,
     }
 }
 
+/* as_gram's multiply-adds for a column of z entries: a heavy one (at least
+   hmin entries) goes to a dense panel, n^2 / 2; a light one z (z + 1) / 2. */
+static double as_gram_col_madds(int64_t n, double z, int64_t hmin)
+{
+    return as_gram_heavy <= 1.0 && z >= (double)hmin ? 0.5 * (double)n * (double)n : 0.5 * z * (z + 1);
+}
+
+static int64_t as_gram_hmin(int64_t n)
+{
+    int64_t hmin = (int64_t)ceil(as_gram_heavy * (double)n);
+    return hmin < 1 ? 1 : hmin;
+}
+
+double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index)
+{
+    int64_t n = X->nrow, hmin = as_gram_hmin(n), t;
+    double work = 0;
+    if (X->kind == AS_DENSE) return 0.5 * (double)n * (double)n * (double)(index ? k : X->ncol);
+    for (t = 0; t < (index ? k : X->ncol); t++)
+        work += as_gram_col_madds(n, (double)as_col_nnz(X, index ? index[t] : t), hmin);
+    return work;
+}
+
 static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
                        const double *weight, double *G, as_common *c)
 {
@@ -261,13 +284,12 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
     double *B = NULL;
     heavy = as_malloc(c, (size_t)(kk > 0 ? kk : 1), 1);
     if (!heavy) goto done;
-    hmin = (int64_t)ceil(as_gram_heavy * (double)n);
-    if (hmin < 1) hmin = 1;
+    hmin = as_gram_hmin(n);
     for (t = 0; t < kk; t++) {
         double z = (double)as_col_nnz(X, as_gram_col(index, t));
         heavy[t] = as_gram_heavy <= 1.0 && z >= (double)hmin;
         nheavy += heavy[t];
-        work += heavy[t] ? 0.5 * (double)n * (double)n : 0.5 * z * (z + 1);
+        work += as_gram_col_madds(n, z, hmin);
     }
     nt = as_threads_for(c, work);
     if (nheavy < kk) {

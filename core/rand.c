@@ -115,6 +115,27 @@ estimate:
     return as_mem_check(c, bytes + 16 * n * n, o->mem_mb, what);
 }
 
+double as_estimate_auto_madds = 1e10;
+
+/* 'estimate' left to its default (-1): the estimate is made unless its
+   AS_ESTIMATE_B Grams of Y would cost more than as_estimate_auto_madds
+   multiply-adds and more than the one Gram of X that gives the exact error
+   (error = TRUE): when most of X's Gram work sits in the kept columns, the
+   exact error is the cheaper way to learn how close Y is. */
+static int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, const as_sample *S,
+                              as_common *c)
+{
+    double est, exact;
+    if (o->estimate >= 0) return o->estimate;
+    est = AS_ESTIMATE_B * as_gram_madds(X, S->k, S->index);
+    if (est <= as_estimate_auto_madds) return 1;
+    exact = as_gram_madds(X, X->ncol, NULL);
+    if (est <= exact) return 1;
+    as_progress(c, "estimate: not made: its %d Grams of the %lld kept columns (%.3g multiply-adds) cost more "
+                "than X X' (%.3g); estimate = TRUE makes it", AS_ESTIMATE_B, (long long)S->k, est, exact);
+    return 0;
+}
+
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j;
@@ -164,7 +185,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
     }
     if (as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, &term, c) != AS_OK) goto done;
     if (as_sample_check_finite(X, out, c) != AS_OK) goto done;
-    if (o->estimate) as_estimate(X, out->index, d, out, o->sampling, term, o->seed, 0, c);
+    if (as_estimate_wanted(X, o, out, c)) as_estimate(X, out->index, d, out, o->sampling, term, o->seed, 0, c);
 
 done:
     as_free(c, prob);

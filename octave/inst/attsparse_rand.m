@@ -87,10 +87,13 @@
 ## superset of the previous round's columns.  @var{info}.rounds counts the
 ## samples.
 ## @item @qcode{"estimate"}
-## Compute @var{info}.rel_estimate and @var{info}.inf_estimate (true): a
+## Compute @var{info}.rel_estimate and @var{info}.inf_estimate: a
 ## bootstrap estimate of the error from @var{Y} alone (30 resamples of the
 ## sampled terms, their 95% quantile), without the Gram matrix of @var{X}; it
-## costs 30 Gram matrices of @var{Y}.
+## costs 30 Gram matrices of @var{Y}.  By default it is made unless those cost
+## more than 1e10 multiply-adds and more than @code{X * X'} itself, where the
+## exact error (@qcode{"error"}, true) is the cheaper answer; always made for a
+## block reader and with @qcode{"rel"}; true or false decides.
 ## @item @qcode{"leverage"}
 ## @qcode{"approx"} (default) or @qcode{"exact"} leverage scores.  When the
 ## embedding would not be smaller than @var{X}', exact scores are used.
@@ -170,7 +173,8 @@
 ## @code{s2} (sketch sizes used; 0 when not used), @code{sampling} and
 ## @code{probabilities} (the schemes used), @code{rel_estimate} and
 ## @code{inf_estimate} (estimates of @code{rel_error} and @code{error} from
-## @var{Y} alone; NaN with @code{"estimate", false}), @code{rounds} and
+## @var{Y} alone; NaN with @code{"estimate", false} or when the default
+## skipped it), @code{rounds} and
 ## @code{beta} (the factor of the default @var{m}, see @qcode{"m"}; NaN with
 ## @qcode{"rel"}).  Metrics not computed are NaN.
 ##

@@ -285,6 +285,51 @@ static void test_failures(void)
     csc_free(&s); free(X);
 }
 
+/* 'estimate' by default: the multiply-adds of the Grams against a hand count;
+   with the threshold lowered to 0 the estimate is made when the kept columns
+   carry little of X X''s work (a sparse X with a few dense columns, the light
+   ones sampled) and not when they carry most of it (every column kept); an
+   explicit estimate = 1 makes it anyway. */
+static void test_estimate_auto(void)
+{
+    int n = 30, d = 2000, j, i;
+    double *X = calloc((size_t)(n * d), sizeof(double)), saved = as_estimate_auto_madds, hand = 0;
+    int64_t idx[3] = {0, 2, 4};
+    csc_t s;
+    as_matrix A;
+    as_common c;
+    as_rand_options o;
+    as_sample S;
+    for (j = 0; j < d; j++)
+        for (i = 0; i < (j < 5 ? n : 2); i++)   /* 5 dense columns, the rest with 2 entries */
+            X[(i + 3 * j) % n + j * n] = as_rng_normal(5, 1, (uint64_t)(j * n + i)) * 0.1;
+    s = to_csc(X, n, d);
+    as_view_csc32(&A, n, d, s.p32, s.i32, s.x);
+    for (j = 0; j < d; j++) hand += j < 5 ? 0.5 * n * n : 0.5 * 2 * 3;
+    CHECK(fabs(as_gram_madds(&A, d, NULL) - hand) < 1e-9 * hand, "X X': %g multiply-adds, by hand %g",
+          as_gram_madds(&A, d, NULL), hand);
+    CHECK(as_gram_madds(&A, 3, idx) == 3 * 0.5 * n * n, "3 dense columns: %g", as_gram_madds(&A, 3, idx));
+    as_estimate_auto_madds = 0;
+    as_common_init(&c);
+    as_rand_options_init(&o);
+    o.seed = 5;
+    o.error = 0;
+    o.probabilities = AS_PROB_UNIFORM;   /* the dense columns are rarely drawn */
+    o.m = 20;
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && !isnan(S.rel_estimate), "a cheap estimate is made: k %lld, est %g of %g: %s", (long long)S.k, 30 * as_gram_madds(&A, S.k, S.index), hand, c.msg);
+    as_sample_free(&S, &c);
+    o.probabilities = AS_PROB_NORM;      /* the dense columns, drawn: 30 of their Grams outweigh X X' */
+    o.m = 4000;
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && isnan(S.rel_estimate), "a costly estimate is not made: %s",
+          c.msg);
+    as_sample_free(&S, &c);
+    o.estimate = 1;
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && !isnan(S.rel_estimate), "estimate = 1 makes it: %s", c.msg);
+    as_sample_free(&S, &c);
+    as_estimate_auto_madds = saved;
+    free(X); free(s.p32); free(s.i32); free(s.p64); free(s.i64); free(s.x);
+}
+
 int main(void)
 {
     test_rng();
@@ -292,6 +337,7 @@ int main(void)
     test_gram_and_views();
     test_leverage();
     test_default_beta();
+    test_estimate_auto();
     test_metrics();
     test_failures();
     return check_report("test_core");
