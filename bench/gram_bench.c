@@ -2,7 +2,7 @@
 /* Usage:
      gram_bench uniform FILE n d per_col seed    CSC n x d, per_col random rows a column
      gram_bench dense FILE n d seed              dense n x d, standard normal entries
-     gram_bench time FILE [threads [heavy [chol]]]
+     gram_bench time FILE [threads [heavy [chol [pair_keep]]]]
    `time` prints one line: seconds of as_gram, the multiply-adds it had to do
    (sum over columns of nnz(nnz+1)/2 for the light ones, n(n+1)/2 for the dense
    panels' columns), the rate in G multiply-adds/s, and with chol = 1 the
@@ -140,12 +140,31 @@ int main(int argc, char **argv)
             tc = now() - t0;
             if (info != 0) fprintf(stderr, "gram_bench: dpotrf info %d\n", info);
         }
+        if (argc > 6 && atof(argv[6]) > 0) {
+            /* the error metrics' two Grams: X X' and a sample's (each column kept with
+               probability argv[6], weight 1.5), as two as_gram calls and as as_gram_pair */
+            double keep = atof(argv[6]), t2, tp, *H = malloc(8 * (size_t)(n * n)),
+                   *w = malloc(8 * (size_t)(d > 0 ? d : 1));
+            int64_t *idx = malloc(8 * (size_t)(d > 0 ? d : 1)), k = 0;
+            if (!H || !w || !idx) fail("no memory");
+            for (j = 0; j < d; j++)
+                if (as_rng_unif(7, 1, (uint64_t)j) < keep) { idx[k] = j; w[k++] = 1.5; }
+            t0 = now();
+            if (as_gram(&X, -1, NULL, NULL, G, &c) != AS_OK || as_gram(&X, k, idx, w, H, &c) != AS_OK)
+                fail(c.msg);
+            t2 = now() - t0;
+            t0 = now();
+            if (as_gram_pair(&X, k, idx, w, G, H, &c) != AS_OK) fail(c.msg);
+            tp = now() - t0;
+            printf("gram_bench: %s threads=%d: X X' and a sample's Gram (k = %lld): two passes %.3f s, "
+                   "one pass %.3f s (%.2fx)\n", argv[2], as_threads(&c), (long long)k, t2, tp, t2 / tp);
+        }
         printf("gram_bench: %s n=%lld d=%lld nnz=%lld threads=%d heavy=%g: gram %.3f s, "
                "%.3g light + %.3g dense-panel multiply-adds, %.2f G/s; chol %.3f s\n",
                argv[2], (long long)n, (long long)d, (long long)nnz, as_threads(&c), as_gram_heavy, tg,
                madds, dense_madds, (madds + dense_madds) / tg * 1e-9, tc);
         return 0;
     }
-    fail("usage: gram_bench uniform FILE n d per_col seed | dense FILE n d seed | time FILE [threads [heavy [chol]]]");
+    fail("usage: gram_bench uniform FILE n d per_col seed | dense FILE n d seed | time FILE [threads [heavy [chol [pair_keep]]]]");
     return 1;
 }

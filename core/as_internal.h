@@ -62,6 +62,8 @@ int as_threads_cap(void);
 /* AS_OK when `bytes` of working arrays fit under cap_mb MiB (0: 3/4 of the
    physical memory); else AS_ERR_TOOBIG saying `what` needs them. */
 int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what);
+/* 3/4 of the physical memory in MiB (0: unknown). */
+double as_mem_default_mb(void);
 
 /* Run BODY once per stored entry of column j of A (dense or CSC), with ROW
    (int64_t, plus OFF) and VAL (double) set; the index width is resolved once
@@ -214,9 +216,20 @@ extern int as_scores_avx2;
 /* Fraction of the rows from which a column of a CSC X goes into as_gram's
    dense panels (> 1: none does); the default is measured by make bench-gram. */
 extern double as_gram_heavy;
+/* Nonzero (default): as_gram's dense panels use 256-bit vectors on CPUs with
+   AVX2 (same roundings as the baseline code); 0: baseline code only. */
+extern int as_gram_avx2;
+/* Nonzero (default): the spectral eps of a clearly positive definite X X'
+   by Cholesky and dsygst; 0: always by the whitening (eigenvectors). */
+extern int as_spectral_chol;
 /* The multiply-adds of as_gram over columns index[0..k) of X (index NULL:
    all of them): dense panels n^2 / 2 a column, light columns z (z + 1) / 2. */
 double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index);
+/* G = X X' and H = the Gram of X(:, index[0..k)) diag(weight) (as as_gram
+   computes each, bit for bit), a CSC X's light columns in one pass for both
+   when their pairs (2 n^2 doubles more) fit in 3/4 of the memory. */
+int as_gram_pair(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
+                 double *G, double *H, as_common *c);
 /* 'estimate' = -1 makes the estimate when its Grams cost at most this many
    multiply-adds (1e10; tests set less), or no more than X X'. */
 extern double as_estimate_auto_madds;

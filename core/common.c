@@ -135,18 +135,23 @@ int as_threads_for(const as_common *c, double work)
     return work < as_parallel_min_work ? 1 : as_threads(c);
 }
 
+double as_mem_default_mb(void)
+{
+    double phys = 0;
+#ifdef AS_POSIX
+    long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    if (pages > 0 && size > 0) phys = (double)pages * (double)size;
+#endif
+    return 0.75 * phys / 1048576.0;
+}
+
 int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what)
 {
     double mib = 1048576.0;
     int dflt = cap_mb <= 0;
     if (dflt) {
-        double phys = 0;
-#ifdef AS_POSIX
-        long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-        if (pages > 0 && size > 0) phys = (double)pages * (double)size;
-#endif
-        if (phys <= 0) return AS_OK;   /* unknown: leave it to the allocator */
-        cap_mb = 0.75 * phys / mib;
+        cap_mb = as_mem_default_mb();
+        if (cap_mb <= 0) return AS_OK;   /* unknown: leave it to the allocator */
     }
     if (bytes / mib > cap_mb)
         return as_error(c, AS_ERR_TOOBIG, "%s: %.4g MiB of working arrays, above 'memory' = %.4g MiB%s",

@@ -111,12 +111,66 @@ static void as_gram_block(int64_t kb, const double *pa, const double *pb, double
 }
 #endif
 
+#if defined(__GNUC__) && defined(__x86_64__)
+#define AS_GRAM_HAVE_AVX2 1
+typedef double as_gram_v4d __attribute__((vector_size(32), aligned(8)));
+/* Two 4 x 4 blocks of G at once, rows of pa0 and of pa1 against the columns
+   of pb: c0 and c1 += A B' with 256-bit vectors, for CPUs with AVX2 (checked
+   at run time). Multiplies and adds, no FMA: every entry gets the rounding
+   and the order of as_gram_block. */
+__attribute__((target("avx2"))) static void as_gram_block8(int64_t kb, const double *pa0,
+                                                            const double *pa1, const double *pb,
+                                                            double *c0, double *c1)
+{
+    as_gram_v4d x0, x1, x2, x3, y0, y1, y2, y3;
+    int64_t l;
+    memcpy(&x0, c0, 32); memcpy(&x1, c0 + 4, 32); memcpy(&x2, c0 + 8, 32); memcpy(&x3, c0 + 12, 32);
+    memcpy(&y0, c1, 32); memcpy(&y1, c1 + 4, 32); memcpy(&y2, c1 + 8, 32); memcpy(&y3, c1 + 12, 32);
+    for (l = 0; l < kb; l++) {
+        as_gram_v4d a0 = *(const as_gram_v4d *)(pa0 + 4 * l), a1 = *(const as_gram_v4d *)(pa1 + 4 * l);
+        const double *b = pb + 4 * l;
+        as_gram_v4d b0 = {b[0], b[0], b[0], b[0]}, b1 = {b[1], b[1], b[1], b[1]},
+                    b2 = {b[2], b[2], b[2], b[2]}, b3 = {b[3], b[3], b[3], b[3]};
+        x0 = x0 + a0 * b0; y0 = y0 + a1 * b0;
+        x1 = x1 + a0 * b1; y1 = y1 + a1 * b1;
+        x2 = x2 + a0 * b2; y2 = y2 + a1 * b2;
+        x3 = x3 + a0 * b3; y3 = y3 + a1 * b3;
+    }
+    memcpy(c0, &x0, 32); memcpy(c0 + 4, &x1, 32); memcpy(c0 + 8, &x2, 32); memcpy(c0 + 12, &x3, 32);
+    memcpy(c1, &y0, 32); memcpy(c1 + 4, &y1, 32); memcpy(c1 + 8, &y2, 32); memcpy(c1 + 12, &y3, 32);
+}
+#endif
+
+/* Nonzero (default): dense panels use as_gram_block8 on CPUs with AVX2. */
+int as_gram_avx2 = 1;
+
+/* c (4 x 4) from G's rows ib.., columns jb.. (0 past n), and back */
+static void as_gram_load(int64_t n, const double *G, int64_t ib, int64_t jb, double *c)
+{
+    int64_t a, b;
+    for (b = 0; b < 4; b++)
+        for (a = 0; a < 4; a++) c[a + 4 * b] = ib + a < n && jb + b < n ? G[ib + a + (jb + b) * n] : 0.0;
+}
+
+static void as_gram_store(int64_t n, double *G, int64_t ib, int64_t jb, const double *c)
+{
+    int64_t a, b;
+    for (b = 0; b < 4; b++)
+        for (a = 0; a < 4; a++)
+            if (ib + a < n && jb + b < n) G[ib + a + (jb + b) * n] = c[a + 4 * b];
+}
+
 /* G(upper) += P P' for the packed n x kb panel P, over the tile grid; the
    lower part of the diagonal tiles is written too (as_gram mirrors it away). */
 static void as_gram_tiles(int64_t n, const double *P, int64_t kb, double *G, int nt)
 {
     int64_t nb = (n + AS_GRAM_TILE - 1) / AS_GRAM_TILE, ntile = nb * (nb + 1) / 2, s;
+    int avx2 = 0;
+    (void)avx2;
     if (kb <= 0) return;
+#ifdef AS_GRAM_HAVE_AVX2
+    avx2 = as_gram_avx2 != 0 && __builtin_cpu_supports("avx2");
+#endif
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
 #else
@@ -134,14 +188,22 @@ static void as_gram_tiles(int64_t n, const double *P, int64_t kb, double *G, int
         for (jb = j0; jb < j1; jb += 4)
             for (ib = i0; ib < i1 && ib <= jb; ib += 4) {
                 double c[16];
-                int64_t a, b;
-                for (b = 0; b < 4; b++)
-                    for (a = 0; a < 4; a++)
-                        c[a + 4 * b] = ib + a < n && jb + b < n ? G[ib + a + (jb + b) * n] : 0.0;
+#ifdef AS_GRAM_HAVE_AVX2
+                if (avx2 && ib + 4 < i1 && ib + 4 <= jb) {
+                    /* this block and the next one down */
+                    double c1[16];
+                    as_gram_load(n, G, ib, jb, c);
+                    as_gram_load(n, G, ib + 4, jb, c1);
+                    as_gram_block8(kb, P + ib * kb, P + (ib + 4) * kb, P + jb * kb, c, c1);
+                    as_gram_store(n, G, ib, jb, c);
+                    as_gram_store(n, G, ib + 4, jb, c1);
+                    ib += 4;
+                    continue;
+                }
+#endif
+                as_gram_load(n, G, ib, jb, c);
                 as_gram_block(kb, P + ib * kb, P + jb * kb, c);
-                for (b = 0; b < 4; b++)
-                    for (a = 0; a < 4; a++)
-                        if (ib + a < n && jb + b < n) G[ib + a + (jb + b) * n] = c[a + 4 * b];
+                as_gram_store(n, G, ib, jb, c);
             }
     }
 }
@@ -190,14 +252,47 @@ static int64_t as_gram_row(const as_matrix *X, int64_t q)
     return X->kind == AS_CSC32 ? (int64_t)X->i32[q] : X->i64[q];
 }
 
+/* g[2 ri[r]] += va xv[r] and g[2 ri[r] + 1] += vb xv[r] for r in [r0, r1):
+   the two Grams' entries side by side, one 16-byte add for both (the
+   products and sums rounded as the scalar loop rounds them). */
+static void as_gram_pair_axpy(const as_matrix *X, int64_t r0, int64_t r1, double va, double vb,
+                              double *g)
+{
+    const double *xv = X->x;
+    int64_t r;
+#if defined(__GNUC__)
+    as_gram_v2d v = {va, vb};
+#define AS_PAIR_STEP(row)                                                  \
+    do {                                                                   \
+        as_gram_v2d *gp = (as_gram_v2d *)(g + 2 * (row)), xr = {xv[r], xv[r]}; \
+        *gp = *gp + v * xr;                                                \
+    } while (0)
+#else
+#define AS_PAIR_STEP(row)                                                  \
+    do {                                                                   \
+        g[2 * (row)] += va * xv[r];                                        \
+        g[2 * (row) + 1] += vb * xv[r];                                    \
+    } while (0)
+#endif
+    if (X->kind == AS_CSC32)
+        for (r = r0; r < r1; r++) AS_PAIR_STEP(X->i32[r]);
+    else
+        for (r = r0; r < r1; r++) AS_PAIR_STEP(X->i64[r]);
+#undef AS_PAIR_STEP
+}
+
 /* The light columns t0..t1-1 (positions in index, or columns) into G's upper
    triangle, a tile of G at a time: tile (I, J), I <= J, of row band I and
    column band J (bands of tb rows) gets, column after column, the products
    of the column's entries in band I with those in band J (row b <= row a),
    so that it stays in cache while the chunk's columns stream by. bnd
-   ((t1-t0) x (nb+1)) receives where each column enters each band. */
+   ((t1-t0) x (nb+1)) receives where each column enters each band.
+   With h2 (as_gram_pair): G holds pairs, entry (b, a) at G[2 (b + a n)] and
+   its second Gram's at the next double, which gets h2[t] times the product
+   (h2[t] = 0: the column is not in the second Gram; adding its +-0 products
+   leaves every sum's bits as they are). One 16-byte add serves both. */
 static void as_gram_light_chunk(const as_matrix *X, int64_t t0, int64_t t1,
-                                const int64_t *index, const double *weight,
+                                const int64_t *index, const double *weight, const double *h2,
                                 const unsigned char *heavy, double *G, int64_t tb,
                                 int64_t *bnd, int nt)
 {
@@ -235,14 +330,21 @@ static void as_gram_light_chunk(const as_matrix *X, int64_t t0, int64_t t1,
                 if (ib == ie || jb == je) continue;
                 w2 = weight ? weight[u] * weight[u] : 1.0;
                 for (q = jb; q < je; q++) {
-                    double va = w2 * xv[q], *g = G + as_gram_row(X, q) * n;
                     int64_t end = I == J ? q + 1 : ie;
-                    if (X->kind == AS_CSC32) {
-                        const int32_t *ri = X->i32;
-                        for (r = ib; r < end; r++) g[ri[r]] += va * xv[r];
-                    } else {
-                        const int64_t *ri = X->i64;
-                        for (r = ib; r < end; r++) g[ri[r]] += va * xv[r];
+                    if (h2) {
+                        as_gram_pair_axpy(X, ib, end, w2 * xv[q], h2[u] * xv[q],
+                                          G + 2 * as_gram_row(X, q) * n);
+                        continue;
+                    }
+                    {
+                        double va = w2 * xv[q], *g = G + as_gram_row(X, q) * n;
+                        if (X->kind == AS_CSC32) {
+                            const int32_t *ri = X->i32;
+                            for (r = ib; r < end; r++) g[ri[r]] += va * xv[r];
+                        } else {
+                            const int64_t *ri = X->i64;
+                            for (r = ib; r < end; r++) g[ri[r]] += va * xv[r];
+                        }
                     }
                 }
             }
@@ -273,75 +375,107 @@ double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index)
     return work;
 }
 
-static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
-                       const double *weight, double *G, as_common *c)
+/* heavy[t] for the columns t < kk of index (NULL: all of X's); returns their
+   count, and the multiply-adds of all kk columns in *work. */
+static int64_t as_gram_classify(const as_matrix *X, int64_t kk, const int64_t *index,
+                                unsigned char *heavy, double *work)
 {
-    int64_t n = X->nrow, t, t0, nheavy = 0, kb = as_gram_panel_cols(n), hmin;
-    int nt;
-    double work = 0;
-    unsigned char *heavy = NULL;
-    int64_t *bnd = NULL;
-    double *B = NULL;
-    heavy = as_malloc(c, (size_t)(kk > 0 ? kk : 1), 1);
-    if (!heavy) goto done;
-    hmin = as_gram_hmin(n);
+    int64_t n = X->nrow, hmin = as_gram_hmin(n), t, nheavy = 0;
+    *work = 0;
     for (t = 0; t < kk; t++) {
         double z = (double)as_col_nnz(X, as_gram_col(index, t));
         heavy[t] = as_gram_heavy <= 1.0 && z >= (double)hmin;
         nheavy += heavy[t];
-        work += as_gram_col_madds(n, z, hmin);
+        *work += as_gram_col_madds(n, z, hmin);
     }
-    nt = as_threads_for(c, work);
-    if (nheavy < kk) {
-        /* bands of at least AS_GRAM_TILE rows, at most 16 a side (the tiles
-           visit every column of a chunk); the bits do not depend on it */
-        int64_t tb = (n + 15) / 16 > AS_GRAM_BAND ? (n + 15) / 16 : AS_GRAM_BAND, nb;
-        tb = tb < n ? tb : n;
-        nb = (n + tb - 1) / tb;
-        bnd = as_malloc(c, (size_t)(AS_GRAM_CHUNK_COLS * (nb + 1)), sizeof(int64_t));
-        if (!bnd) goto done;
-        for (t0 = 0; t0 < kk;) {
-            /* a chunk: up to AS_GRAM_CHUNK_COLS columns, about AS_GRAM_LIGHT_MADDS multiply-adds */
-            int64_t t1 = t0;
-            double madds = 0;
-            while (t1 < kk && t1 - t0 < AS_GRAM_CHUNK_COLS && madds < AS_GRAM_LIGHT_MADDS) {
-                double z = heavy[t1] ? 0 : (double)as_col_nnz(X, as_gram_col(index, t1));
-                madds += 0.5 * z * (z + 1);
-                t1++;
-            }
-            as_gram_light_chunk(X, t0, t1, index, weight, heavy, G, tb, bnd, nt);
-            t0 = t1;
-            if (as_interrupted(c)) goto done;
+    return nheavy;
+}
+
+/* The light columns of index[0..kk) (heavy[t] == 0) into G's upper triangle,
+   a chunk at a time (h2: the pairs of as_gram_pair, band tb). */
+static int as_gram_light(const as_matrix *X, int64_t kk, const int64_t *index,
+                         const double *weight, const double *h2, const unsigned char *heavy,
+                         double *G, int64_t tb, int nt, as_common *c)
+{
+    int64_t n = X->nrow, nb, t0;
+    int64_t *bnd;
+    tb = tb < n ? tb : n;
+    nb = (n + tb - 1) / tb;
+    bnd = as_malloc(c, (size_t)(AS_GRAM_CHUNK_COLS * (nb + 1)), sizeof(int64_t));
+    if (!bnd) return c->status;
+    for (t0 = 0; t0 < kk;) {
+        /* a chunk: up to AS_GRAM_CHUNK_COLS columns, about AS_GRAM_LIGHT_MADDS multiply-adds */
+        int64_t t1 = t0;
+        double madds = 0;
+        while (t1 < kk && t1 - t0 < AS_GRAM_CHUNK_COLS && madds < AS_GRAM_LIGHT_MADDS) {
+            double z = heavy[t1] ? 0 : (double)as_col_nnz(X, as_gram_col(index, t1));
+            madds += 0.5 * z * (z + 1);
+            t1++;
         }
+        as_gram_light_chunk(X, t0, t1, index, weight, h2, heavy, G, tb, bnd, nt);
+        t0 = t1;
+        if (as_interrupted(c)) break;
     }
-    if (nheavy > 0) {
-        int64_t h = 0, col = 0, hb;
-        kb = kb < nheavy ? kb : nheavy;
-        B = as_malloc(c, (size_t)as_gram_packed_len(n, kb), sizeof(double));
-        if (!B) goto done;
-        for (t = 0; t < kk; t++) {
-            if (!heavy[t]) continue;
-            /* the panel's width: kb, or what is left */
-            hb = nheavy - (h - col) < kb ? nheavy - (h - col) : kb;
-            if (col == 0) memset(B, 0, sizeof(double) * (size_t)as_gram_packed_len(n, hb));
-            {
-                double w = weight ? weight[t] : 1.0;
-                AS_FOR_COL(X, as_gram_col(index, t), row, v,
-                           { B[(row >> 2) * 4 * hb + col * 4 + (row & 3)] = w * v; });
-            }
-            col++;
-            h++;
-            if (col == hb) {
-                as_gram_tiles(n, B, hb, G, nt);
-                col = 0;
-                if (h < nheavy && as_interrupted(c)) goto done;
-            }
-        }
-    }
-done:
-    as_free(c, heavy);
     as_free(c, bnd);
+    return c->status;
+}
+
+/* The nheavy heavy columns of index[0..kk) into G's upper triangle, packed
+   into dense panels of at most as_gram_panel_cols(n) columns. */
+static int as_gram_heavy_panels(const as_matrix *X, int64_t kk, const int64_t *index,
+                                const double *weight, const unsigned char *heavy, int64_t nheavy,
+                                double *G, int nt, as_common *c)
+{
+    int64_t n = X->nrow, kb = as_gram_panel_cols(n), h = 0, col = 0, hb, t;
+    double *B;
+    if (nheavy <= 0) return c->status;
+    kb = kb < nheavy ? kb : nheavy;
+    B = as_malloc(c, (size_t)as_gram_packed_len(n, kb), sizeof(double));
+    if (!B) return c->status;
+    for (t = 0; t < kk; t++) {
+        if (!heavy[t]) continue;
+        /* the panel's width: kb, or what is left */
+        hb = nheavy - (h - col) < kb ? nheavy - (h - col) : kb;
+        if (col == 0) memset(B, 0, sizeof(double) * (size_t)as_gram_packed_len(n, hb));
+        {
+            double w = weight ? weight[t] : 1.0;
+            AS_FOR_COL(X, as_gram_col(index, t), row, v,
+                       { B[(row >> 2) * 4 * hb + col * 4 + (row & 3)] = w * v; });
+        }
+        col++;
+        h++;
+        if (col == hb) {
+            as_gram_tiles(n, B, hb, G, nt);
+            col = 0;
+            if (h < nheavy && as_interrupted(c)) break;
+        }
+    }
     as_free(c, B);
+    return c->status;
+}
+
+/* Rows per band of the light tiles: at least AS_GRAM_BAND, at most 16 bands
+   a side (the tiles visit every column of a chunk); the bits do not depend on it. */
+static int64_t as_gram_band(int64_t n, int64_t least)
+{
+    return (n + 15) / 16 > least ? (n + 15) / 16 : least;
+}
+
+static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
+                       const double *weight, double *G, as_common *c)
+{
+    int64_t nheavy;
+    double work;
+    unsigned char *heavy = as_malloc(c, (size_t)(kk > 0 ? kk : 1), 1);
+    if (!heavy) return c->status;
+    nheavy = as_gram_classify(X, kk, index, heavy, &work);
+    {
+        int nt = as_threads_for(c, work);
+        if ((nheavy == kk || as_gram_light(X, kk, index, weight, NULL, heavy, G,
+                                           as_gram_band(X->nrow, AS_GRAM_BAND), nt, c) == AS_OK))
+            as_gram_heavy_panels(X, kk, index, weight, heavy, nheavy, G, nt, c);
+    }
+    as_free(c, heavy);
     return c->status;
 }
 
@@ -466,10 +600,18 @@ static int as_gram_stacked(const as_matrix *Z, int64_t k, const int64_t *index, 
     return AS_OK;
 }
 
+/* G's lower triangle from its upper one. */
+static void as_gram_mirror(int64_t n, double *G)
+{
+    int64_t a, b;
+    for (b = 0; b < n; b++)
+        for (a = b + 1; a < n; a++) G[a + b * n] = G[b + a * n];
+}
+
 int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
             double *G, as_common *c)
 {
-    int64_t n = X->nrow, a, b, kk = index ? k : X->ncol;
+    int64_t n = X->nrow, kk = index ? k : X->ncol;
     c->status = AS_OK;
     if (X->kind == AS_STACKED) return as_gram_stacked(X, k, index, weight, G, c);
     memset(G, 0, sizeof(double) * (size_t)(n * n));
@@ -478,9 +620,71 @@ int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *w
         else as_gram_csc(X, kk, index, weight, G, c);
     }
     if (c->status != AS_OK) return c->status;
-    for (b = 0; b < n; b++)
-        for (a = b + 1; a < n; a++) G[a + b * n] = G[b + a * n];
+    as_gram_mirror(n, G);
     return AS_OK;
+}
+
+/* The pairs' rows per band: a tile of pairs (16 bytes an entry) in the
+   L2 cache that a band of AS_GRAM_BAND single entries fills. */
+#define AS_GRAM_PAIR_BAND 181
+
+int as_gram_pair(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
+                 double *G, double *H, as_common *c)
+{
+    int64_t n = X->nrow, d = X->ncol, t, a, b, nheavy, nheavy_h;
+    double work, work_h, *h2 = NULL, *P = NULL, cap = as_mem_default_mb();
+    unsigned char *heavy = NULL, *heavy_h = NULL;
+    int nt;
+    c->status = AS_OK;
+    /* the sparse outer products of the light columns serve both Grams only
+       for a CSC X whose pairs (2 n^2 doubles more) fit in memory */
+    if (X->kind == AS_DENSE || X->kind == AS_STACKED || k <= 0 ||
+        (cap > 0 && 32.0 * (double)n * (double)n / 1048576.0 > cap)) {
+        if (as_gram(X, -1, NULL, NULL, G, c) != AS_OK) return c->status;
+        if (k <= 0) {
+            memset(H, 0, sizeof(double) * (size_t)(n * n));
+            return c->status;
+        }
+        return as_gram(X, k, index, weight, H, c);
+    }
+    memset(G, 0, sizeof(double) * (size_t)(n * n));
+    memset(H, 0, sizeof(double) * (size_t)(n * n));
+    heavy = as_malloc(c, (size_t)(d > 0 ? d : 1), 1);
+    heavy_h = as_malloc(c, (size_t)k, 1);
+    h2 = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(double));
+    if (!heavy || !heavy_h || !h2) goto done;
+    nheavy = as_gram_classify(X, d, NULL, heavy, &work);
+    nheavy_h = as_gram_classify(X, k, index, heavy_h, &work_h);
+    nt = as_threads_for(c, work + work_h);
+    /* h2[j]: the squared weight of column j in the sample, 0 out of it */
+    for (t = 0; t < d; t++) h2[t] = 0;
+    for (t = 0; t < k; t++) h2[index[t]] = weight ? weight[t] * weight[t] : 1.0;
+    if (nheavy < d) {
+        P = as_malloc(c, (size_t)(2 * n), (size_t)n * sizeof(double));
+        if (!P) goto done;
+        memset(P, 0, sizeof(double) * (size_t)(2 * n * n));
+        if (as_gram_light(X, d, NULL, NULL, h2, heavy, P, as_gram_band(n, AS_GRAM_PAIR_BAND), nt, c) != AS_OK)
+            goto done;
+        for (a = 0; a < n; a++)
+            for (b = 0; b <= a; b++) {
+                G[b + a * n] = P[2 * (b + a * n)];
+                H[b + a * n] = P[2 * (b + a * n) + 1];
+            }
+        as_free(c, P);
+        P = NULL;
+    }
+    /* then the heavy panels, as as_gram adds them after the light columns */
+    if (as_gram_heavy_panels(X, d, NULL, NULL, heavy, nheavy, G, nt, c) != AS_OK ||
+        as_gram_heavy_panels(X, k, index, weight, heavy_h, nheavy_h, H, nt, c) != AS_OK)
+        goto done;
+    as_gram_mirror(n, G);
+    as_gram_mirror(n, H);
+done:
+    as_free(c, heavy);
+    as_free(c, heavy_h);
+    as_free(c, h2);
+    as_free(c, P);
+    return c->status;
 }
 
 int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c)

@@ -35,6 +35,8 @@ void dpocon_(const char *uplo, const int *n, const double *a, const int *lda,
              const double *anorm, double *rcond, double *work, int *iwork, int *info, as_fclen);
 double dlansy_(const char *norm, const char *uplo, const int *n, const double *a,
                const int *lda, double *work, as_fclen, as_fclen);
+void dsygst_(const int *itype, const char *uplo, const int *n, double *a, const int *lda,
+             const double *b, const int *ldb, int *info, as_fclen);
 void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n,
              double *a, const int *lda, const double *vl, const double *vu,
              const int *il, const int *iu, const double *abstol, int *m, double *w,

@@ -34,17 +34,71 @@ void as_softmax(int64_t n, const double *G, double *Att)
     }
 }
 
-/* Smallest eps with (1-eps) G <= H <= (1+eps) G on the range of G. */
+/* The reciprocal condition number from which G counts as positive definite
+   for as_spectral_eps: 1e3 times the whitening's cut (n 16 eps of the largest
+   eigenvalue), so that dpocon's estimate, off by a small factor at most,
+   never takes a direction the whitening would drop. */
+static double as_pd_rcond(int64_t n)
+{
+    return 1e3 * 16.0 * DBL_EPSILON * (double)n;
+}
+
+/* Nonzero (default): as_spectral_eps takes the Cholesky route when it can. */
+int as_spectral_chol = 1;
+
+/* eps of a positive definite G from its Cholesky factor L (in Gw): the
+   eigenvalues of L^-1 H L^-T (dsygst), no eigenvectors. *done = 0 when G is
+   not clearly positive definite (then the whitening decides its range). */
+static int as_spectral_eps_chol(int n, const double *G, double *Gw, const double *H, double *eps,
+                                int *done_chol, as_common *c)
+{
+    int info = 0, one = 1;
+    double anorm, rcond = 0, *work = NULL, *C = NULL, *mu = NULL;
+    int *iwork = NULL;
+    *done_chol = 0;
+    work = as_malloc(c, (size_t)(3 * n), sizeof(double));
+    iwork = as_malloc(c, (size_t)n, sizeof(int));
+    if (!work || !iwork) goto done;
+    memcpy(Gw, G, sizeof(double) * (size_t)n * n);
+    anorm = dlansy_("1", "L", &n, Gw, &n, work, 1, 1);
+    dpotrf_("L", &n, Gw, &n, &info, 1);
+    if (info != 0) goto done;
+    dpocon_("L", &n, Gw, &n, &anorm, &rcond, work, iwork, &info, 1);
+    if (info != 0 || !(rcond > as_pd_rcond(n))) goto done;
+    C = as_malloc(c, (size_t)n * n, sizeof(double));
+    mu = as_malloc(c, (size_t)n, sizeof(double));
+    if (!C || !mu) goto done;
+    memcpy(C, H, sizeof(double) * (size_t)n * n);
+    dsygst_(&one, "L", &n, C, &n, Gw, &n, &info, 1);
+    if (info != 0) {
+        as_error(c, AS_ERR_LAPACK, "dsygst failed (info = %d)", info);
+        goto done;
+    }
+    if (as_syev(n, C, mu, NULL, c) != AS_OK) goto done;
+    *eps = fmax(mu[n - 1] - 1.0, 1.0 - mu[0]);
+    *done_chol = 1;
+done:
+    as_free(c, work);
+    as_free(c, iwork);
+    as_free(c, C);
+    as_free(c, mu);
+    return c->status;
+}
+
+/* Smallest eps with (1-eps) G <= H <= (1+eps) G on the range of G: by
+   Cholesky when G is clearly positive definite (a few n^3 / 3 flops, no
+   eigenvectors), else by the whitening on G's numerical range. */
 static int as_spectral_eps(int64_t n64, const double *G, const double *H, double *eps,
                            as_common *c)
 {
-    int n = (int)n64, r;
+    int n = (int)n64, r, chol = 0;
     int64_t r64 = 0;
     double *Gw = NULL, *W = NULL, *T = NULL, *C = NULL, *mu = NULL;
     double one = 1.0, zero = 0.0;
     *eps = NAN;
     Gw = as_malloc(c, (size_t)n * n, sizeof(double));
     if (!Gw) goto done;
+    if (as_spectral_chol && (as_spectral_eps_chol(n, G, Gw, H, eps, &chol, c) != AS_OK || chol)) goto done;
     memcpy(Gw, G, sizeof(double) * (size_t)n * n);
     /* W (r x n) with W G W' = I on the range of G */
     if (as_whiten(n64, Gw, &W, &r64, c) != AS_OK) goto done;
@@ -150,6 +204,7 @@ static int as_metrics_gram(const as_matrix *X, const double *G, const as_matrix 
 {
     int64_t n = Y->nrow;
     double *Gown = NULL, *H = NULL;
+    int paired = G == NULL && X == Y && k > 0;
     {
         char what[160];
         snprintf(what, sizeof what, "the error metrics need X X' and Y Y' (2 n^2 doubles, n = nrow(X) = %lld)",
@@ -158,7 +213,12 @@ static int as_metrics_gram(const as_matrix *X, const double *G, const as_matrix 
     }
     H = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
     if (!H) goto done;
-    if (G == NULL) {
+    if (paired) {
+        /* both Grams from one pass over X's columns */
+        Gown = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
+        if (!Gown || as_gram_pair(X, k, index, weight, Gown, H, c) != AS_OK) goto done;
+        G = Gown;
+    } else if (G == NULL) {
         Gown = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
         if (!Gown || as_gram(X, -1, NULL, NULL, Gown, c) != AS_OK) goto done;
         G = Gown;
@@ -166,7 +226,7 @@ static int as_metrics_gram(const as_matrix *X, const double *G, const as_matrix 
     /* an empty sample is Y = 0 (uniform attention), never "all columns"
        (what as_gram reads from index == NULL) */
     if (k == 0) memset(H, 0, sizeof(double) * (size_t)n * (size_t)n);
-    else if (as_gram(Y, k, index, weight, H, c) != AS_OK) goto done;
+    else if (!paired && as_gram(Y, k, index, weight, H, c) != AS_OK) goto done;
     as_compare_view(X ? X : Y, G, H, spectral, out, c);
 done:
     as_free(c, Gown);

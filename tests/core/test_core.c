@@ -256,6 +256,47 @@ static void test_metrics(void)
     free(X); free(G); free(Z); free(Att);
 }
 
+/* The spectral eps by Cholesky (G clearly positive definite) against the
+   whitening's eigenvectors: full rank agrees to rounding; rank-deficient and
+   nearly singular G go to the whitening (the same bits). */
+static void test_spectral_routes(void)
+{
+    int n = 30, d = 400, kind, t;
+    for (kind = 0; kind < 3; kind++) {
+        double *X = random_matrix(n, d, 1.0, 40 + kind), *G = malloc(8 * n * n), *H = malloc(8 * n * n), *w;
+        int64_t idx[120];
+        double e_chol, e_white;
+        as_matrix A;
+        as_common c;
+        as_metrics M;
+        int64_t j, a;
+        /* kind 1: rows 20.. repeat rows 0..; kind 2: and a 1e-9 perturbation */
+        for (j = 0; kind > 0 && j < d; j++)
+            for (a = 20; a < n; a++)
+                X[a + j * n] = X[a - 20 + j * n] + (kind == 2 ? 1e-9 * X[a + j * n] : 0.0);
+        w = malloc(8 * 120);
+        for (t = 0; t < 120; t++) { idx[t] = 3 * t + 1; w[t] = 1.5 + 0.01 * t; }
+        as_common_init(&c);
+        as_view_dense(&A, n, d, X, n);
+        CHECK(as_gram(&A, -1, NULL, NULL, G, &c) == AS_OK && as_gram(&A, 120, idx, w, H, &c) == AS_OK, "%s", c.msg);
+        as_compare_gram(n, G, H, 1, &M, &c);
+        e_chol = M.eps_spectral;
+        as_spectral_chol = 0;
+        as_compare_gram(n, G, H, 1, &M, &c);
+        as_spectral_chol = 1;
+        e_white = M.eps_spectral;
+        CHECK(c.status == AS_OK && isfinite(e_chol) && e_chol > 0.1,
+              "spectral routes, kind %d: eps %g (a sample of 120 of 400 columns)", kind, e_chol);
+        if (kind == 0)
+            CHECK(fabs(e_chol - e_white) <= 1e-10 * fmax(1.0, e_white),
+                  "full rank: Cholesky eps %.17g, whitening eps %.17g", e_chol, e_white);
+        else
+            CHECK(e_chol == e_white, "kind %d: the Cholesky route taken (eps %.17g vs the whitening's %.17g)",
+                  kind, e_chol, e_white);
+        free(X); free(G); free(H); free(w);
+    }
+}
+
 /* as_rand then its metrics, as the front-ends run them, for check_every_failure. */
 static int run_rand_and_error(void *arg, as_common *c)
 {
@@ -339,6 +380,7 @@ int main(void)
     test_default_beta();
     test_estimate_auto();
     test_metrics();
+    test_spectral_routes();
     test_failures();
     return check_report("test_core");
 }

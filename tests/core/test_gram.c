@@ -96,10 +96,11 @@ static void test_against_naive(int64_t n, int64_t d, int64_t rank, double heavy)
     free(X); free(R); free(G); free(w); free(idx);
 }
 
-/* the same bits on 1..4 threads, dense and CSC, light and heavy columns */
+/* the same bits on 1..4 threads and with or without AVX2, dense and CSC,
+   light and heavy columns */
 static void test_threads(void)
 {
-    int64_t n = 300, d = 1200, nn = n * n;   /* two tiles a side */
+    int64_t n = 301, d = 1200, nn = n * n;   /* two tiles a side */
     double *X = make_x(n, d, n, 11), *G1 = malloc(sizeof(double) * (size_t)nn),
            *Gt = malloc(sizeof(double) * (size_t)nn);
     check_views V;
@@ -118,9 +119,63 @@ static void test_threads(void)
             CHECK(memcmp(G1, Gt, sizeof(double) * (size_t)nn) == 0,
                   "view %d: %d threads give other bits than 1", v, t);
         }
+        /* the dense panels' baseline code: the bits of the AVX2 one */
+        as_gram_avx2 = 0;
+        CHECK(as_gram(views[v], -1, NULL, NULL, Gt, &c) == AS_OK, "%s", c.msg);
+        as_gram_avx2 = 1;
+        CHECK(memcmp(G1, Gt, sizeof(double) * (size_t)nn) == 0,
+              "view %d: the baseline dense panels give other bits than the AVX2 ones", v);
     }
     check_views_free(&V);
     free(X); free(G1); free(Gt);
+}
+
+/* as_gram_pair: the bits of two as_gram calls (X X' and the sample's Gram),
+   CSC32/64 and dense, on 1 to 3 threads, with heavy columns or none, for a
+   sample of every column, of a few, and of one; weights far from 1 */
+static void test_pair(double heavy)
+{
+    int64_t n = 300, d = 1500, nn = n * n, k, t, pat;
+    double *X = make_x(n, d, n, 19), *G = malloc(sizeof(double) * (size_t)nn),
+           *H = malloc(sizeof(double) * (size_t)nn), *G2 = malloc(sizeof(double) * (size_t)nn),
+           *H2 = malloc(sizeof(double) * (size_t)nn), *w = malloc(sizeof(double) * (size_t)d);
+    int64_t *idx = malloc(sizeof(int64_t) * (size_t)d);
+    double saved = as_gram_heavy;
+    check_views V;
+    const as_matrix *views[3];
+    int v, th;
+    as_common c;
+    as_gram_heavy = heavy;
+    check_views_make(&V, n, d, X);
+    views[0] = &V.S32; views[1] = &V.S64; views[2] = &V.D;
+    for (pat = 0; pat < 3; pat++) {
+        /* every column; every third with weights from 0.01 to 100; the last one */
+        for (k = 0, t = 0; t < d; t++)
+            if (pat == 0 || (pat == 1 && t % 3 == 1) || (pat == 2 && t == d - 1)) {
+                idx[k] = t;
+                w[k] = pat == 1 ? pow(10.0, 4.0 * as_rng_unif(23, 1, (uint64_t)t) - 2.0) : 1.5;
+                k++;
+            }
+        for (v = 0; v < 3; v++)
+            for (th = 1; th <= 3; th++) {
+                as_common_init(&c);
+                c.nthreads = th;
+                CHECK(as_gram(views[v], -1, NULL, NULL, G2, &c) == AS_OK, "%s", c.msg);
+                CHECK(as_gram(views[v], k, idx, w, H2, &c) == AS_OK, "%s", c.msg);
+                memset(G, 0xff, sizeof(double) * (size_t)nn);
+                memset(H, 0xff, sizeof(double) * (size_t)nn);
+                CHECK(as_gram_pair(views[v], k, idx, w, G, H, &c) == AS_OK, "%s", c.msg);
+                CHECK(memcmp(G, G2, sizeof(double) * (size_t)nn) == 0,
+                      "pair: heavy %g view %d pattern %lld, %d threads: X X' differs from as_gram", heavy, v,
+                      (long long)pat, th);
+                CHECK(memcmp(H, H2, sizeof(double) * (size_t)nn) == 0,
+                      "pair: heavy %g view %d pattern %lld, %d threads: the sample's Gram differs from as_gram",
+                      heavy, v, (long long)pat, th);
+            }
+    }
+    as_gram_heavy = saved;
+    check_views_free(&V);
+    free(X); free(G); free(H); free(G2); free(H2); free(w); free(idx);
 }
 
 typedef struct gram_case { const as_matrix *X; int64_t k; const int64_t *index; const double *weight; } gram_case;
@@ -131,6 +186,17 @@ static int run_gram(void *arg, as_common *c)
     double *G = malloc(sizeof(double) * (size_t)(gc->X->nrow * gc->X->nrow));
     int st = as_gram(gc->X, gc->k, gc->index, gc->weight, G, c);
     free(G);
+    return st;
+}
+
+static int run_pair(void *arg, as_common *c)
+{
+    gram_case *gc = arg;
+    size_t nn = (size_t)(gc->X->nrow * gc->X->nrow);
+    double *G = malloc(sizeof(double) * nn), *H = malloc(sizeof(double) * nn);
+    int st = as_gram_pair(gc->X, gc->k, gc->index, gc->weight, G, H, c);
+    free(G);
+    free(H);
     return st;
 }
 
@@ -162,6 +228,10 @@ static void test_failures(void)
     check_every_failure("gram CSC32", run_gram, &gc);
     gc.k = 3; gc.index = idx; gc.weight = w;
     check_every_failure("gram CSC32 subset", run_gram, &gc);
+    check_every_failure("gram pair CSC32", run_pair, &gc);
+    gc.X = &V.S64;
+    check_every_failure("gram pair CSC64", run_pair, &gc);
+    gc.X = &V.S32;
     gc.X = &V.D;
     check_every_failure("gram dense subset", run_gram, &gc);
     check_views_free(&V);
@@ -199,6 +269,9 @@ int main(void)
     test_against_naive(37, 500, 37, 0.0);     /* every column heavy */
     test_against_naive(300, 800, 300, 0.25);  /* two tiles a side */
     test_threads();
+    test_pair(0.25);
+    test_pair(2.0);   /* no heavy column */
+    test_pair(0.0);   /* every column heavy */
     test_failures();
     test_metrics_interrupt();
     return check_report("test_gram");
