@@ -40,4 +40,9 @@ for in in gram-u100 sparse gram-dense; do
     run "R attsparse_rand error=FALSE" env R_LIBS="$RLIB" Rscript bench/gram_run.R "$f" rand-noerror
     run "R attsparse_rand error=TRUE" env R_LIBS="$RLIB" Rscript bench/gram_run.R "$f" rand-error
   fi
-done
+done | tee "$OUT/.gram-lines"
+
+# The README's rule, checked on each sparse input: sampling (error = FALSE) is predicted faster than
+# gram() + chol when the exact Gram's multiply-adds exceed the passes', slower otherwise.
+echo "== the rule: sampling faster than gram() + chol when the Gram's work exceeds the passes'"
+awk -f bench/gram_rule.awk "$OUT/.gram-lines" || echo "the rule disagrees with a measurement: revise it in README.md and docs/performance.md"

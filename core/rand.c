@@ -122,15 +122,22 @@ double as_estimate_auto_madds = 1e10;
    multiply-adds and more than the one Gram of X that gives the exact error
    (error = TRUE): when most of X's Gram work sits in the kept columns, the
    exact error is the cheaper way to learn how close Y is. */
+int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, double *est,
+                           double *exact)
+{
+    *est = AS_ESTIMATE_B * as_gram_madds(X, k, index);
+    *exact = NAN;
+    if (*est <= as_estimate_auto_madds) return 1;
+    *exact = as_gram_madds(X, X->ncol, NULL);
+    return *est <= *exact;
+}
+
 static int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, const as_sample *S,
                               as_common *c)
 {
     double est, exact;
     if (o->estimate >= 0) return o->estimate;
-    est = AS_ESTIMATE_B * as_gram_madds(X, S->k, S->index);
-    if (est <= as_estimate_auto_madds) return 1;
-    exact = as_gram_madds(X, X->ncol, NULL);
-    if (est <= exact) return 1;
+    if (as_estimate_affordable(X, S->k, S->index, &est, &exact)) return 1;
     as_progress(c, "estimate: not made: its %d Grams of the %lld kept columns (%.3g multiply-adds) cost more "
                 "than X X' (%.3g); estimate = TRUE makes it", AS_ESTIMATE_B, (long long)S->k, est, exact);
     return 0;

@@ -228,16 +228,49 @@ done:
     return c->status;
 }
 
-/* Poisson sample with m from prob and its estimate (bootstrap round r);
-   out is filled (free it with as_sample_free). */
-static int as_poisson_round(const as_matrix *X, const double *prob, double total, int64_t m,
-                            uint64_t seed, int r, as_sample *out, as_common *c)
+/* The exact rel and inf of a sample as its "estimate" (target mode, when the
+   bootstrap would cost more than the exact error): X X' once into *G, then
+   the sample's Gram each round. */
+static int as_exact_as_estimate(const as_matrix *X, as_sample *S, double **G, as_common *c)
 {
-    double *term = NULL;
+    int64_t n = X->nrow;
+    double *H = NULL;
+    as_metrics M;
+    if (*G == NULL) {
+        *G = as_malloc(c, (size_t)(n * n), sizeof(double));
+        if (!*G || as_gram(X, -1, NULL, NULL, *G, c) != AS_OK || as_gram_finite(n, *G, "X", c) != AS_OK)
+            return c->status;
+    }
+    H = as_malloc(c, (size_t)(n * n), sizeof(double));
+    if (!H || as_gram(X, S->k, S->index, S->weight, H, c) != AS_OK) goto done;
+    /* Y Y' overflows: the sample stands, its estimate is NaN (as with the bootstrap) */
+    if (!as_all_finite(n * n, H)) goto done;
+    if (as_compare_view(X, *G, H, 0, &M, c) != AS_OK) goto done;
+    S->rel_estimate = M.rel;
+    S->inf_estimate = M.inf;
+done:
+    as_free(c, H);
+    return c->status;
+}
+
+/* Poisson sample with m from prob and its estimate (bootstrap round r; the
+   exact error, X X' kept in *G, where the bootstrap costs more, as
+   as_estimate_affordable says); out is filled (free it with as_sample_free). */
+static int as_poisson_round(const as_matrix *X, const double *prob, double total, int64_t m,
+                            uint64_t seed, int r, double **G, as_sample *out, as_common *c)
+{
+    double *term = NULL, est, exact;
     as_sample_init(out);
     out->m = m;
-    if (as_sample_poisson(X->ncol, prob, total, m, seed, out, &term, c) == AS_OK)
-        as_estimate(X, out->index, X->ncol, out, AS_SAMPLING_POISSON, term, seed, r, c);
+    if (as_sample_poisson(X->ncol, prob, total, m, seed, out, &term, c) == AS_OK) {
+        if (out->k == 0 || as_estimate_affordable(X, out->k, out->index, &est, &exact))
+            as_estimate(X, out->index, X->ncol, out, AS_SAMPLING_POISSON, term, seed, r, c);
+        else {
+            as_progress(c, "target: the exact error of the %lld kept columns (the bootstrap's %.3g "
+                        "multiply-adds cost more than X X')", (long long)out->k, est);
+            as_exact_as_estimate(X, out, G, c);
+        }
+    }
     as_free(c, term);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
@@ -256,7 +289,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
 {
     int64_t d = X->ncol, m0, m, kpos, j;
     int cand[3], ncand = 0, t, best = -1, rounds;
-    double bestscore = INFINITY, total;
+    double bestscore = INFINITY, total, *G = NULL;
     as_sample S, T;
     as_sample_init(&S);
     if (o->probabilities == AS_PROB_AUTO) {
@@ -268,8 +301,8 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         as_scheme_probabilities(d, cand[t], lev, nrm, prob);
         total = as_sum(d, prob);
         if (!(total > 0)) { out->probabilities = cand[t]; out->rounds = 1;
-                            out->rel_estimate = out->inf_estimate = 0; return AS_OK; }
-        if (as_poisson_round(X, prob, total, m0, o->seed, 0, &T, c) != AS_OK) goto fail;
+                            out->rel_estimate = out->inf_estimate = 0; goto fail; }
+        if (as_poisson_round(X, prob, total, m0, o->seed, 0, &G, &T, c) != AS_OK) goto fail;
         score = T.rel_estimate * sqrt((double)T.k);
         as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", cand[t],
                     (long long)m0, (long long)T.k, T.rel_estimate);
@@ -290,7 +323,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         /* at most 4x a round: a small pilot's estimate is not yet on the m^-1/2 law */
         double mn = ceil((double)m * (f < 1.25 ? 1.25 : f > 4 ? 4 : f));
         m = mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
-        if (as_poisson_round(X, prob, total, m, o->seed, rounds, &T, c) != AS_OK) goto fail;
+        if (as_poisson_round(X, prob, total, m, o->seed, rounds, &G, &T, c) != AS_OK) goto fail;
         as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds + 1,
                     (long long)m, (long long)T.k, T.rel_estimate);
         as_sample_free(&S, c);
@@ -304,8 +337,10 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     out->inf_estimate = S.inf_estimate;
     out->probabilities = best;
     out->rounds = rounds;
+    as_free(c, G);
     return AS_OK;
 fail:
+    as_free(c, G);
     as_sample_free(&S, c);
     return c->status;
 }

@@ -85,7 +85,10 @@
 ## @code{m^(-1/2)} law, at most 4-fold a round, at most 12 rounds) until the
 ## estimate meets the target or every column is kept.  Each round keeps a
 ## superset of the previous round's columns.  @var{info}.rounds counts the
-## samples.
+## samples.  Where a round's bootstrap would cost more than 1e10
+## multiply-adds and more than @code{X * X'}, that round measures the exact
+## error instead (@code{X * X'} computed once), and @var{info}.rel_estimate is
+## then the exact @var{info}.rel_error.
 ## @item @qcode{"estimate"}
 ## Compute @var{info}.rel_estimate and @var{info}.inf_estimate: a
 ## bootstrap estimate of the error from @var{Y} alone (30 resamples of the
@@ -93,7 +96,7 @@
 ## costs 30 Gram matrices of @var{Y}.  By default it is made unless those cost
 ## more than 1e10 multiply-adds and more than @code{X * X'} itself, where the
 ## exact error (@qcode{"error"}, true) is the cheaper answer; always made for a
-## block reader and with @qcode{"rel"}; true or false decides.
+## block reader and with @qcode{"rel"} (but see there); true or false decides.
 ## @item @qcode{"leverage"}
 ## @qcode{"approx"} (default) or @qcode{"exact"} leverage scores.  When the
 ## embedding would not be smaller than @var{X}', exact scores are used.

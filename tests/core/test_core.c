@@ -367,6 +367,30 @@ static void test_estimate_auto(void)
     o.estimate = 1;
     CHECK(as_rand(&A, &o, &S, &c) == AS_OK && !isnan(S.rel_estimate), "estimate = 1 makes it: %s", c.msg);
     as_sample_free(&S, &c);
+    /* target mode where the bootstrap costs more than X X': the rounds measure
+       the exact error, which the result's rel_estimate is, bit for bit, and
+       which meets the target */
+    {
+        as_metrics M;
+        o.estimate = -1;
+        o.m = 0;
+        o.probabilities = AS_PROB_NORM;
+        o.rel = 0.02;
+        CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "target mode, exact error: %s", c.msg);
+        CHECK(as_attention_error(&A, S.k, S.index, S.weight, 0, &M, &c) == AS_OK, "%s", c.msg);
+        CHECK(S.rel_estimate == M.rel && S.inf_estimate == M.inf && M.rel <= 0.02,
+              "target mode, exact error: rel_estimate %.17g inf_estimate %g, exact %.17g %g (k = %lld, %d rounds)",
+              S.rel_estimate, S.inf_estimate, M.rel, M.inf, (long long)S.k, S.rounds);
+        as_sample_free(&S, &c);
+        /* with the bootstrap (the threshold back), another number */
+        as_estimate_auto_madds = saved;
+        CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "target mode, bootstrap: %s", c.msg);
+        CHECK(as_attention_error(&A, S.k, S.index, S.weight, 0, &M, &c) == AS_OK, "%s", c.msg);
+        CHECK(!isnan(S.rel_estimate) && S.rel_estimate != M.rel, "target mode, bootstrap: estimate %g, exact %g",
+              S.rel_estimate, M.rel);
+        as_sample_free(&S, &c);
+        o.rel = NAN;
+    }
     as_estimate_auto_madds = saved;
     free(X); free(s.p32); free(s.i32); free(s.p64); free(s.i64); free(s.x);
 }
