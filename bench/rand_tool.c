@@ -171,7 +171,7 @@ int main(int argc, char **argv)
 {
     bin_matrix B;
     as_matrix X;
-    if (argc < 3) die("usage: rand_tool gen-sparse|gen-dense|gram|run ...");
+    if (argc < 3) die("usage: rand_tool gen-sparse|gen-dense|gram|run FILE [threads [m [reps [rel]]]] ...");
     as_common_init(&ctx);
     memset(&B, 0, sizeof B);
     if (strcmp(argv[1], "gen-sparse") == 0 && argc == 7) {
@@ -213,6 +213,8 @@ int main(int argc, char **argv)
         as_rand_options_init(&o);
         o.seed = 1;
         o.m = argc > 4 ? atoll(argv[4]) : 0;
+        /* argv[6]: a target rel (target mode; m is then left to it) */
+        if (argc > 6) { o.rel = atof(argv[6]); o.m = 0; }
         for (r = 0; r < reps; r++) {
             uint64_t h = 1469598103934665603ULL;
             int64_t t;
@@ -230,6 +232,6 @@ int main(int argc, char **argv)
                    (long long)S.s1, (long long)S.s, (long long)S.s2, (unsigned long long)h);
             as_sample_free(&S, &ctx);
         }
-    } else die("usage: rand_tool gen-sparse|gen-dense|gram|run ...");
+    } else die("usage: rand_tool gen-sparse|gen-dense|gram|run FILE [threads [m [reps [rel]]]] ...");
     return 0;
 }

@@ -192,11 +192,19 @@ int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm
    X's columns are the sample's), d the width of the whole input (sample.c). */
 int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
                 const double *term, uint64_t seed, int round, as_common *c);
-/* 1 when the bootstrap estimate of the sample X(:, index[0..k)) is worth
-   making: its AS_ESTIMATE_B Grams cost (*est multiply-adds) at most
-   as_estimate_auto_madds, or at most X X' (*exact; NaN when not needed) (rand.c). */
-int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, double *est,
-                           double *exact);
+/* Nonzero (default): with Poisson sampling, as_estimate makes the Gram of
+   the columns kept for certain once; 0: every resample's Gram whole. */
+extern int as_estimate_split;
+/* The multiply-adds of as_estimate for the sample X(:, index[0..k)) with
+   terms term (rand.c): AS_ESTIMATE_B Grams of it; with Poisson sampling one
+   Gram of the columns kept for certain (term >= 1), AS_ESTIMATE_B of the others. */
+double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
+                         const double *term);
+/* 1 when the bootstrap estimate of the sample is worth making: it costs
+   (*est, as_estimate_madds) at most as_estimate_auto_madds, or at most X X'
+   (*exact; NaN when not needed) shared among `share` such estimates (rand.c). */
+int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
+                           const double *term, int share, double *est, double *exact);
 /* The overflow check of Y from X(:, cols) (cols NULL: all columns of X) (sample.c). */
 int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const as_sample *S,
                                 as_common *c);

@@ -108,38 +108,59 @@ static int as_rand_memory(const as_matrix *X, const as_rand_options *o, int need
                  "and an n x n factor (n = nrow(X) = %.0f)", s1, n, n);
     if (as_mem_check(c, bytes, o->mem_mb, what) != AS_OK) return c->status;
 estimate:
-    /* the bootstrap estimate's Y Y' and one resample's Gram */
+    /* the bootstrap estimate's Y Y' and one resample's Gram (Poisson: and
+       the Gram of the columns kept for certain) */
     if (!o->estimate && isnan(o->rel)) return AS_OK;
-    snprintf(what, sizeof what, "the error estimate needs Y Y' and a resample's Gram (2 n^2 doubles, "
-             "n = nrow(X) = %.0f; estimate = FALSE skips it)", n);
-    return as_mem_check(c, bytes + 16 * n * n, o->mem_mb, what);
+    {
+        int poisson = o->sampling == AS_SAMPLING_POISSON || !isnan(o->rel);
+        snprintf(what, sizeof what, "the error estimate needs Y Y' and a resample's Gram (%s n^2 doubles, "
+                 "n = nrow(X) = %.0f; estimate = FALSE skips it)", poisson ? "with the certain columns', 3" : "2", n);
+        return as_mem_check(c, bytes + (poisson ? 24 : 16) * n * n, o->mem_mb, what);
+    }
 }
 
 double as_estimate_auto_madds = 1e10;
 
 /* 'estimate' left to its default (-1): the estimate is made unless its
-   AS_ESTIMATE_B Grams of Y would cost more than as_estimate_auto_madds
-   multiply-adds and more than the one Gram of X that gives the exact error
-   (error = TRUE): when most of X's Gram work sits in the kept columns, the
-   exact error is the cheaper way to learn how close Y is. */
-int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, double *est,
-                           double *exact)
+   Grams (AS_ESTIMATE_B of Y; with Poisson sampling one of the columns kept
+   for certain and AS_ESTIMATE_B of the others) would cost more than
+   as_estimate_auto_madds multiply-adds and more than the one Gram of X that
+   gives the exact error (error = TRUE): when most of X's Gram work sits in
+   the resampled columns, the exact error is the cheaper way to learn how
+   close Y is. */
+double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
+                         const double *term)
 {
-    *est = AS_ESTIMATE_B * as_gram_madds(X, k, index);
+    int64_t t, j;
+    double cost = 0, w;
+    if (sampling != AS_SAMPLING_POISSON) return AS_ESTIMATE_B * as_gram_madds(X, k, index);
+    /* one Gram of the columns kept for certain, AS_ESTIMATE_B of the others */
+    for (t = 0; t < k; t++) {
+        j = index[t];
+        w = as_gram_madds(X, 1, &j);
+        cost += term[t] >= 1 ? w : AS_ESTIMATE_B * w;
+    }
+    return cost;
+}
+
+int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
+                           const double *term, int share, double *est, double *exact)
+{
+    *est = as_estimate_madds(X, k, index, sampling, term);
     *exact = NAN;
     if (*est <= as_estimate_auto_madds) return 1;
     *exact = as_gram_madds(X, X->ncol, NULL);
-    return *est <= *exact;
+    return *est * (share > 1 ? share : 1) <= *exact;
 }
 
 static int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, const as_sample *S,
-                              as_common *c)
+                              const double *term, as_common *c)
 {
     double est, exact;
     if (o->estimate >= 0) return o->estimate;
-    if (as_estimate_affordable(X, S->k, S->index, &est, &exact)) return 1;
-    as_progress(c, "estimate: not made: its %d Grams of the %lld kept columns (%.3g multiply-adds) cost more "
-                "than X X' (%.3g); estimate = TRUE makes it", AS_ESTIMATE_B, (long long)S->k, est, exact);
+    if (as_estimate_affordable(X, S->k, S->index, o->sampling, term, 1, &est, &exact)) return 1;
+    as_progress(c, "estimate: not made: its Grams of the %lld kept columns (%.3g multiply-adds) cost more "
+                "than X X' (%.3g); estimate = TRUE makes it", (long long)S->k, est, exact);
     return 0;
 }
 
@@ -192,7 +213,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
     }
     if (as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, &term, c) != AS_OK) goto done;
     if (as_sample_check_finite(X, out, c) != AS_OK) goto done;
-    if (as_estimate_wanted(X, o, out, c)) as_estimate(X, out->index, d, out, o->sampling, term, o->seed, 0, c);
+    if (as_estimate_wanted(X, o, out, term, c)) as_estimate(X, out->index, d, out, o->sampling, term, o->seed, 0, c);
 
 done:
     as_free(c, prob);

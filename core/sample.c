@@ -180,36 +180,87 @@ static int as_cmp_double(const void *a, const void *b)
    (r * AS_ESTIMATE_B + b) * d + j): a function of the column, not of k.
    The Grams are of X(:, cols), in the sample's order: the same bits from X
    and its column indices as from the gathered columns (cols NULL). */
+int as_estimate_split = 1;
+
+/* Resample b's weight of the t-th kept column (weight w, term q or count). */
+static double as_resample_weight(int sampling, double w, double term, uint64_t seed, uint64_t idx)
+{
+    double f;
+    if (sampling == AS_SAMPLING_IID)
+        f = as_poisson_variate(term, seed, idx) / term;
+    else if (term >= 1)
+        f = 1;
+    else
+        f = 1 + (as_poisson_variate(1.0, seed, idx) - 1) * sqrt(1 - term);
+    return w * sqrt(f);
+}
+
+/* H = the Gram of X(:, col[0..k)) diag(w) plus Hc (NULL: nothing). */
+static int as_gram_plus(const as_matrix *X, int64_t k, const int64_t *col, const double *w,
+                        const double *Hc, double *H, as_common *c)
+{
+    int64_t n = X->nrow, a;
+    if (k > 0) {
+        if (as_gram(X, k, col, w, H, c) != AS_OK) return c->status;
+    } else memset(H, 0, sizeof(double) * (size_t)(n * n));
+    if (Hc)
+        for (a = 0; a < n * n; a++) H[a] += Hc[a];
+    return c->status;
+}
+
 int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
                 const double *term, uint64_t seed, int round, as_common *c)
 {
-    int64_t n = X->nrow, k = S->k, t;
+    int64_t n = X->nrow, k = S->k, t, kc = 0, ku = 0;
     int b, B = AS_ESTIMATE_B;
-    double *H = NULL, *Hb = NULL, *wb = NULL, rel[AS_ESTIMATE_B], inf[AS_ESTIMATE_B];
+    double *H = NULL, *Hb = NULL, *Hc = NULL, *wb = NULL, *wu = NULL, *wc = NULL,
+           rel[AS_ESTIMATE_B], inf[AS_ESTIMATE_B];
+    int64_t *colu = NULL, *colc = NULL, *posu = NULL;
     as_metrics M;
     if (k == 0) { S->rel_estimate = S->inf_estimate = 0; return AS_OK; }
+    /* Poisson sampling: the columns kept for certain (q = 1) have the same
+       weight in every resample, so their Gram (Hc) is made once and each
+       resample's Gram is Hc plus that of the other columns */
+    if (sampling == AS_SAMPLING_POISSON && as_estimate_split)
+        for (t = 0; t < k; t++) kc += term[t] >= 1;
+    ku = k - kc;
+    if (ku == 0) { S->rel_estimate = S->inf_estimate = 0; return AS_OK; }   /* every resample is Y */
     H = as_malloc(c, (size_t)(n * n), sizeof(double));
     Hb = as_malloc(c, (size_t)(n * n), sizeof(double));
-    wb = as_malloc(c, (size_t)k, sizeof(double));
-    if (!H || !Hb || !wb) goto done;
-    if (as_gram(X, k, cols, S->weight, H, c) != AS_OK) goto done;
+    Hc = kc > 0 ? as_malloc(c, (size_t)(n * n), sizeof(double)) : NULL;
+    wb = as_malloc(c, (size_t)ku, sizeof(double));
+    wu = as_malloc(c, (size_t)ku, sizeof(double));
+    colu = as_malloc(c, (size_t)ku, sizeof(int64_t));
+    posu = as_malloc(c, (size_t)ku, sizeof(int64_t));
+    wc = kc > 0 ? as_malloc(c, (size_t)kc, sizeof(double)) : NULL;
+    colc = kc > 0 ? as_malloc(c, (size_t)kc, sizeof(int64_t)) : NULL;
+    if (!H || !Hb || !wb || !wu || !colu || !posu || (kc > 0 && (!Hc || !wc || !colc))) goto done;
+    {
+        int64_t iu = 0, ic = 0;
+        for (t = 0; t < k; t++) {
+            int64_t col = cols ? cols[t] : t;
+            if (kc > 0 && term[t] >= 1) {
+                colc[ic] = col;
+                wc[ic++] = S->weight[t];
+            } else {
+                colu[iu] = col;
+                wu[iu] = S->weight[t];
+                posu[iu++] = t;
+            }
+        }
+    }
+    if (kc > 0 && (as_gram(X, kc, colc, wc, Hc, c) != AS_OK || !as_all_finite(n * n, Hc))) goto done;
+    if (as_gram_plus(X, ku, colu, wu, Hc, H, c) != AS_OK) goto done;
     /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
     if (!as_all_finite(n * n, H)) goto done;
-    as_progress(c, "estimate: %d resamples of %lld columns", B, (long long)k);
+    as_progress(c, "estimate: %d resamples of %lld columns (%lld kept for certain)", B, (long long)k,
+                (long long)kc);
     for (b = 0; b < B; b++) {
         uint64_t base = ((uint64_t)round * (uint64_t)B + (uint64_t)b) * (uint64_t)d;
-        for (t = 0; t < k; t++) {
-            uint64_t idx = base + (uint64_t)S->index[t];
-            double f;
-            if (sampling == AS_SAMPLING_IID)
-                f = as_poisson_variate(term[t], seed, idx) / term[t];
-            else if (term[t] >= 1)
-                f = 1;
-            else
-                f = 1 + (as_poisson_variate(1.0, seed, idx) - 1) * sqrt(1 - term[t]);
-            wb[t] = S->weight[t] * sqrt(f);
-        }
-        if (as_gram(X, k, cols, wb, Hb, c) != AS_OK) goto done;
+        for (t = 0; t < ku; t++)
+            wb[t] = as_resample_weight(sampling, wu[t], term[posu[t]], seed,
+                                       base + (uint64_t)S->index[posu[t]]);
+        if (as_gram_plus(X, ku, colu, wb, Hc, Hb, c) != AS_OK) goto done;
         if (!as_all_finite(n * n, Hb)) goto done;
         if (as_compare_view(X, H, Hb, 0, &M, c) != AS_OK) goto done;
         rel[b] = M.rel;
@@ -224,7 +275,13 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
 done:
     as_free(c, H);
     as_free(c, Hb);
+    as_free(c, Hc);
     as_free(c, wb);
+    as_free(c, wu);
+    as_free(c, wc);
+    as_free(c, colu);
+    as_free(c, colc);
+    as_free(c, posu);
     return c->status;
 }
 
@@ -253,21 +310,24 @@ done:
     return c->status;
 }
 
-/* Poisson sample with m from prob and its estimate (bootstrap round r; the
-   exact error, X X' kept in *G, where the bootstrap costs more, as
-   as_estimate_affordable says); out is filled (free it with as_sample_free). */
+/* Poisson sample with m from prob and its estimate (bootstrap round r), or
+   its exact error where the bootstrap costs more (as_estimate_affordable,
+   X X' shared among `share` samples: the pilots) and from then on (X X' at
+   hand in *G, one Gram of Y is cheaper than the bootstrap's 31); out is
+   filled (free it with as_sample_free). */
 static int as_poisson_round(const as_matrix *X, const double *prob, double total, int64_t m,
-                            uint64_t seed, int r, double **G, as_sample *out, as_common *c)
+                            uint64_t seed, int r, int share, double **G, as_sample *out, as_common *c)
 {
-    double *term = NULL, est, exact;
+    double *term = NULL, est = 0, exact;
     as_sample_init(out);
     out->m = m;
     if (as_sample_poisson(X->ncol, prob, total, m, seed, out, &term, c) == AS_OK) {
-        if (out->k == 0 || as_estimate_affordable(X, out->k, out->index, &est, &exact))
+        if (out->k == 0 || (*G == NULL && as_estimate_affordable(X, out->k, out->index, AS_SAMPLING_POISSON, term, share, &est, &exact)))
             as_estimate(X, out->index, X->ncol, out, AS_SAMPLING_POISSON, term, seed, r, c);
         else {
-            as_progress(c, "target: the exact error of the %lld kept columns (the bootstrap's %.3g "
-                        "multiply-adds cost more than X X')", (long long)out->k, est);
+            if (*G == NULL)
+                as_progress(c, "target: exact errors from here on (the bootstrap of the %lld kept columns, "
+                            "%.3g multiply-adds, costs more than X X')", (long long)out->k, est);
             as_exact_as_estimate(X, out, G, c);
         }
     }
@@ -302,7 +362,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         total = as_sum(d, prob);
         if (!(total > 0)) { out->probabilities = cand[t]; out->rounds = 1;
                             out->rel_estimate = out->inf_estimate = 0; goto fail; }
-        if (as_poisson_round(X, prob, total, m0, o->seed, 0, &G, &T, c) != AS_OK) goto fail;
+        if (as_poisson_round(X, prob, total, m0, o->seed, 0, ncand, &G, &T, c) != AS_OK) goto fail;
         score = T.rel_estimate * sqrt((double)T.k);
         as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", cand[t],
                     (long long)m0, (long long)T.k, T.rel_estimate);
@@ -323,7 +383,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         /* at most 4x a round: a small pilot's estimate is not yet on the m^-1/2 law */
         double mn = ceil((double)m * (f < 1.25 ? 1.25 : f > 4 ? 4 : f));
         m = mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
-        if (as_poisson_round(X, prob, total, m, o->seed, rounds, &G, &T, c) != AS_OK) goto fail;
+        if (as_poisson_round(X, prob, total, m, o->seed, rounds, 1, &G, &T, c) != AS_OK) goto fail;
         as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds + 1,
                     (long long)m, (long long)T.k, T.rel_estimate);
         as_sample_free(&S, c);

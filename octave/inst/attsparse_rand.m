@@ -85,15 +85,17 @@
 ## @code{m^(-1/2)} law, at most 4-fold a round, at most 12 rounds) until the
 ## estimate meets the target or every column is kept.  Each round keeps a
 ## superset of the previous round's columns.  @var{info}.rounds counts the
-## samples.  Where a round's bootstrap would cost more than 1e10
-## multiply-adds and more than @code{X * X'}, that round measures the exact
-## error instead (@code{X * X'} computed once), and @var{info}.rel_estimate is
-## then the exact @var{info}.rel_error.
+## samples.  Where a sample's bootstrap would cost more than 1e10
+## multiply-adds and more than @code{X * X'} (for the pilots, more than
+## @code{X * X'} shared among them), that sample and every later one are
+## measured by their exact error instead (@code{X * X'} computed once), and
+## @var{info}.rel_estimate is then the exact @var{info}.rel_error.
 ## @item @qcode{"estimate"}
 ## Compute @var{info}.rel_estimate and @var{info}.inf_estimate: a
 ## bootstrap estimate of the error from @var{Y} alone (30 resamples of the
 ## sampled terms, their 95% quantile), without the Gram matrix of @var{X}; it
-## costs 30 Gram matrices of @var{Y}.  By default it is made unless those cost
+## costs 30 Gram matrices of @var{Y} (with Poisson sampling, 30 of the columns
+## kept with @code{q < 1} and one of the others).  By default it is made unless those cost
 ## more than 1e10 multiply-adds and more than @code{X * X'} itself, where the
 ## exact error (@qcode{"error"}, true) is the cheaper answer; always made for a
 ## block reader and with @qcode{"rel"} (but see there); true or false decides.

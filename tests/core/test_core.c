@@ -392,6 +392,47 @@ static void test_estimate_auto(void)
         o.rel = NAN;
     }
     as_estimate_auto_madds = saved;
+    /* Poisson sampling: the Gram of the columns kept for certain made once,
+       the estimate that of whole resamples to rounding, the sample the same;
+       its cost one Gram of those columns and 30 of the others */
+    {
+        as_sample S2;
+        int64_t t, kc = 0;
+        double want = 0, hmin_cost;
+        o.rel = NAN;
+        o.m = 400;
+        o.probabilities = AS_PROB_NORM;
+        o.sampling = AS_SAMPLING_POISSON;
+        o.estimate = 1;
+        CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "%s", c.msg);
+        as_estimate_split = 0;
+        CHECK(as_rand(&A, &o, &S2, &c) == AS_OK, "%s", c.msg);
+        as_estimate_split = 1;
+        for (t = 0; t < S.k; t++) kc += S.weight[t] == 1.0;
+        CHECK(kc >= 5 && kc < S.k, "Poisson sample: %lld of %lld columns kept for certain", (long long)kc,
+              (long long)S.k);
+        CHECK(S.k == S2.k && memcmp(S.index, S2.index, 8 * (size_t)S.k) == 0 &&
+              memcmp(S.weight, S2.weight, 8 * (size_t)S.k) == 0, "the estimate's split changes the sample");
+        CHECK(S.rel_estimate > 0 && fabs(S.rel_estimate - S2.rel_estimate) <= 1e-12 * S2.rel_estimate &&
+              fabs(S.inf_estimate - S2.inf_estimate) <= 1e-12 * S2.inf_estimate,
+              "split estimate %.17g / %.17g, whole %.17g / %.17g", S.rel_estimate, S.inf_estimate,
+              S2.rel_estimate, S2.inf_estimate);
+        /* the cost: weight 1 is q = 1 here (norm probabilities, m p_j >= 1) */
+        for (t = 0; t < S.k; t++) {
+            hmin_cost = as_gram_madds(&A, 1, &S.index[t]);
+            want += S.weight[t] == 1.0 ? hmin_cost : 30 * hmin_cost;
+        }
+        {
+            double *q = malloc(8 * (size_t)S.k);
+            for (t = 0; t < S.k; t++) q[t] = 1.0 / (S.weight[t] * S.weight[t]);
+            CHECK(fabs(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q) - want) <= 1e-9 * want,
+                  "estimate cost %g, by hand %g", as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q), want);
+            free(q);
+        }
+        as_sample_free(&S, &c);
+        as_sample_free(&S2, &c);
+        o.sampling = AS_SAMPLING_IID;
+    }
     free(X); free(s.p32); free(s.i32); free(s.p64); free(s.i64); free(s.x);
 }
 
