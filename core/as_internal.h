@@ -165,9 +165,11 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
 /* The factor of the exact scores: X' copied, its pivoted QR (leverage.c). */
 int as_exact_factor(const as_matrix *X, const as_rand_options *o, as_block_factor *F, as_common *c);
 /* Target mode (see as_rand in attsparse.h); lev, nrm as needed by the
-   candidates, prob a work array; out->rank and sketch sizes already set (sample.c). */
+   candidates, prob a work array; out->rank and sketch sizes already set;
+   *G receives X X' when the rounds computed it (else NULL; the caller frees
+   it with as_free) (sample.c). */
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
-                   const double *nrm, double *prob, as_sample *out, as_common *c);
+                   const double *nrm, double *prob, as_sample *out, double **G, as_common *c);
 
 /* M' += S1(:, j0 + (0 .. ncol(X)-1)) X' (n x s1) in column order (leverage.c). */
 int as_sketch_cols(const as_matrix *X, int64_t j0, int64_t s1, int64_t s, uint64_t seed,

@@ -167,7 +167,7 @@ static int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, cons
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j;
-    double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL;
+    double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL, *G = NULL;
     int target, scheme, need_lev, need_nrm;
     double t0 = as_wtime();
 
@@ -208,7 +208,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
         as_norm_probabilities_rescue(X, nrm);
     }
     if (target) {
-        if (as_rand_target(X, o, lev, nrm, prob, out, c) == AS_OK) as_sample_check_finite(X, out, c);
+        if (as_rand_target(X, o, lev, nrm, prob, out, &G, c) == AS_OK) as_sample_check_finite(X, out, c);
         goto done;
     }
     if (as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, &term, c) != AS_OK) goto done;
@@ -221,7 +221,9 @@ done:
     as_free(c, lev);
     as_free(c, nrm);
     out->time = as_wtime() - t0;
-    if (c->status == AS_OK) as_sample_metrics(X, NULL, o->error, o->spectral, out, c);
+    /* the metrics reuse the X X' of target mode's exact rounds */
+    if (c->status == AS_OK) as_sample_metrics(X, G, o->error, o->spectral, out, c);
+    as_free(c, G);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
 }

@@ -345,11 +345,12 @@ static double as_sum(int64_t d, const double *v)
 }
 
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
-                          const double *nrm, double *prob, as_sample *out, as_common *c)
+                   const double *nrm, double *prob, as_sample *out, double **Gout, as_common *c)
 {
     int64_t d = X->ncol, m0, m, kpos, j;
     int cand[3], ncand = 0, t, best = -1, rounds;
     double bestscore = INFINITY, total, *G = NULL;
+    *Gout = NULL;
     as_sample S, T;
     as_sample_init(&S);
     if (o->probabilities == AS_PROB_AUTO) {
@@ -397,7 +398,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     out->inf_estimate = S.inf_estimate;
     out->probabilities = best;
     out->rounds = rounds;
-    as_free(c, G);
+    *Gout = G;
     return AS_OK;
 fail:
     as_free(c, G);

@@ -382,6 +382,13 @@ static void test_estimate_auto(void)
               "target mode, exact error: rel_estimate %.17g inf_estimate %g, exact %.17g %g (k = %lld, %d rounds)",
               S.rel_estimate, S.inf_estimate, M.rel, M.inf, (long long)S.k, S.rounds);
         as_sample_free(&S, &c);
+        /* with error = TRUE the metrics reuse the rounds' X X': the same numbers */
+        o.error = 1;
+        CHECK(as_rand(&A, &o, &S, &c) == AS_OK && S.metrics.rel == M.rel && S.metrics.inf == M.inf &&
+              S.rel_estimate == M.rel, "target mode, exact error, error = TRUE: rel %.17g, estimate %.17g, want %.17g",
+              S.metrics.rel, S.rel_estimate, M.rel);
+        o.error = 0;
+        as_sample_free(&S, &c);
         /* with the bootstrap (the threshold back), another number */
         as_estimate_auto_madds = saved;
         CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "target mode, bootstrap: %s", c.msg);
