@@ -20,6 +20,22 @@
 ## @code{attsparse_rand}), @qcode{"delta"}, @qcode{"jl"}, @qcode{"s1"},
 ## @qcode{"s"}, @qcode{"s2"}, @qcode{"threads"}, @qcode{"verbose"}; see
 ## @code{attsparse_rand}.
+##
+## @var{X} may also be a block reader, as for @code{attsparse_rand}: a
+## function handle @code{@@(j0, j1)} returning columns @var{j0} to @var{j1}
+## (full or sparse), with @qcode{"ncol"}, @var{d} (and optionally
+## @qcode{"nrow"} and @qcode{"block"}).  The approximate scores are then
+## computed by the sketch and score passes of @code{attsparse_rand}, reading
+## @var{X} twice, and equal those of @var{X} in memory bit for bit; an
+## @var{X} no wider than the sketch is read whole.  @qcode{"exact"} needs
+## @var{X} in memory.
+##
+## @example
+## @group
+## rd = @@(j0, j1) X(:, j0:j1);
+## tau = leverage_scores (rd, "approx", "ncol", columns (X), "seed", 1);
+## @end group
+## @end example
 ## @seealso{attsparse_rand}
 ## @end deftypefn
 
@@ -30,8 +46,34 @@ function [tau, rank] = leverage_scores (X, method, varargin)
     method = "approx";
   endif
   opts = with_seed (varargin);
+  if (is_function_handle (X))
+    [rd, ncol, nrow, block, rest] = reader_args (X, opts, "leverage_scores");
+    [tau, rank] = __attsparse__ ("leverage_blocks", rd, ncol, nrow, block, "method", method, rest{:});
+    return;
+  endif
   [tau, rank] = __attsparse__ ("leverage", double_input (X), "method", method, opts{:});
 endfunction
+
+%!test
+%! ## a block reader: the in-memory scores bit for bit, for any block, dense and sparse
+%! X = attsparse_example (6, 40000, 0.5, 3);
+%! Xs = sparse (X .* (mod (reshape (1:240000, 6, 40000), 7) == 0));
+%! for M = {X, Xs}
+%!   A = M{1};
+%!   [t0, r0] = leverage_scores (A, "approx", "seed", 5);
+%!   for block = [40000, 7000]
+%!     [t1, r1] = leverage_scores (@(a, b) A(:, a:b), "approx", "ncol", 40000, "block", block, "seed", 5);
+%!     assert (isequal (t1, t0) && r1 == r0);
+%!   endfor
+%! endfor
+
+%!test
+%! ## no wider than the sketch: read whole, "exact" too
+%! X = attsparse_example (5, 20, 1, 2);
+%! assert (isequal (leverage_scores (@(a, b) X(:, a:b), "exact", "ncol", 20), leverage_scores (X, "exact")));
+
+%!error <needs "ncol"> leverage_scores (@(a, b) ones (3, b - a + 1))
+%!error <use "approx"> leverage_scores (@(a, b) ones (3, b - a + 1), "exact", "ncol", 40000, "nrow", 3)
 
 %!test
 %! X = attsparse_example (4, 30, 1, 5);

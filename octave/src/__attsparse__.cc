@@ -8,6 +8,7 @@
 //   Att            = __attsparse__ ("attention", X, name, value, ...)
 //   X              = __attsparse__ ("example", n, d, r, seed)
 //   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
+//   [tau, rank] = __attsparse__ ("leverage_blocks", reader, ncol, nrow, block, name, value, ...)
 //   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", K, V, X, name, value, ...)
 //                    Q != K: the command on [X; K] (K [] for X) with values V (or [])
 // The inst/*.m wrappers convert single/logical/integer input to double and
@@ -642,6 +643,7 @@ const Command commands[] = {
   { "gram", "gram", cmd_gram },
   { "qk", "attsparse", cmd_qk },
   { "rand_blocks", "attsparse_rand", cmd_rand_blocks },
+  { "leverage_blocks", "leverage_scores", cmd_leverage_blocks },
 };
 
 }  // namespace
@@ -658,5 +660,5 @@ void mexFunction (int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
           return;
         }
   raise ("badArgument", "__attsparse__: the first argument must be a command: "
-         "rand, det, leverage, error, attention, example, gram, qk or rand_blocks");
+         "rand, det, leverage, error, attention, example, gram, qk, rand_blocks or leverage_blocks");
 }

@@ -1,4 +1,4 @@
-// blocks_commands.h: the gateway's "rand_blocks" command: attsparse_rand on X read by a function handle, a block of columns at a time.
+// blocks_commands.h: the gateway's "rand_blocks" and "leverage_blocks" commands: attsparse_rand and leverage_scores on X read by a function handle, a block of columns at a time.
 //
 // Included by __attsparse__.cc inside its namespace (it uses Work, scalar_arg, set_options,
 // view_matrix, make_y, metric_fields, choice_name, Fields). The core's block passes (core/blocks.c):
@@ -84,35 +84,36 @@ struct Gathered
   as_matrix view;
 };
 
-//   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
-void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+// The factor's N' is owned by the core: freed on every exit through this guard.
+struct FactorGuard
+{
+  Work& w;
+  as_block_factor& F;
+  ~FactorGuard () { as_block_factor_free (&F, &w.c); }
+};
+
+// The reader and its "ncol", "nrow" and "block" (the first four arguments of both commands),
+// the options through the core's table `which` (threads and verbose go to w.c) and the plan.
+const mxArray *reader_args (Work& w, int nrhs, const mxArray *prhs[], int which, as_rand_options *ro,
+                            as_block_plan *P, double *block)
 {
   need_args (w, nrhs, 4);
-  const mxArray *fn = prhs[0];
   double d = scalar_arg (w, "ncol", prhs[1], true, 1, 9.2e18);
   double n = scalar_arg (w, "nrow", prhs[2], true, 1, 2147483647.0);
-  double block = scalar_arg (w, "block", prhs[3], true, 1, 9.2e18);
-  // the options through the core's table, as attsparse_rand's (threads and verbose go to w.c)
-  as_rand_options ro;
-  as_rand_options_init (&ro);
-  set_options (w, AS_FOR_RAND, &ro, prhs + 4, nrhs - 4);
-  bool error = ro.error != 0;
-  bool spectral = ro.spectral < 0 ? error : ro.spectral != 0;
-  as_block_plan P;
-  w.check (as_block_plan_init ((int64_t) n, (int64_t) d, &ro, &P, &w.c));
-  if (P.in_memory)
-    w.fail ("badArgument", "X has %.0f columns, no more than the sketch's %lld rows: read it whole "
-            "and call attsparse_rand on the matrix", d, (long long) P.s1);
-  BlockReader rd (w, fn, P.n, P.d);
-  auto t0 = std::chrono::steady_clock::now ();
-  int64_t piece = (int64_t) block < P.chunk ? (int64_t) block : P.chunk;
+  *block = scalar_arg (w, "block", prhs[3], true, 1, 9.2e18);
+  as_rand_options_init (ro);
+  set_options (w, which, ro, prhs + 4, nrhs - 4);
+  w.check (as_block_plan_init ((int64_t) n, (int64_t) d, ro, P, &w.c));
+  return prhs[0];
+}
+
+// Passes 1 to 3: the sketch of every canonical chunk (read in pieces, its leaf summed from zero,
+// the leaves added in chunk order), the factor F, then each column's approximate leverage score
+// (lev) and squared norm (nrm), as the plan needs them.
+void score_passes (Work& w, BlockReader& rd, const as_block_plan& P, const as_rand_options& ro,
+                   int64_t piece, as_block_factor& F, std::vector<double>& lev, std::vector<double>& nrm)
+{
   size_t len = (size_t) (P.n * P.s1);
-  as_block_factor F;
-  std::memset (&F, 0, sizeof F);
-  std::vector<double> lev, nrm;
-  // the factor's N' is owned by the core: freed on every exit through this guard
-  struct FactorGuard { Work& w; as_block_factor& F; ~FactorGuard () { as_block_factor_free (&F, &w.c); } }
-    guard { w, F };
   if (P.need_lev)
     {
       std::vector<double> acc (len, 0.0), leaf (len);
@@ -142,6 +143,58 @@ void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArra
                                 P.need_lev ? lev.data () + j0 : nullptr,
                                 P.need_nrm ? nrm.data () + j0 : nullptr, &w.c));
     }
+}
+
+//   [tau, rank] = __attsparse__ ("leverage_blocks", reader, ncol, nrow, block, name, value, ...)
+// leverage_scores (approximate) on X read by a function handle: the passes 1 to 3 of
+// attsparse_rand, the in-memory scores bit for bit; an X no wider than the sketch is read whole.
+void cmd_leverage_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  double block;
+  as_rand_options ro;
+  as_block_plan P;
+  const mxArray *fn = reader_args (w, nrhs, prhs, AS_FOR_LEVERAGE, &ro, &P, &block);
+  BlockReader rd (w, fn, P.n, P.d);
+  mxArray *tau = mxCreateDoubleMatrix ((mwSize) P.d, 1, mxREAL);
+  plhs[0] = tau;
+  int64_t rank = 0;
+  if (P.in_memory)
+    w.check (as_leverage (&rd.read (0, P.d), &ro, mxGetPr (tau), &rank, &w.c));
+  else
+    {
+      int64_t piece = (int64_t) block < P.chunk ? (int64_t) block : P.chunk;
+      as_block_factor F;
+      std::memset (&F, 0, sizeof F);
+      FactorGuard guard { w, F };
+      std::vector<double> lev, nrm;
+      score_passes (w, rd, P, ro, piece, F, lev, nrm);
+      std::copy (lev.begin (), lev.end (), mxGetPr (tau));
+      rank = F.rank;
+    }
+  if (nlhs > 1)
+    plhs[1] = mxCreateDoubleScalar ((double) rank);
+}
+
+//   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
+void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  double block;
+  as_rand_options ro;
+  as_block_plan P;
+  const mxArray *fn = reader_args (w, nrhs, prhs, AS_FOR_RAND, &ro, &P, &block);
+  bool error = ro.error != 0;
+  bool spectral = ro.spectral < 0 ? error : ro.spectral != 0;
+  if (P.in_memory)
+    w.fail ("badArgument", "X has %lld columns, no more than the sketch's %lld rows: read it whole "
+            "and call attsparse_rand on the matrix", (long long) P.d, (long long) P.s1);
+  BlockReader rd (w, fn, P.n, P.d);
+  auto t0 = std::chrono::steady_clock::now ();
+  int64_t piece = (int64_t) block < P.chunk ? (int64_t) block : P.chunk;
+  as_block_factor F;
+  std::memset (&F, 0, sizeof F);
+  std::vector<double> lev, nrm;
+  FactorGuard guard { w, F };
+  score_passes (w, rd, P, ro, piece, F, lev, nrm);
   double *term = nullptr;
   w.check (as_block_sample (&P, &ro, F.rank, P.need_lev ? lev.data () : nullptr,
                             P.need_nrm ? nrm.data () : nullptr, &w.S, &term, &w.c));
