@@ -174,12 +174,6 @@ static int as_cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* The bootstrap error estimate of a sample (see as_rand in attsparse.h).
-   term[t]: draw count (i.i.d.) or q (Poisson) of the t-th kept column.
-   Resample b of round r uses the uniforms (seed, bootstrap stream,
-   (r * AS_ESTIMATE_B + b) * d + j): a function of the column, not of k.
-   The Grams are of X(:, cols), in the sample's order: the same bits from X
-   and its column indices as from the gathered columns (cols NULL). */
 int as_estimate_split = 1;
 
 /* Resample b's weight of the t-th kept column (weight w, term q or count). */
@@ -208,6 +202,12 @@ static int as_gram_plus(const as_matrix *X, int64_t k, const int64_t *col, const
     return c->status;
 }
 
+/* The bootstrap error estimate of a sample (see as_rand in attsparse.h).
+   term[t]: draw count (i.i.d.) or q (Poisson) of the t-th kept column.
+   Resample b of round r uses the uniforms (seed, bootstrap stream,
+   (r * AS_ESTIMATE_B + b) * d + j): a function of the column, not of k.
+   The Grams are of X(:, cols), in the sample's order: the same bits from X
+   and its column indices as from the gathered columns (cols NULL). */
 int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
                 const double *term, uint64_t seed, int round, as_common *c)
 {
@@ -293,13 +293,15 @@ static int as_exact_as_estimate(const as_matrix *X, as_sample *S, double **G, as
     int64_t n = X->nrow;
     double *H = NULL;
     as_metrics M;
-    if (*G == NULL) {
-        *G = as_malloc(c, (size_t)(n * n), sizeof(double));
-        if (!*G || as_gram(X, -1, NULL, NULL, *G, c) != AS_OK || as_gram_finite(n, *G, "X", c) != AS_OK)
-            return c->status;
-    }
     H = as_malloc(c, (size_t)(n * n), sizeof(double));
-    if (!H || as_gram(X, S->k, S->index, S->weight, H, c) != AS_OK) goto done;
+    if (!H) return c->status;
+    if (*G == NULL) {
+        /* the first time: X X' and Y Y' from one pass over X */
+        *G = as_malloc(c, (size_t)(n * n), sizeof(double));
+        if (!*G || as_gram_pair(X, S->k, S->index, S->weight, *G, H, c) != AS_OK ||
+            as_gram_finite(n, *G, "X", c) != AS_OK)
+            goto done;
+    } else if (as_gram(X, S->k, S->index, S->weight, H, c) != AS_OK) goto done;
     /* Y Y' overflows: the sample stands, its estimate is NaN (as with the bootstrap) */
     if (!as_all_finite(n * n, H)) goto done;
     if (as_compare_view(X, *G, H, 0, &M, c) != AS_OK) goto done;
@@ -361,9 +363,10 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         double score;
         as_scheme_probabilities(d, cand[t], lev, nrm, prob);
         total = as_sum(d, prob);
+        /* X == 0: the empty sample is exact (what was kept so far is dropped) */
         if (!(total > 0)) { out->probabilities = cand[t]; out->rounds = 1;
-                            out->rel_estimate = out->inf_estimate = 0; goto fail; }
-        if (as_poisson_round(X, prob, total, m0, o->seed, 0, ncand, &G, &T, c) != AS_OK) goto fail;
+                            out->rel_estimate = out->inf_estimate = 0; goto drop; }
+        if (as_poisson_round(X, prob, total, m0, o->seed, 0, ncand, &G, &T, c) != AS_OK) goto drop;
         score = T.rel_estimate * sqrt((double)T.k);
         as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", cand[t],
                     (long long)m0, (long long)T.k, T.rel_estimate);
@@ -384,7 +387,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         /* at most 4x a round: a small pilot's estimate is not yet on the m^-1/2 law */
         double mn = ceil((double)m * (f < 1.25 ? 1.25 : f > 4 ? 4 : f));
         m = mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
-        if (as_poisson_round(X, prob, total, m, o->seed, rounds, 1, &G, &T, c) != AS_OK) goto fail;
+        if (as_poisson_round(X, prob, total, m, o->seed, rounds, 1, &G, &T, c) != AS_OK) goto drop;
         as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds + 1,
                     (long long)m, (long long)T.k, T.rel_estimate);
         as_sample_free(&S, c);
@@ -400,7 +403,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     out->rounds = rounds;
     *Gout = G;
     return AS_OK;
-fail:
+drop:   /* an error, or X == 0 */
     as_free(c, G);
     as_sample_free(&S, c);
     return c->status;
