@@ -93,17 +93,19 @@ struct FactorGuard
 };
 
 // The reader and its "ncol", "nrow" and "block" (the first four arguments of both commands),
-// the options through the core's table `which` (threads and verbose go to w.c) and the plan.
+// the options through the core's table `which` (threads and verbose go to w.c), the plan, and
+// the columns read at a time (*piece: "block", at most a canonical chunk).
 const mxArray *reader_args (Work& w, int nrhs, const mxArray *prhs[], int which, as_rand_options *ro,
-                            as_block_plan *P, double *block)
+                            as_block_plan *P, int64_t *piece)
 {
   need_args (w, nrhs, 4);
   double d = scalar_arg (w, "ncol", prhs[1], true, 1, 9.2e18);
   double n = scalar_arg (w, "nrow", prhs[2], true, 1, 2147483647.0);
-  *block = scalar_arg (w, "block", prhs[3], true, 1, 9.2e18);
+  double block = scalar_arg (w, "block", prhs[3], true, 1, 9.2e18);
   as_rand_options_init (ro);
   set_options (w, which, ro, prhs + 4, nrhs - 4);
   w.check (as_block_plan_init ((int64_t) n, (int64_t) d, ro, P, &w.c));
+  *piece = (int64_t) block < P->chunk ? (int64_t) block : P->chunk;
   return prhs[0];
 }
 
@@ -150,10 +152,10 @@ void score_passes (Work& w, BlockReader& rd, const as_block_plan& P, const as_ra
 // attsparse_rand, the in-memory scores bit for bit; an X no wider than the sketch is read whole.
 void cmd_leverage_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-  double block;
+  int64_t piece;
   as_rand_options ro;
   as_block_plan P;
-  const mxArray *fn = reader_args (w, nrhs, prhs, AS_FOR_LEVERAGE, &ro, &P, &block);
+  const mxArray *fn = reader_args (w, nrhs, prhs, AS_FOR_LEVERAGE, &ro, &P, &piece);
   BlockReader rd (w, fn, P.n, P.d);
   mxArray *tau = mxCreateDoubleMatrix ((mwSize) P.d, 1, mxREAL);
   plhs[0] = tau;
@@ -162,7 +164,6 @@ void cmd_leverage_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mx
     w.check (as_leverage (&rd.read (0, P.d), &ro, mxGetPr (tau), &rank, &w.c));
   else
     {
-      int64_t piece = (int64_t) block < P.chunk ? (int64_t) block : P.chunk;
       as_block_factor F;
       std::memset (&F, 0, sizeof F);
       FactorGuard guard { w, F };
@@ -178,10 +179,10 @@ void cmd_leverage_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mx
 //   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
 void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
-  double block;
+  int64_t piece;
   as_rand_options ro;
   as_block_plan P;
-  const mxArray *fn = reader_args (w, nrhs, prhs, AS_FOR_RAND, &ro, &P, &block);
+  const mxArray *fn = reader_args (w, nrhs, prhs, AS_FOR_RAND, &ro, &P, &piece);
   bool error = ro.error != 0;
   bool spectral = ro.spectral < 0 ? error : ro.spectral != 0;
   if (P.in_memory)
@@ -189,7 +190,6 @@ void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArra
             "and call attsparse_rand on the matrix", (long long) P.d, (long long) P.s1);
   BlockReader rd (w, fn, P.n, P.d);
   auto t0 = std::chrono::steady_clock::now ();
-  int64_t piece = (int64_t) block < P.chunk ? (int64_t) block : P.chunk;
   as_block_factor F;
   std::memset (&F, 0, sizeof F);
   std::vector<double> lev, nrm;
