@@ -1,4 +1,4 @@
-/* det_bench.c: wall time of as_det (tree search, eps 0.5) for one n x d case; built three times by det.mk (against the eigendecomposition-per-step core, the Cholesky-per-step core and the current one) for a before/after table. */
+/* det_bench.c: wall time of as_det (tree search, eps 0.5) for one n x d case; built four times by det.mk (against the eigendecomposition-per-step core, two Cholesky-per-step cores and the current one) for a before/after table. */
 #include "attsparse.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,13 +11,20 @@
 /* BENCH_OLD = 1: linked with the core whose steps each run one symmetric
    eigendecomposition with vectors (dsyevr); 2: with the core whose steps each
    run two Cholesky factorizations, two inverses and two symmetric squares;
-   undefined: the current core, whose steps each run two Cholesky factorizations
-   and two triangular inverses (squares and a tree search only when no kept
-   column qualifies). */
+   3: with the core whose steps each run two Cholesky factorizations and two
+   triangular inverses (squares and a tree search only when no kept column
+   qualifies); undefined: the current core, which refreshes an
+   eigendecomposition (dsyevd) every few dozen steps and updates it in between
+   by Woodbury's identity (no factorization of rank size per step). */
 void dpotrf_(const char *, const int *, double *, const int *, int *, size_t);
 void dpotri_(const char *, const int *, double *, const int *, int *, size_t);
 void dsyrk_(const char *, const char *, const int *, const int *, const double *, const double *,
             const int *, const double *, double *, const int *, size_t, size_t);
+#if defined(BENCH_OLD) && BENCH_OLD == 3
+int as_det_tri_inverse(int n, double *L, int ld);   /* that core's det_shared.h */
+#endif
+void dsyevd_(const char *, const char *, const int *, double *, const int *, double *, double *,
+             const int *, int *, const int *, int *, size_t, size_t);
 void dsyevr_(const char *, const char *, const char *, const int *, double *, const int *,
              const double *, const double *, const int *, const int *, const double *, int *,
              double *, double *, const int *, int *, double *, const int *, int *, const int *,
@@ -53,7 +60,7 @@ static double factor_time(int r)
         memcpy(M, S, sizeof(double) * (size_t)r * (size_t)r);
         dsyevr_("V", "A", "L", &r, M, &r, &vl, &vu, &il, &iu, &tol, &m, w, Z, &r, isz, wk, &lw, iw, &liw, &info, 1, 1, 1);
         free(isz); free(iw); free(wk);
-#elif defined(BENCH_OLD)
+#elif defined(BENCH_OLD) && BENCH_OLD == 2
         int k;
         double one = 1, zero = 0;
         for (k = 0; k < 2; k++) {
@@ -62,13 +69,19 @@ static double factor_time(int r)
             dpotri_("L", &r, M, &r, &info, 1);
             dsyrk_("L", "N", &r, &r, &one, M, &r, &zero, Z, &r, 1, 1);
         }
-#else
+#elif defined(BENCH_OLD)
         int k;
         for (k = 0; k < 2 && info == 0; k++) {
             memcpy(M, S, sizeof(double) * (size_t)r * (size_t)r);
             dpotrf_("L", &r, M, &r, &info, 1);
             if (info == 0) info = as_det_tri_inverse(r, M, r);
         }
+#else
+        int lw = 1 + 6 * r + 2 * r * r, liw = 3 + 5 * r, *iw = malloc(sizeof(int) * (size_t)liw);
+        double *wk = malloc(sizeof(double) * (size_t)lw);
+        memcpy(M, S, sizeof(double) * (size_t)r * (size_t)r);
+        dsyevd_("V", "L", &r, M, &r, w, wk, &lw, iw, &liw, &info, 1, 1);
+        free(iw); free(wk);
 #endif
         t = now() - t;
         if (t < best) best = t;
@@ -83,7 +96,7 @@ static double factor_time(int r)
    the run is stopped and its time extrapolated from the last such line. */
 typedef struct run_clock {
     double t_iter, t_line, t_stop, budget;
-    long long Q, q_line, checks;
+    long long Q, q_line, checks, refreshes;
     int stopped;
 } run_clock;
 
@@ -102,6 +115,10 @@ static void on_line(void *ctx, const char *line)
     if (strncmp(line, "det: start of ", 14) == 0) {
         rc->Q = atoll(line + 14);
         rc->t_iter = now();
+    } else if (strstr(line, " refreshes, ")) {
+        /* "det: Q iterations in S steps, N searches, R refreshes, ..." */
+        const char *p = strstr(line, " searches, ");
+        if (p) rc->refreshes = atoll(p + 11);
     } else if (strncmp(line, "det: iteration ", 15) == 0) {
         rc->q_line = atoll(line + 15);
         rc->t_line = now();
@@ -122,7 +139,7 @@ static int on_check(void *ctx)
 int main(int argc, char **argv)
 {
     long long n, d, steps;
-    double budget, *x, fact, per_iter, total, setup, t0;
+    double budget, *x, fact, share, per_iter, total, setup, t0;
     int st;
     as_common c;
     as_det_options o;
@@ -183,6 +200,13 @@ int main(int argc, char **argv)
         return 1;
     }
     fact = factor_time((int)n);
+#ifdef BENCH_OLD
+    share = 100 * fact / per_iter;   /* of a step */
+#else
+    /* the refreshes' share of the iterations (0 for a stopped run: its final
+       line, with the count, never came) */
+    share = rc.stopped ? 0.0 : 100 * fact * (double)rc.refreshes / (per_iter * (double)rc.Q);
+#endif
     /* n d Q steps k setup ms/iter total how factor-ms share ("-": not known for a stopped run) */
     {
         char sk[32] = "-", kk[32] = "-";
@@ -191,7 +215,7 @@ int main(int argc, char **argv)
             snprintf(kk, sizeof kk, "%lld", (long long)S.k);
         }
         printf("%5lld %7lld %6lld %6s %6s %7.2f %8.2f %8.1f %-6s %8.2f %5.0f%%\n", n, d, rc.Q, sk, kk, setup,
-               1e3 * per_iter, total, rc.stopped ? "extrap" : "full", 1e3 * fact, 100 * fact / per_iter);
+               1e3 * per_iter, total, rc.stopped ? "extrap" : "full", 1e3 * fact, share);
     }
     as_sample_free(&S, &c);
     free(x);

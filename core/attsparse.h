@@ -119,7 +119,7 @@ typedef struct as_sample {
     /* deterministic only (NaN or 0 otherwise): */
     double   b;            /* BSS sparsity factor as_bss_b(eps)                */
     int64_t  max_columns;  /* column budget ceil(b rank): the BSS iterations   */
-    int64_t  steps;        /* BSS steps made (factorizations; 'batch' shifts each) */
+    int64_t  steps;        /* BSS steps made (up to 'batch' shifts each)          */
     double   presample_eps;/* with 'presample': spectral eps of the randomized
                               stage against X (NaN when 'error' is false)      */
     int64_t  presample_k;  /* with 'presample': its distinct columns (else 0)   */

@@ -59,47 +59,6 @@ typedef struct as_det_top {
     as_det_cand *c;
 } as_det_top;
 
-/* The barrier matrices come from Cholesky factorizations, never from an
-   eigendecomposition: u'I - A = Lu Lu', A - l'I = Ll Ll', Ru = Lu^-1, Rl = Ll^-1,
-   MU = (u'I - A)^-1 = Ru'Ru, ML = (A - l'I)^-1 = Rl'Rl, the potentials
-   tr MU = |Ru|_F^2, tr ML = |Rl|_F^2; BU = MU^2 / dphiU + MU and
-   BL = ML^2 / dphiL - ML, so for v = W x
-   U = |Ru v|^2 + |MU v|^2 / dphiU and L = |ML v|^2 / dphiL - |Rl v|^2.
-   A step first scores a few columns kept from earlier searches (the cache:
-   two triangular solves); only when none of them qualifies with a margin
-   L - U not far below the last search's best does it form MU, ML and search
-   the tree (or every column): the kept columns save steps' searches, the
-   margin keeps the steps from spreading over many more columns than the
-   searches would pick. Any column with U <= L makes
-   a valid BSS step, so the guarantee does not depend on where it was found. */
-typedef struct as_det_run {
-    const as_matrix *X;
-    const as_bss_plan *P;
-    int64_t n, d, r, smax;
-    int nt;
-    const double *W;  /* r x n: W G W' = I on the range of G                  */
-    double *A;        /* r x r, lower triangle: sum_j s_j v_j v_j'            */
-    double *Fu, *Fl;  /* r x r, lower triangles: Lu, Ll of this step            */
-    double *Ru, *Rl;  /* r x r, lower triangles: Lu^-1, Ll^-1 of this step    */
-    double *MU, *ML;  /* r x r: Ru'Ru, Rl'Rl (formed for a search only)       */
-    double *Z;        /* 3r x n: [W; MU W; ML W], so Z x_j = [v; MU v; ML v]   */
-    double *D, *Mo;   /* 2r x n; n x n: Z(r:3r)' D = W' (BL - BU) W            */
-    double *Mp;       /* n (n + 1) / 2: Mo packed, off-diagonal doubled       */
-    double *ybuf;     /* dense: 3r x AS_DET_BLOCK; CSC: nt x 3r               */
-    double *SQ;       /* r x r: MU^2 or ML^2 (lower triangle), whitened tree  */
-    /* the previous step's columns V (r x nb) and weights T: WU = MUp V,
-       WL = MLp V (r x nb), KU = (T^-1 - V'MUp V)^-1, KL = (T^-1 + V'MLp V)^-1 */
-    double *V, *WU, *WL, *KU, *KL, *tw, *Y, *S;
-    int64_t nb;
-    double gap_ref;   /* the best L - U of the last search                   */
-    /* the cache: nc whitened columns Vc (r x ncap) of X's columns jc */
-    double *Vc, *Yc;  /* Yc: r x 4 ncap */
-    int64_t *jc, nc, ncap;
-    as_det_cand *thr;  /* nt x tcap: the threads' candidates                  */
-    int64_t tcap;
-    double dphiU, dphiL;
-} as_det_run;
-
 /* a is better than b: larger gap, then smaller column (a total order, so the
    best of a range does not depend on how it was split between threads). */
 static int as_det_better(const as_det_cand *a, const as_det_cand *b)
@@ -119,22 +78,6 @@ static void as_det_top_add(as_det_top *T, const as_det_cand *x)
         pos--;
     }
     T->c[pos] = *x;
-}
-
-/* U_j and L_j from y = Z x_j = [v; MU v; ML v]. */
-static void as_det_ul(const as_det_run *R, const double *y, double *U, double *L)
-{
-    const double *yu = y + R->r, *yl = y + 2 * R->r;
-    double vu = 0, uu = 0, vl = 0, ll = 0;
-    int64_t i;
-    for (i = 0; i < R->r; i++) {
-        vu += y[i] * yu[i];
-        uu += yu[i] * yu[i];
-        vl += y[i] * yl[i];
-        ll += yl[i] * yl[i];
-    }
-    *U = vu + uu / R->dphiU;
-    *L = ll / R->dphiL - vl;
 }
 
 /* The key a candidate is ranked by: L - U rounded to AS_DET_GAP_BITS bits
@@ -164,217 +107,350 @@ static void as_det_offer(as_det_top *top, int64_t j, double su, double sl)
     as_det_top_add(top, &cand);
 }
 
-/* Score column j from y = Z x_j. */
-static void as_det_consider(const as_det_run *R, const double *y, int64_t j, as_det_top *top)
+/* The barrier quantities come from an eigendecomposition refreshed every few
+   steps and updated in between by Woodbury's identity, never from a
+   factorization of rank size per step. At a refresh, A_b = A = Q diag(lam) Q';
+   the m columns added since then (whitened v_i, weights t_i) are kept in
+   eigen coordinates G = Q'V, so A = A_b + V T V' and, with D = diag(1/(x - lam))
+   (upper barrier x = u') or diag(1/(lam - x)) (lower barrier x = l'), H = D G,
+       (xI - A)^-1 = Q (D + H K H') Q',  K = (T^-1 - G'H)^-1,
+       (A - xI)^-1 = Q (D - H K H') Q',  K = (T^-1 + G'H)^-1.
+   Every step is certified exactly as before: x = u' above the base's
+   eigenvalues and the Cholesky factorization of T^-1 - G'H (m x m) prove
+   u'I - A positive definite (Sylvester's law of inertia on the Schur
+   complement); l' below the base's eigenvalues proves A - l'I positive
+   definite, as A >= A_b. The potentials are traces of these resolvents, the
+   scores U_j, L_j quadratic forms in Q'v_j = Z x_j (Z = Q'W, r x n, formed at
+   a refresh). A refresh comes after AS_DET_MCAP-ish added columns, when l'
+   reaches the base's smallest eigenvalue, or when the lower potential's
+   Woodbury correction cancels more than AS_DET_CANCEL of its leading term.
+
+   A step first scores a few columns kept from earlier searches (the cache);
+   only when none of them qualifies with a margin L - U not far below the
+   last search's best does it search the tree (or every column): the kept
+   columns save searches, the margin keeps the steps from spreading over many
+   more columns than the searches would pick. Any column with U <= L makes a
+   valid BSS step, so the guarantee does not depend on where it was found. */
+
+#define AS_DET_CANCEL 16.0    /* refresh when sum(D) exceeds the lower potential this many times */
+
+/* One barrier's resolvent at x for the current A (see above). */
+typedef struct as_det_side {
+    double *d;    /* r: the base's resolvent, diagonal                  */
+    double *H;    /* r x m: D G                                         */
+    double *K;    /* m x m (full): (T^-1 -+ G'H)^-1                      */
+    double *HH;   /* m x m (full): H'H                                  */
+    double *GH;   /* m x m (full): G'H = G'DG                            */
+    double phi;   /* the potential: trace of the resolvent               */
+    double dsum;  /* sum(d): the potential of the base alone             */
+    double x;     /* the barrier: d, H, GH, HH hold columns 0 .. mk - 1  */
+    int64_t mk, base;  /* of the base after refresh number 'base'        */
+} as_det_side;
+
+typedef struct as_det_run {
+    const as_matrix *X;
+    const as_bss_plan *P;
+    int64_t n, d, r, smax, p;
+    int nt;
+    const double *W;  /* r x n: W G W' = I on the range of G                  */
+    double *A;        /* r x r, lower triangle: sum_j t_j v_j v_j'            */
+    double *Q, *lam;  /* r x r, r: the base's eigenvectors and eigenvalues    */
+    double *ework;    /* the eigensolver's workspace                           */
+    int *eiwork;
+    int lework, leiwork;
+    double *Z;        /* r x n: Q'W                                           */
+    double *G, *tg;   /* r x (mcap + smax), mcap + smax: Q'v_i and t_i         */
+    int64_t m, mcap, mc;  /* columns in G; a refresh past mcap; G's room */
+    as_det_side S[4];        /* the sides at u, l, u', l' (pointers below)       */
+    as_det_side *su0, *sl0, *SU, *SL;  /* at u, l (potentials); u', l' (scores) */
+    double *Wb, *Xg;  /* r x AS_DET_BLOCK eigen coordinates; n x AS_DET_BLOCK  */
+    double *Ab, *Bb, *Yb, *su;  /* scoring: m x BLOCK, m x BLOCK, r x BLOCK, BLOCK */
+    /* the walk: Mt (p x p) = E' B E in the tree's coordinates, Mp packed */
+    double *Et, *C, *EC, *T1, *Sm, *Mt, *Mp, *f;
+    double gap_ref;   /* the best L - U of the last search                   */
+    /* the cache: nc columns jc, their eigen coordinates Wc (r x ncap) */
+    double *Wc;
+    int64_t *jc, nc, ncap;
+    double *v;        /* r: a picked column, whitened                          */
+    int64_t *jp;      /* smax: the columns picked in a step                    */
+    double dphiU, dphiL;
+    int64_t refreshes;
+} as_det_run;
+
+/* m (added columns since the refresh) that balances a refresh (an r x r
+   eigendecomposition and Z, about 10 r^3 + 2 r^2 n) against the steps' Woodbury
+   terms, which grow with m. */
+static int64_t as_det_mcap(int64_t r)
 {
-    double su, sl;
-    as_det_ul(R, y, &su, &sl);
-    as_det_offer(top, j, su, sl);
+    int64_t m = r / 8;
+    return m < 8 ? 8 : m > 64 ? 64 : m;
 }
 
-/* The best candidates among columns j0..j1-1 (merged into top). */
-static void as_det_score(const as_det_run *R, int64_t j0, int64_t j1, as_det_top *top)
+/* out (r x nb) = M X(:, cols), cols jj[0..nb) or j0 .. j0 + nb - 1 (jj NULL), M r x n. */
+static void as_det_cols(const as_det_run *R, const double *M, const int64_t *jj, int64_t j0, int64_t nb,
+                        double *out)
 {
     const as_matrix *X = R->X;
-    int64_t r3 = 3 * R->r;
+    int64_t t;
+    if (nb <= 0) return;
     if (X->kind == AS_DENSE && X->ld <= AS_INT_MAX) {
-        int ri = (int)r3, ni = (int)R->n, ldx = (int)X->ld, nb;
+        int ri = (int)R->r, ni = (int)R->n, nbi, ldx = (int)X->ld;
         double one = 1.0, zero = 0.0;
-        int64_t j, t;
-        for (j = j0; j < j1; j += AS_DET_BLOCK) {
-            nb = (int)(j1 - j < AS_DET_BLOCK ? j1 - j : AS_DET_BLOCK);
-            dgemm_("N", "N", &ri, &nb, &ni, &one, R->Z, &ri, X->x + j * X->ld, &ldx, &zero,
-                   R->ybuf, &ri, 1, 1);
-            for (t = 0; t < nb; t++) as_det_consider(R, R->ybuf + t * r3, j + t, top);
+        int64_t t0;
+        if (!jj) {
+            nbi = (int)nb;
+            dgemm_("N", "N", &ri, &nbi, &ni, &one, M, &ri, X->x + j0 * X->ld, &ldx, &zero, out, &ri, 1, 1);
+            return;
+        }
+        /* gathered, a block at a time */
+        for (t0 = 0; t0 < nb; t0 += AS_DET_BLOCK) {
+            int64_t t1 = t0 + AS_DET_BLOCK < nb ? t0 + AS_DET_BLOCK : nb;
+            for (t = t0; t < t1; t++)
+                memcpy(R->Xg + (t - t0) * R->n, X->x + jj[t] * X->ld, sizeof(double) * (size_t)R->n);
+            nbi = (int)(t1 - t0);
+            dgemm_("N", "N", &ri, &nbi, &ni, &one, M, &ri, R->Xg, &ni, &zero, out + t0 * R->r, &ri, 1, 1);
         }
         return;
     }
-    if (j1 - j0 < AS_DET_PAR_MIN || R->nt == 1) {
-        int64_t j;
-        for (j = j0; j < j1; j++) {
-            as_det_apply(X, j, R->Z, r3, R->ybuf);
-            as_det_consider(R, R->ybuf, j, top);
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(R->nt) schedule(dynamic, 16) if (nb >= 64 && R->nt > 1)
+#endif
+    for (t = 0; t < nb; t++) as_det_apply(X, jj ? jj[t] : j0 + t, M, R->r, out + t * R->r);
+}
+
+/* The side at x (sign 1: upper barrier, -1: lower) for the current A. 0; 1 when
+   x is not strictly beyond the base's eigenvalues; 2 when T^-1 - G'H is not
+   positive definite (upper: A reached x); 3 (lower) when the Woodbury
+   correction cancels too much of sum(D). */
+static int as_det_side_at(as_det_run *R, double x, int sign, as_det_side *S)
+{
+    int64_t r = R->r, m = R->m, i, a, b, k0;
+    int ri = (int)r, mi = (int)m, ni, ldc = (int)R->mc, info = 0;
+    double tr = 0, one = 1.0, zero = 0.0;
+    if (S->x != x || S->base != R->refreshes || S->mk > m) {
+        /* a new barrier or base: D anew (the columns' terms below) */
+        double dsum = 0;
+        for (i = 0; i < r; i++) {
+            double g = sign > 0 ? x - R->lam[i] : R->lam[i] - x;
+            if (!(g > 0)) {
+                S->base = -1;
+                return 1;
+            }
+            S->d[i] = 1.0 / g;
+            dsum += S->d[i];
         }
-        return;
+        S->dsum = dsum;
+        S->x = x;
+        S->base = R->refreshes;
+        S->mk = 0;
     }
-#ifdef _OPENMP
-#pragma omp parallel num_threads(R->nt)
-#endif
-    {
-        int tid = 0;
-        int64_t j, t;
-        as_det_top mine;
-        double *y;
-#ifdef _OPENMP
-        tid = omp_get_thread_num();
-#endif
-        y = R->ybuf + (int64_t)tid * r3;
-        mine.cap = top->cap;
-        mine.len = 0;
-        mine.c = R->thr + (int64_t)tid * R->tcap;
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (j = j0; j < j1; j++) {
-            as_det_apply(X, j, R->Z, r3, y);
-            as_det_consider(R, y, j, &mine);
-        }
-#ifdef _OPENMP
-#pragma omp critical(as_det_merge)
-#endif
-        for (t = 0; t < mine.len; t++) as_det_top_add(top, &mine.c[t]);
+    S->phi = S->dsum;
+    if (m == 0) return 0;
+    /* the columns added since this side was last computed: H, and the new
+       columns of the symmetric G'H and H'H (their new rows by symmetry) */
+    k0 = S->mk;
+    if (k0 < m) {
+        ni = (int)(m - k0);
+        for (b = k0; b < m; b++)
+            for (i = 0; i < r; i++) S->H[i + b * r] = S->d[i] * R->G[i + b * r];
+        dgemm_("T", "N", &mi, &ni, &ri, &one, R->G, &ri, S->H + k0 * r, &ri, &zero, S->GH + k0 * R->mc, &ldc, 1, 1);
+        dgemm_("T", "N", &mi, &ni, &ri, &one, S->H, &ri, S->H + k0 * r, &ri, &zero, S->HH + k0 * R->mc, &ldc, 1, 1);
+        /* the upper triangles (row <= column) are complete; HH's lower from them */
+        for (b = 0; b < m; b++)
+            for (a = (b + 1 > k0 ? b + 1 : k0); a < m; a++) S->HH[a + b * R->mc] = S->HH[b + a * R->mc];
+        S->mk = m;
     }
+    for (b = 0; b < m; b++)
+        for (a = b; a < m; a++) S->K[a + b * m] = -sign * S->GH[b + a * R->mc];
+    for (a = 0; a < m; a++) S->K[a + a * m] += 1.0 / R->tg[a];
+    dpotrf_("L", &mi, S->K, &mi, &info, 1);
+    if (info != 0) return 2;
+    dpotri_("L", &mi, S->K, &mi, &info, 1);
+    if (info != 0) return 2;
+    for (b = 0; b < m; b++)
+        for (a = b + 1; a < m; a++) S->K[b + a * m] = S->K[a + b * m];
+    for (b = 0; b < m; b++)
+        for (a = 0; a < m; a++) tr += S->K[a + b * m] * S->HH[a + b * R->mc];
+    S->phi = S->dsum + sign * tr;
+    if (sign < 0 && !(S->phi * AS_DET_CANCEL > S->dsum)) return 3;
+    return 0;
 }
 
-/* ------------------------------------------------------------------ resolvents */
-/* L (lower triangle, n x n, leading dimension ld) overwritten by its inverse:
-   by halves, [L11 0; L21 L22]^-1 = [X11 0; -X22 L21 X11  X22], with the
-   off-diagonal block from two triangular solves (level 3 throughout; LAPACK's
-   dtrtri does the small diagonal blocks). */
-int as_det_tri_inverse(int n, double *L, int ld)
+/* U_j and L_j of nb columns with eigen coordinates Wb (r x nb), offered to top;
+   the columns are jj[t] or j0 + t. */
+static void as_det_score_cols(as_det_run *R, const double *Wb, int64_t nb, const int64_t *jj, int64_t j0,
+                              as_det_top *top)
 {
-    int n1 = n / 2, n2 = n - n1, info = 0;
-    double one = 1.0, mone = -1.0, *L21 = L + n1, *L22 = L + n1 + (size_t)n1 * (size_t)ld;
-    if (n <= 64) {
-        dtrtri_("L", "N", &n, L, &ld, &info, 1, 1);
-        return info;
-    }
-    dtrsm_("R", "L", "N", "N", &n2, &n1, &one, L, &ld, L21, &ld, 1, 1, 1, 1);
-    dtrsm_("L", "L", "N", "N", &n2, &n1, &mone, L22, &ld, L21, &ld, 1, 1, 1, 1);
-    if ((info = as_det_tri_inverse(n1, L, ld)) != 0) return info;
-    return as_det_tri_inverse(n2, L22, ld);
-}
-
-/* F Fx' = s I - A (sign 1) or A - s I (sign -1) and R = F^-1 (lower triangles),
-   A (r x r, lower triangle). Returns LAPACK's info: nonzero when the shifted
-   matrix is not (numerically) positive definite, i.e. A reached the barrier s. */
-static int as_det_factor(int64_t r, const double *A, double s, int sign, double *F, double *R)
-{
-    int ri = (int)r, info = 0;
-    int64_t a, b;
-    for (b = 0; b < r; b++) {
-        for (a = b; a < r; a++) F[a + b * r] = -sign * A[a + b * r];
-        F[b + b * r] += sign * s;
-    }
-    dpotrf_("L", &ri, F, &ri, &info, 1);
-    if (info != 0) return info;
-    for (b = 0; b < r; b++)
-        for (a = b; a < r; a++) R[a + b * r] = F[a + b * r];
-    return as_det_tri_inverse(ri, R, ri);
-}
-
-/* M = R'R (full symmetric storage) for R lower triangular (r x r). */
-static void as_det_gram_tri(int64_t r, const double *R, double *M)
-{
-    int ri = (int)r, info = 0;
-    int64_t a, b;
-    for (b = 0; b < r; b++)
-        for (a = b; a < r; a++) M[a + b * r] = R[a + b * r];
-    dlauum_("L", &ri, M, &ri, &info, 1);
-    for (b = 0; b < r; b++)
-        for (a = b + 1; a < r; a++) M[b + a * r] = M[a + b * r];
-}
-
-/* |R|_F^2 over the lower triangle: tr (R'R). */
-static double as_det_trace_tri(int64_t r, const double *R)
-{
-    double s = 0;
-    int64_t a, b;
-    for (b = 0; b < r; b++)
-        for (a = b; a < r; a++) s += R[a + b * r] * R[a + b * r];
-    return s;
-}
-
-/* Y = (F F')^-1 V (r x m) for F lower triangular, Y1 = F^-1 V on the way (both r x m). */
-static void as_det_tri_apply(int64_t r, int64_t m, const double *F, const double *V, double *Y1, double *Y)
-{
-    int ri = (int)r, mi = (int)m;
-    double one = 1.0;
-    memcpy(Y1, V, sizeof(double) * (size_t)(r * m));
-    dtrsm_("L", "L", "N", "N", &ri, &mi, &one, F, &ri, Y1, &ri, 1, 1, 1, 1);
-    memcpy(Y, Y1, sizeof(double) * (size_t)(r * m));
-    dtrsm_("L", "L", "T", "N", &ri, &mi, &one, F, &ri, Y, &ri, 1, 1, 1, 1);
-}
-
-static double as_det_dot2(int64_t r, const double *x, const double *y)
-{
-    double s = 0;
-    int64_t i;
-    for (i = 0; i < r; i++) s += x[i] * y[i];
-    return s;
-}
-
-/* Z = [W; MU W; ML W] (the W rows are set once). */
-static void as_det_fill_z(as_det_run *R)
-{
-    int ri = (int)R->r, ni = (int)R->n, r3 = 3 * (int)R->r;
+    int64_t r = R->r, m = R->m, t, i, side;
+    int ri = (int)r, mi = (int)m, nbi = (int)nb;
     double one = 1.0, zero = 0.0;
-    dgemm_("N", "N", &ri, &ni, &ri, &one, R->MU, &ri, R->W, &ri, &zero, R->Z + R->r, &r3, 1, 1);
-    dgemm_("N", "N", &ri, &ni, &ri, &one, R->ML, &ri, R->W, &ri, &zero, R->Z + 2 * R->r, &r3, 1, 1);
-}
-
-/* P (packed lower, off-diagonal doubled) = or += sa S + sm M over the lower
-   triangles of S and M (r x r). */
-static void as_det_pack_add(int64_t r, const double *S, double sa, const double *M, double sm,
-                            double *P, int add)
-{
-    int64_t a, b, e = 0;
-    for (b = 0; b < r; b++)
-        for (a = b; a < r; a++, e++) {
-            double val = (sa * S[a + b * r] + sm * M[a + b * r]) * (a == b ? 1.0 : 2.0);
-            P[e] = add ? P[e] + val : val;
+    if (nb <= 0) return;
+    for (side = 0; side < 2; side++) {
+        const as_det_side *S = side == 0 ? R->SU : R->SL;
+        double sg = side == 0 ? 1.0 : -1.0;
+        if (m > 0) {
+            dgemm_("T", "N", &mi, &nbi, &ri, &one, S->H, &ri, Wb, &ri, &zero, R->Ab, &mi, 1, 1);
+            dgemm_("N", "N", &mi, &nbi, &mi, &one, S->K, &mi, R->Ab, &mi, &zero, R->Bb, &mi, 1, 1);
+            dgemm_("N", "N", &ri, &nbi, &mi, &one, S->H, &ri, R->Bb, &mi, &zero, R->Yb, &ri, 1, 1);
         }
+        for (t = 0; t < nb; t++) {
+            const double *w = Wb + t * r, *y = R->Yb + t * r;
+            double vmv = 0, yy = 0, sl;
+            if (m > 0) {
+                for (i = 0; i < r; i++) {
+                    double dw = S->d[i] * w[i], yi = dw + sg * y[i];
+                    vmv += dw * w[i];
+                    yy += yi * yi;
+                }
+                for (i = 0; i < m; i++) vmv += sg * R->Ab[i + t * m] * R->Bb[i + t * m];
+            } else {
+                for (i = 0; i < r; i++) {
+                    double dw = S->d[i] * w[i];
+                    vmv += dw * w[i];
+                    yy += dw * dw;
+                }
+            }
+            if (side == 0) {
+                R->su[t] = vmv + yy / R->dphiU;
+                continue;
+            }
+            sl = yy / R->dphiL - vmv;
+            as_det_offer(top, jj ? jj[t] : j0 + t, R->su[t], sl);
+        }
+    }
 }
 
-/* Like as_det_score over a leaf, without the 3r x n matrix Z: the block's
-   whitened columns V = W X(:, j..) and then MU V, ML V (r x r products). */
-static void as_det_score_white(const as_det_run *R, int64_t j0, int64_t j1, as_det_top *top)
+/* Score columns j0 .. j1 - 1, a block at a time. */
+static void as_det_score_range(as_det_run *R, int64_t j0, int64_t j1, as_det_top *top)
 {
-    const as_matrix *X = R->X;
-    int64_t r = R->r, j, t;
-    int ri = (int)r, r3 = 3 * (int)r, ni = (int)R->n;
-    double one = 1.0, zero = 0.0;
+    int64_t j;
     for (j = j0; j < j1; j += AS_DET_BLOCK) {
-        int nb = (int)(j1 - j < AS_DET_BLOCK ? j1 - j : AS_DET_BLOCK);
-        if (X->kind == AS_DENSE && X->ld <= AS_INT_MAX) {
-            int ldx = (int)X->ld;
-            dgemm_("N", "N", &ri, &nb, &ni, &one, R->W, &ri, X->x + j * X->ld, &ldx, &zero,
-                   R->ybuf, &r3, 1, 1);
-        } else {
-            for (t = 0; t < nb; t++) as_det_apply(X, j + t, R->W, r, R->ybuf + t * 3 * r);
-        }
-        dgemm_("N", "N", &ri, &nb, &ri, &one, R->MU, &ri, R->ybuf, &r3, &zero, R->ybuf + r, &r3, 1, 1);
-        dgemm_("N", "N", &ri, &nb, &ri, &one, R->ML, &ri, R->ybuf, &r3, &zero, R->ybuf + 2 * r, &r3, 1, 1);
-        for (t = 0; t < nb; t++) as_det_consider(R, R->ybuf + t * 3 * r, j + t, top);
+        int64_t nb = j1 - j < AS_DET_BLOCK ? j1 - j : AS_DET_BLOCK;
+        as_det_cols(R, R->Z, NULL, j, nb, R->Wb);
+        as_det_score_cols(R, R->Wb, nb, NULL, j, top);
     }
 }
 
 /* A plain scan of all columns, with interrupt checks between chunks. */
-static int as_det_scan_all(const as_det_run *R, as_det_top *top, as_common *c)
+static int as_det_scan_all(as_det_run *R, as_det_top *top, as_common *c)
 {
     int64_t j0;
     for (j0 = 0; j0 < R->d; j0 += AS_DET_SCAN_CHUNK) {
         int64_t j1 = j0 + AS_DET_SCAN_CHUNK < R->d ? j0 + AS_DET_SCAN_CHUNK : R->d;
-        as_det_score(R, j0, j1, top);
+        as_det_score_range(R, j0, j1, top);
         if (j1 < R->d && as_interrupted(c)) return c->status;
     }
     return AS_OK;
 }
 
-/* Score the cached columns against this step's factors (no MU, ML needed). */
-static void as_det_score_cache(as_det_run *R, as_det_top *top)
+/* The walk's matrix: B = BL - BU with BU = MU^2 / dphiU + MU, BL = ML^2 / dphiL - ML
+   (MU, ML the resolvents at u', l'), so that <x x', B> = L - U for a column,
+   in the tree's coordinates: Q B~ Q' (whitened tree) or Z' B~ Z (a tree of X's
+   own columns), B~ = Q'BQ = diag(f) + C S C' with C = [HL, DL HL, HU, DU HU]:
+   from M = D + s H K H' (s = 1: U, -1: L),
+   M^2 = D^2 + s (E K H' + H K E') + H K (H'H) K H', E = D H. Mp gets it packed
+   (lower triangle by columns, off-diagonal doubled). */
+static void as_det_walk_matrix(as_det_run *R)
 {
-    int64_t r = R->r, m = R->nc, t;
-    double *Y1u = R->Yc, *Yu = Y1u + r * R->ncap, *Y1l = Yu + r * R->ncap, *Yl = Y1l + r * R->ncap;
-    if (m == 0) return;
-    as_det_tri_apply(r, m, R->Fu, R->Vc, Y1u, Yu);
-    as_det_tri_apply(r, m, R->Fl, R->Vc, Y1l, Yl);
-    for (t = 0; t < m; t++) {
-        int64_t o = t * r;
-        double su = as_det_dot2(r, Y1u + o, Y1u + o) + as_det_dot2(r, Yu + o, Yu + o) / R->dphiU;
-        double sl = as_det_dot2(r, Yl + o, Yl + o) / R->dphiL - as_det_dot2(r, Y1l + o, Y1l + o);
-        as_det_offer(top, R->jc[t], su, sl);
+    int64_t r = R->r, m = R->m, p = R->p, i, a, b, kp = 0, kn = 0, e = 0;
+    int ri = (int)r, pi = (int)p, m4 = (int)(4 * m), mi = (int)m, ldm = (int)R->mc, side;
+    double one = 1.0, mone = -1.0, zero = 0.0;
+    const as_det_side *U = R->SU, *L = R->SL;
+    /* the diagonal part, by two rank-k updates: rows of E' (k x p) scaled by sqrt|f_i| */
+    for (i = 0; i < r; i++) {
+        double dl = L->d[i], du = U->d[i];
+        R->f[i] = dl * dl / R->dphiL - dl - du * du / R->dphiU - du;
+        kp += R->f[i] > 0;
     }
+    for (i = 0, a = 0; i < r; i++) {
+        int pos = R->f[i] > 0;
+        int64_t dst = pos ? a++ : kp + kn++;
+        double sc = sqrt(fabs(R->f[i]));
+        for (b = 0; b < p; b++) R->Et[dst + b * r] = sc * (R->P->white ? R->Q[b + i * r] : R->Z[i + b * r]);
+    }
+    if (kp > 0) {
+        int ki = (int)kp;
+        dsyrk_("L", "T", &pi, &ki, &one, R->Et, &ri, &zero, R->Mt, &pi, 1, 1);
+    } else {
+        for (i = 0; i < p * p; i++) R->Mt[i] = 0;
+    }
+    if (kn > 0) {
+        int ki = (int)kn;
+        dsyrk_("L", "T", &pi, &ki, &mone, R->Et + kp, &ri, &one, R->Mt, &pi, 1, 1);
+    }
+    if (m > 0) {
+        /* C and S (4m x 4m, zero but for the blocks below) */
+        for (i = 0; i < 16 * m * m; i++) R->Sm[i] = 0;
+        for (side = 0; side < 2; side++) {
+            const as_det_side *S = side == 0 ? L : U;
+            double dphi = side == 0 ? R->dphiL : R->dphiU, al = side == 0 ? 1.0 : -1.0;
+            int64_t o = 2 * m * side;   /* the side's first column in C */
+            double *Hs = R->C + o * r, *Es = R->C + (o + m) * r, *KHH = R->T1;
+            for (b = 0; b < m; b++)
+                for (i = 0; i < r; i++) {
+                    Hs[i + b * r] = S->H[i + b * r];
+                    Es[i + b * r] = S->d[i] * S->H[i + b * r];
+                }
+            /* S's blocks: al (K HH K / dphi + K); -K / dphi off the diagonal */
+            dgemm_("N", "N", &mi, &mi, &mi, &one, S->K, &mi, S->HH, &ldm, &zero, KHH, &mi, 1, 1);
+            dgemm_("N", "N", &mi, &mi, &mi, &one, KHH, &mi, S->K, &mi, &zero, R->EC, &mi, 1, 1);
+            for (b = 0; b < m; b++)
+                for (a = 0; a < m; a++) {
+                    double k = S->K[a + b * m];
+                    R->Sm[(o + a) + (o + b) * 4 * m] = al * (R->EC[a + b * m] / dphi + k);
+                    R->Sm[(o + m + a) + (o + b) * 4 * m] = -k / dphi;
+                    R->Sm[(o + a) + (o + m + b) * 4 * m] = -k / dphi;
+                }
+        }
+        /* EC = E' C (p x 4m), T1 = EC S, Mt += T1 EC' */
+        if (R->P->white)
+            dgemm_("N", "N", &pi, &m4, &ri, &one, R->Q, &ri, R->C, &ri, &zero, R->EC, &pi, 1, 1);
+        else
+            dgemm_("T", "N", &pi, &m4, &ri, &one, R->Z, &ri, R->C, &ri, &zero, R->EC, &pi, 1, 1);
+        dgemm_("N", "N", &pi, &m4, &m4, &one, R->EC, &pi, R->Sm, &m4, &zero, R->T1, &pi, 1, 1);
+        dgemm_("N", "T", &pi, &pi, &m4, &one, R->T1, &pi, R->EC, &pi, &one, R->Mt, &pi, 1, 1);
+    }
+    for (b = 0; b < p; b++) {
+        R->Mp[e++] = R->Mt[b + b * p];
+        for (a = b + 1; a < p; a++) R->Mp[e++] = 2.0 * R->Mt[a + b * p];
+    }
+}
+
+/* 0 when l I < A < u I, by Cholesky factorizations of u I - A and A - l I
+   (A: r x r, lower triangle; F: r x r workspace). */
+static int as_det_certify(int64_t r, const double *A, double u, double l, double *F)
+{
+    int ri = (int)r, info = 0, k;
+    int64_t a, b;
+    for (k = 0; k < 2; k++) {
+        double sign = k == 0 ? 1.0 : -1.0, x = k == 0 ? u : l;
+        for (b = 0; b < r; b++) {
+            for (a = b; a < r; a++) F[a + b * r] = -sign * A[a + b * r];
+            F[b + b * r] += sign * x;
+        }
+        dpotrf_("L", &ri, F, &ri, &info, 1);
+        if (info != 0) return info;
+    }
+    return 0;
+}
+
+/* A refresh: the base becomes A, by its eigendecomposition; Z = Q'W and the
+   cache's eigen coordinates follow. */
+static int as_det_refresh(as_det_run *R, as_common *c)
+{
+    int64_t r = R->r, a, b;
+    int ri = (int)r, ni = (int)R->n, info = 0;
+    double one = 1.0, zero = 0.0;
+    for (b = 0; b < r; b++)
+        for (a = b; a < r; a++) R->Q[a + b * r] = R->A[a + b * r];
+    dsyevd_("V", "L", &ri, R->Q, &ri, R->lam, R->ework, &R->lework, R->eiwork, &R->leiwork, &info, 1, 1);
+    if (info != 0)
+        return as_error(c, AS_ERR_INPUT, "deterministic algorithm: the eigendecomposition of the sum of the picks failed (LAPACK dsyevd info %d)", info);
+    dgemm_("T", "N", &ri, &ni, &ri, &one, R->Q, &ri, R->W, &ri, &zero, R->Z, &ri, 1, 1);
+    R->m = 0;
+    as_det_cols(R, R->Z, R->jc, 0, R->nc, R->Wc);
+    R->refreshes++;
+    return AS_OK;
 }
 
 /* The cache becomes the best columns of a search. */
@@ -382,10 +458,8 @@ static void as_det_cache_fill(as_det_run *R, const as_det_top *top)
 {
     int64_t t;
     R->nc = top->len < R->ncap ? top->len : R->ncap;
-    for (t = 0; t < R->nc; t++) {
-        R->jc[t] = top->c[t].j;
-        as_det_apply(R->X, R->jc[t], R->W, R->r, R->Vc + t * R->r);
-    }
+    for (t = 0; t < R->nc; t++) R->jc[t] = top->c[t].j;
+    as_det_cols(R, R->Z, R->jc, 0, R->nc, R->Wc);
 }
 
 static int as_det_breakdown(as_common *c, int64_t q, const char *what)
@@ -402,104 +476,51 @@ static int as_det_breakdown(as_common *c, int64_t q, const char *what)
 static int as_det_candidates(as_det_run *R, int64_t s, as_det_top *top, int *scanned, as_common *c)
 {
     const as_bss_plan *P = R->P;
-    int64_t n = R->n, r = R->r, a, i, b2;
-    int ri = (int)r, ni = (int)n, r2 = 2 * (int)r, r3 = 3 * (int)r;
-    double one = 1.0, zero = 0.0;
     top->len = 0;
     *scanned = 0;
-    if (P->white) {
+    if (P->use_tree) {
         int64_t leaf, j0, j1;
-        /* BL - BU = ML^2 / dphiL - ML - MU^2 / dphiU - MU, packed (off-diagonal
-           doubled) for the walk over the whitened tree */
-        dsyrk_("L", "N", &ri, &ri, &one, R->MU, &ri, &zero, R->SQ, &ri, 1, 1);
-        as_det_pack_add(r, R->SQ, -1.0 / R->dphiU, R->MU, -1.0, R->Mp, 0);
+        as_det_walk_matrix(R);
         if (as_interrupted(c)) return c->status;
-        dsyrk_("L", "N", &ri, &ri, &one, R->ML, &ri, &zero, R->SQ, &ri, 1, 1);
-        as_det_pack_add(r, R->SQ, 1.0 / R->dphiL, R->ML, -1.0, R->Mp, 1);
         leaf = as_det_tree_walk(P->T, R->Mp);
         j0 = leaf * P->T->lf;
         j1 = j0 + P->T->lf < R->d ? j0 + P->T->lf : R->d;
-        as_det_score_white(R, j0, j1, top);
+        as_det_score_range(R, j0, j1, top);
         if (top->len > 0 || s > 1) return AS_OK;
-        as_det_fill_z(R);
-    } else if (P->use_tree) {
-        int64_t leaf, j0, j1, e = 0;
-        as_det_fill_z(R);
-        /* Mo = W' (BL - BU) W = [MU W; ML W]' [-(MU W / dphiU + W); ML W / dphiL - W] */
-        for (a = 0; a < n; a++) {
-            const double *za = R->Z + a * 3 * r;
-            double *da = R->D + a * 2 * r;
-            for (i = 0; i < r; i++) {
-                da[i] = -(za[r + i] / R->dphiU + za[i]);
-                da[r + i] = za[2 * r + i] / R->dphiL - za[i];
-            }
-        }
-        if (as_interrupted(c)) return c->status;
-        dgemm_("T", "N", &ni, &ni, &r2, &one, R->Z + r, &r3, R->D, &r2, &zero, R->Mo, &ni, 1, 1);
-        for (b2 = 0; b2 < n; b2++) {
-            R->Mp[e++] = R->Mo[b2 + b2 * n];
-            for (a = b2 + 1; a < n; a++) R->Mp[e++] = R->Mo[a + b2 * n] + R->Mo[b2 + a * n];
-        }
-        leaf = as_det_tree_walk(P->T, R->Mp);
-        j0 = leaf * P->T->lf;
-        j1 = j0 + P->T->lf < R->d ? j0 + P->T->lf : R->d;
-        as_det_score(R, j0, j1, top);
-        if (top->len > 0 || s > 1) return AS_OK;
-    } else {
-        as_det_fill_z(R);
     }
     /* rounding left the chosen leaf without a candidate, or no tree: look everywhere */
     *scanned = P->use_tree;
     return as_det_scan_all(R, top, c);
 }
 
-/* tr(K M) for symmetric K and M (nb x nb, full storage). */
-static double as_det_frob(int64_t nb, const double *K, const double *M)
-{
-    return as_det_dot2(nb * nb, K, M);
-}
-
-/* K = (T^-1 + sign V'Wp)^-1 (nb x nb, full storage); nonzero when
-   T^-1 + sign V'Wp is not positive definite. */
-static int as_det_small_inverse(as_det_run *R, const double *Wp, double sign, double *K)
-{
-    int ri = (int)R->r, nbi = (int)R->nb, info = 0;
-    int64_t a, b, nb = R->nb;
-    double zero = 0.0;
-    dgemm_("T", "N", &nbi, &nbi, &ri, &sign, R->V, &ri, Wp, &ri, &zero, K, &nbi, 1, 1);
-    for (a = 0; a < nb; a++) K[a + a * nb] += 1.0 / R->tw[a];
-    dpotrf_("L", &nbi, K, &nbi, &info, 1);
-    if (info != 0) return info;
-    dpotri_("L", &nbi, K, &nbi, &info, 1);
-    if (info != 0) return info;
-    for (b = 0; b < nb; b++)
-        for (a = b + 1; a < nb; a++) K[b + a * nb] = K[a + b * nb];
-    return 0;
-}
-
+/* Doubles of the steps' workspaces (as_bss_run) for rank r, n rows, nt threads. */
 double as_bss_workspace(int64_t n, int64_t r, int nt, const as_bss_plan *P)
 {
     double rr = (double)r * (double)r, s = (double)(P->batch < P->Q ? P->batch : P->Q);
+    double mc = (double)as_det_mcap(r) + (s < AS_DET_BATCH_MAX ? s : AS_DET_BATCH_MAX), blk = AS_DET_BLOCK, p = P->white ? (double)r : (double)n;
     double tc = s > AS_DET_CACHE ? s : AS_DET_CACHE;
-    double w = 7 * rr + 3.0 * (double)r * (double)n +
-               3.0 * (double)r * (double)(nt > AS_DET_BLOCK ? nt : AS_DET_BLOCK) +
-               4 * (double)r * s + 3 * s * s + s + 6 * (double)r * AS_DET_CACHE + (double)nt * tc * 4 + tc * 4;
+    double w = 2 * rr + r + (1 + 6.0 * r + 2 * rr) + 3.0 * r / 2 + (double)r * (double)n + (double)r * mc + mc +
+               3 * ((double)r + 2 * (double)r * mc + 2 * mc * mc) + (double)r * blk + (double)n * blk +
+               2 * mc * blk + (double)r * blk + blk + (double)r * AS_DET_CACHE + AS_DET_CACHE + r + tc * 4;
+    (void)nt;
     if (P->use_tree)
-        w += rr + 2.0 * (double)r * (double)n + (double)n * (double)n + (double)n * (double)(n + 1) / 2;
+        w += (double)r * p + 4 * (double)r * mc + 2 * p * 4 * mc + 16 * mc * mc + p * p + p * (p + 1) / 2 + r;
     return w;
 }
 
 int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan *P,
                as_det_pick *picks, int64_t *npicks, int64_t *steps, as_common *c)
 {
-    int64_t n = X->nrow, q = 0, a, b2, s, np = 0, nsteps = 0, searches = 0, fallbacks = 0, Q = P->Q;
-    double u, l, up = 0, lp = 0, phiUp, phiLp;
+    int64_t n = X->nrow, q = 0, a, b2, s, np = 0, nsteps = 0, searches = 0, fallbacks = 0, Q = P->Q, mc, t;
+    double u, l, up = 0, lp = 0;
     time_t t_start, t_last;
-    int said_long = 0, ri = (int)r;
+    int said_long = 0, k, st;
     as_det_run R;
     as_det_top top;
+    as_det_side *sw;
 
     memset(&R, 0, sizeof(R));
+    memset(&top, 0, sizeof(top));
     R.X = X;
     R.P = P;
     R.n = n;
@@ -509,77 +530,107 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
     R.nt = as_threads(c);
     R.smax = P->batch < Q ? P->batch : Q;
     if (R.smax < 1) R.smax = 1;
+    R.mcap = as_det_mcap(r);
+    mc = R.mcap + (R.smax < AS_DET_BATCH_MAX ? R.smax : AS_DET_BATCH_MAX);
+    R.p = P->white ? r : n;
     R.ncap = AS_DET_CACHE;
-    R.tcap = R.smax > R.ncap ? R.smax : R.ncap;
+    top.cap = R.smax > R.ncap ? R.smax : R.ncap;
+    {
+        /* the eigensolver's workspace (dsyevd with vectors) */
+        double wq = 0;
+        int ri = (int)r, info = 0, iq = 0, mone = -1;
+        dsyevd_("V", "L", &ri, NULL, &ri, NULL, &wq, &mone, &iq, &mone, &info, 1, 1);
+        R.lework = info == 0 && wq >= 1 ? (int)wq : 1 + 6 * ri + 2 * ri * ri;
+        R.leiwork = info == 0 && iq >= 1 ? iq : 3 + 5 * ri;
+    }
     /* every workspace once, before the first step */
     R.A = as_calloc(c, (size_t)(r * r), sizeof(double));
-    R.Ru = as_calloc(c, (size_t)(r * r), sizeof(double));
-    R.Rl = as_calloc(c, (size_t)(r * r), sizeof(double));
-    R.Fu = as_calloc(c, (size_t)(r * r), sizeof(double));
-    R.Fl = as_calloc(c, (size_t)(r * r), sizeof(double));
-    R.MU = as_malloc(c, (size_t)(r * r), sizeof(double));
-    R.ML = as_malloc(c, (size_t)(r * r), sizeof(double));
-    R.Z = as_malloc(c, (size_t)(3 * r * n), sizeof(double));
-    R.ybuf = as_malloc(c, (size_t)(3 * r * (R.nt > AS_DET_BLOCK ? R.nt : AS_DET_BLOCK)), sizeof(double));
-    R.V = as_malloc(c, (size_t)(r * R.smax), sizeof(double));
-    R.WU = as_malloc(c, (size_t)(r * R.smax), sizeof(double));
-    R.WL = as_malloc(c, (size_t)(r * R.smax), sizeof(double));
-    R.Y = as_malloc(c, (size_t)(r * R.smax), sizeof(double));
-    R.KU = as_malloc(c, (size_t)(R.smax * R.smax), sizeof(double));
-    R.KL = as_malloc(c, (size_t)(R.smax * R.smax), sizeof(double));
-    R.S = as_malloc(c, (size_t)(R.smax * R.smax), sizeof(double));
-    R.tw = as_malloc(c, (size_t)R.smax, sizeof(double));
-    R.Vc = as_malloc(c, (size_t)(r * R.ncap), sizeof(double));
-    R.Yc = as_malloc(c, (size_t)(4 * r * R.ncap), sizeof(double));
+    R.Q = as_malloc(c, (size_t)(r * r), sizeof(double));
+    R.lam = as_malloc(c, (size_t)r, sizeof(double));
+    R.ework = as_malloc(c, (size_t)R.lework, sizeof(double));
+    R.eiwork = as_malloc(c, (size_t)R.leiwork, sizeof(int));
+    R.Z = as_malloc(c, (size_t)(r * n), sizeof(double));
+    R.G = as_malloc(c, (size_t)(r * mc), sizeof(double));
+    R.tg = as_malloc(c, (size_t)mc, sizeof(double));
+    R.mc = mc;
+    R.su0 = &R.S[0];
+    R.sl0 = &R.S[1];
+    R.SU = &R.S[2];
+    R.SL = &R.S[3];
+    for (k = 0; k < 4; k++) {
+        as_det_side *S = &R.S[k];
+        S->x = NAN;
+        S->base = -1;
+        S->d = as_malloc(c, (size_t)r, sizeof(double));
+        S->H = as_malloc(c, (size_t)(r * mc), sizeof(double));
+        S->K = as_malloc(c, (size_t)(mc * mc), sizeof(double));
+        S->HH = as_malloc(c, (size_t)(mc * mc), sizeof(double));
+        S->GH = as_malloc(c, (size_t)(mc * mc), sizeof(double));
+        if (!S->d || !S->H || !S->K || !S->HH || !S->GH) goto done;
+    }
+    R.Wb = as_malloc(c, (size_t)(r * AS_DET_BLOCK), sizeof(double));
+    R.Xg = as_malloc(c, (size_t)(n * AS_DET_BLOCK), sizeof(double));
+    R.Ab = as_malloc(c, (size_t)(mc * AS_DET_BLOCK), sizeof(double));
+    R.Bb = as_malloc(c, (size_t)(mc * AS_DET_BLOCK), sizeof(double));
+    R.Yb = as_malloc(c, (size_t)(r * AS_DET_BLOCK), sizeof(double));
+    R.su = as_malloc(c, (size_t)AS_DET_BLOCK, sizeof(double));
+    R.Wc = as_malloc(c, (size_t)(r * R.ncap), sizeof(double));
     R.jc = as_malloc(c, (size_t)R.ncap, sizeof(int64_t));
-    R.thr = as_malloc(c, (size_t)(R.nt * R.tcap), sizeof(as_det_cand));
-    top.c = as_malloc(c, (size_t)R.tcap, sizeof(as_det_cand));
-    if (!R.A || !R.Ru || !R.Rl || !R.Fu || !R.Fl || !R.MU || !R.ML || !R.Z || !R.ybuf || !R.V || !R.WU || !R.WL ||
-        !R.Y || !R.KU || !R.KL || !R.S || !R.tw || !R.Vc || !R.Yc || !R.jc || !R.thr || !top.c)
+    R.v = as_malloc(c, (size_t)r, sizeof(double));
+    R.jp = as_malloc(c, (size_t)R.smax, sizeof(int64_t));
+    top.c = as_malloc(c, (size_t)top.cap, sizeof(as_det_cand));
+    if (!R.A || !R.Q || !R.lam || !R.ework || !R.eiwork || !R.Z || !R.G || !R.tg || !R.Wb || !R.Xg || !R.Ab ||
+        !R.Bb || !R.Yb || !R.su || !R.Wc || !R.jc || !R.v || !R.jp || !top.c)
         goto done;
     if (P->use_tree) {
-        R.SQ = as_malloc(c, (size_t)(r * r), sizeof(double));
-        R.D = as_malloc(c, (size_t)(2 * r * n), sizeof(double));
-        R.Mo = as_malloc(c, (size_t)(n * n), sizeof(double));
-        R.Mp = as_malloc(c, (size_t)(n * (n + 1) / 2), sizeof(double));
-        if (!R.SQ || !R.D || !R.Mo || !R.Mp) goto done;
+        R.Et = as_malloc(c, (size_t)(r * R.p), sizeof(double));
+        R.C = as_malloc(c, (size_t)(4 * r * mc), sizeof(double));
+        R.EC = as_malloc(c, (size_t)(4 * R.p * mc), sizeof(double));
+        R.T1 = as_malloc(c, (size_t)(4 * R.p * mc), sizeof(double));
+        R.Sm = as_malloc(c, (size_t)(16 * mc * mc), sizeof(double));
+        R.Mt = as_malloc(c, (size_t)(R.p * R.p), sizeof(double));
+        R.Mp = as_malloc(c, (size_t)(R.p * (R.p + 1) / 2), sizeof(double));
+        R.f = as_malloc(c, (size_t)r, sizeof(double));
+        if (!R.Et || !R.C || !R.EC || !R.T1 || !R.Sm || !R.Mt || !R.Mp || !R.f) goto done;
     }
-    /* the W rows of Z never change */
-    for (a = 0; a < n; a++) memcpy(R.Z + a * 3 * r, W + a * r, sizeof(double) * (size_t)r);
-    /* before the first step A = 0: tr (u0 I - A)^-1 = r / u0 = eU, tr (A - l0 I)^-1 = eL */
-    phiUp = (double)r / P->u0;
-    phiLp = -(double)r / P->l0;
+    /* the base before the first step: A = 0 */
+    if (as_det_refresh(&R, c) != AS_OK) goto done;
     as_progress(c, "det: start of %lld iterations, rank %lld, eps bound %.4g, b = %.4g, %s, up to %lld per step",
                 (long long)Q, (long long)r, (P->u0 - P->l0 + (double)Q * (P->dU - P->dL)) /
                 (P->u0 + P->l0 + (double)Q * (P->dU + P->dL)), P->b,
                 P->use_tree ? "tree search" : "plain scan", (long long)R.smax);
     if ((double)Q > AS_DET_BIG_PLAN)
-        as_progress(c, "det: a large plan: %lld iterations of O(rank^3) = %.3g flops each", (long long)Q,
-                    10.0 * (double)r * (double)r * (double)r);
+        as_progress(c, "det: a large plan: %lld iterations of O(rank^2 n) = %.3g flops each", (long long)Q,
+                    2.0 * (double)r * (double)r * (double)n);
     t_start = time(NULL);
     t_last = t_start;
 
     while (q < Q) {
-        double phiU, phiL, PU = 0, PL = 0, one = 1.0, zero = 0.0;
+        double phiU, phiL;
         int scanned = 0;
-        int64_t nb, t, s_done;
+        int64_t nb, s_done;
         /* barriers after q shifts: u = u_q, l = l_q */
         u = P->u0 + (double)q * P->dU;
         l = P->l0 + (double)q * P->dL;
         if (as_interrupted(c)) goto done;
-        /* The potentials at (u, l) of this A: the previous step's tr MU, tr ML
-           (at its u' = u, l' = l, before its columns V, weights T were added),
-           corrected by Woodbury: (uI - A)^-1 = MUp + WU KU WU' and
-           (A - lI)^-1 = MLp - WL KL WL' */
-        phiU = phiUp;
-        phiL = phiLp;
-        if (R.nb) {
-            int nbi = (int)R.nb;
-            dgemm_("T", "N", &nbi, &nbi, &ri, &one, R.WU, &ri, R.WU, &ri, &zero, R.S, &nbi, 1, 1);
-            phiU += as_det_frob(R.nb, R.KU, R.S);
-            dgemm_("T", "N", &nbi, &nbi, &ri, &one, R.WL, &ri, R.WL, &ri, &zero, R.S, &nbi, 1, 1);
-            phiL -= as_det_frob(R.nb, R.KL, R.S);
+        if (R.m >= R.mcap && as_det_refresh(&R, c) != AS_OK) goto done;
+        /* the potentials at (u, l) of this A; the Cholesky factorization in
+           the upper one certifies the previous step: A < uI */
+        if ((st = as_det_side_at(&R, u, 1, R.su0)) != 0) {
+            as_det_breakdown(c, q, "A reached the upper barrier: uI - A is not positive definite");
+            goto done;
         }
+        phiU = R.su0->phi;
+        if ((st = as_det_side_at(&R, l, -1, R.sl0)) != 0) {
+            if (R.m > 0) {
+                /* the base is too old for this barrier: refresh (then m = 0) */
+                if (as_det_refresh(&R, c) != AS_OK) goto done;
+                continue;
+            }
+            as_det_breakdown(c, q, "A reached the lower barrier: A - lI is not positive definite");
+            goto done;
+        }
+        phiL = R.sl0->phi;
         if (!(phiU <= P->eU * (1 + AS_DET_PHI_TOL)) || !(phiL <= P->eL * (1 + AS_DET_PHI_TOL))) {
             as_det_breakdown(c, q, "a barrier potential grew");
             goto done;
@@ -599,38 +650,36 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
             up = u + (double)s * P->dU;
             lp = l + (double)s * P->dL;
             nsteps++;
-            /* a Cholesky factorization of each certifies A < u'I and A > l'I */
-            if (as_det_factor(r, R.A, up, 1, R.Fu, R.Ru) != 0) {
+            if (as_det_side_at(&R, up, 1, R.SU) != 0) {
                 as_det_breakdown(c, q, "A reached the upper barrier: u'I - A is not positive definite");
                 goto done;
             }
-            if (as_interrupted(c)) goto done;
-            if (as_det_factor(r, R.A, lp, -1, R.Fl, R.Rl) != 0) {
+            if ((st = as_det_side_at(&R, lp, -1, R.SL)) != 0) {
+                if (R.m > 0) {
+                    /* the base is too old for l': refresh and try again */
+                    if (as_det_refresh(&R, c) != AS_OK) goto done;
+                    nsteps--;
+                    continue;
+                }
                 if (s > 1) { s /= 2; continue; }   /* the lower barrier moved too far */
                 as_det_breakdown(c, q, "A reached the lower barrier: A - l'I is not positive definite");
                 goto done;
             }
-            if (as_interrupted(c)) goto done;
-            /* tr (u'I - A)^-1, tr (A - l'I)^-1 and the drops PhiU(u) - PhiU(u'),
-               PhiL(l') - PhiL(l) */
-            PU = as_det_trace_tri(r, R.Ru);
-            PL = as_det_trace_tri(r, R.Rl);
-            R.dphiU = phiU - PU;
-            R.dphiL = PL - phiL;
+            /* the drops PhiU(u) - PhiU(u'), PhiL(l') - PhiL(l) */
+            R.dphiU = phiU - R.SU->phi;
+            R.dphiL = R.SL->phi - phiL;
             if (!(R.dphiU > 0) || !(R.dphiL > 0) || !isfinite(R.dphiU) || !isfinite(R.dphiL)) {
                 as_det_breakdown(c, q, "a barrier potential grew");
                 goto done;
             }
-            top.cap = s;
             top.len = 0;
-            as_det_score_cache(&R, &top);
+            top.cap = s;
+            as_det_score_cols(&R, R.Wc, R.nc, R.jc, 0, &top);
             if (top.len > 0 && top.c[0].gap < AS_DET_CACHE_GAP * R.gap_ref) top.len = 0;
             if (top.len == 0) {
-                /* no cached column qualifies: MU, ML and a search */
+                /* no cached column qualifies: a search */
                 searches++;
-                as_det_gram_tri(r, R.Ru, R.MU);
-                as_det_gram_tri(r, R.Rl, R.ML);
-                top.cap = R.tcap;
+                top.cap = R.smax > R.ncap ? R.smax : R.ncap;
                 if (as_det_candidates(&R, s, &top, &scanned, c) != AS_OK) goto done;
                 fallbacks += scanned;
                 as_det_cache_fill(&R, &top);
@@ -645,40 +694,28 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
         /* s shares: one to each of the best columns (the rest to the best); a
            share of column i adds 1 / (s c_i), c_i = (U_i + L_i) / 2 */
         nb = top.len;
+        for (t = 0; t < nb; t++) R.jp[t] = top.c[t].j;
+        if (R.m + nb <= mc) as_det_cols(&R, R.Z, R.jp, 0, nb, R.G + R.m * r);
         for (t = 0; t < nb; t++) {
-            double shares = 1.0 + (t == 0 ? (double)(s - nb) : 0.0);
-            R.tw[t] = shares * 2.0 / ((double)s * (top.c[t].U + top.c[t].L));
-            as_det_apply(X, top.c[t].j, W, r, R.V + t * r);
-        }
-        R.nb = nb;
-        /* WU = MU V, WL = ML V by the triangular factors */
-        as_det_tri_apply(r, nb, R.Fu, R.V, R.Y, R.WU);
-        as_det_tri_apply(r, nb, R.Fl, R.V, R.Y, R.WL);
-        /* u'I - (A + V T V') is positive definite iff T^-1 - V'MU V is (u'I - A is):
-           this certifies the upper barrier after the step; the lower one only
-           moves away (A grows) and the next step's factorization at its own,
-           higher l' certifies it */
-        if (as_det_small_inverse(&R, R.WU, -1.0, R.KU) != 0) {
-            as_det_breakdown(c, q, "the step would cross the upper barrier");
-            goto done;
-        }
-        if (as_det_small_inverse(&R, R.WL, 1.0, R.KL) != 0) {
-            as_det_breakdown(c, q, "the step's lower correction is not positive definite");
-            goto done;
-        }
-        for (t = 0; t < nb; t++) {
-            const double *v = R.V + t * r;
+            double shares = 1.0 + (t == 0 ? (double)(s - nb) : 0.0), tw;
+            tw = shares * 2.0 / ((double)s * (top.c[t].U + top.c[t].L));
+            if (R.m + nb <= mc) R.tg[R.m + t] = tw;
+            as_det_apply(X, top.c[t].j, W, r, R.v);
             for (b2 = 0; b2 < r; b2++) {
-                double tv = R.tw[t] * v[b2];
-                for (a = b2; a < r; a++) R.A[a + b2 * r] += tv * v[a];
+                double tv = tw * R.v[b2];
+                for (a = b2; a < r; a++) R.A[a + b2 * r] += tv * R.v[a];
             }
             picks[np].j = top.c[t].j;
             picks[np].q = np;
-            picks[np].t = R.tw[t];
+            picks[np].t = tw;
             np++;
         }
-        phiUp = PU;
-        phiLp = PL;
+        /* more columns than G has room for: the next base takes them */
+        if (R.m + nb <= mc) R.m += nb;
+        else if (as_det_refresh(&R, c) != AS_OK) goto done;
+        /* this step's u', l' are the next one's u, l: its sides carry over */
+        sw = R.su0; R.su0 = R.SU; R.SU = sw;
+        sw = R.sl0; R.sl0 = R.SL; R.SL = sw;
         q += s;
         s_done = s;
         if (c->verbose && !said_long && difftime(time(NULL), t_start) >= AS_DET_LONG_PROBE_SEC) {
@@ -699,45 +736,53 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
     }
 
     /* the final A must lie strictly between the final barriers: certified by
-       two Cholesky factorizations */
+       two Cholesky factorizations of rank size */
     u = P->u0 + (double)Q * P->dU;
     l = P->l0 + (double)Q * P->dL;
-    if (as_det_factor(r, R.A, u, 1, R.Fu, R.Ru) != 0 || as_det_factor(r, R.A, l, -1, R.Fl, R.Rl) != 0) {
+    if (as_det_certify(r, R.A, u, l, R.Q) != 0) {
         as_det_breakdown(c, Q - 1, "the final A is not between the barriers");
         goto done;
     }
-    as_progress(c, "det: %lld iterations in %lld steps, %lld searches, %lld picks, %.0f s%s", (long long)Q,
-                (long long)nsteps, (long long)searches, (long long)np, difftime(time(NULL), t_start),
-                fallbacks ? " (some leaves rescanned)" : "");
+    as_progress(c, "det: %lld iterations in %lld steps, %lld searches, %lld refreshes, %lld picks, %.0f s%s",
+                (long long)Q, (long long)nsteps, (long long)searches, (long long)R.refreshes, (long long)np,
+                difftime(time(NULL), t_start), fallbacks ? " (some leaves rescanned)" : "");
 
 done:
     *npicks = np;
     *steps = nsteps;
+    for (k = 0; k < 4; k++) {
+        as_free(c, R.S[k].d);
+        as_free(c, R.S[k].H);
+        as_free(c, R.S[k].K);
+        as_free(c, R.S[k].HH);
+        as_free(c, R.S[k].GH);
+    }
     as_free(c, R.A);
-    as_free(c, R.Ru);
-    as_free(c, R.Rl);
-    as_free(c, R.Fu);
-    as_free(c, R.Fl);
-    as_free(c, R.MU);
-    as_free(c, R.ML);
+    as_free(c, R.Q);
+    as_free(c, R.lam);
+    as_free(c, R.ework);
+    as_free(c, R.eiwork);
     as_free(c, R.Z);
-    as_free(c, R.ybuf);
-    as_free(c, R.V);
-    as_free(c, R.WU);
-    as_free(c, R.WL);
-    as_free(c, R.Y);
-    as_free(c, R.KU);
-    as_free(c, R.KL);
-    as_free(c, R.S);
-    as_free(c, R.tw);
-    as_free(c, R.Vc);
-    as_free(c, R.Yc);
+    as_free(c, R.G);
+    as_free(c, R.tg);
+    as_free(c, R.Wb);
+    as_free(c, R.Xg);
+    as_free(c, R.Ab);
+    as_free(c, R.Bb);
+    as_free(c, R.Yb);
+    as_free(c, R.su);
+    as_free(c, R.Wc);
     as_free(c, R.jc);
-    as_free(c, R.thr);
+    as_free(c, R.v);
+    as_free(c, R.jp);
     as_free(c, top.c);
-    as_free(c, R.SQ);
-    as_free(c, R.D);
-    as_free(c, R.Mo);
+    as_free(c, R.Et);
+    as_free(c, R.C);
+    as_free(c, R.EC);
+    as_free(c, R.T1);
+    as_free(c, R.Sm);
+    as_free(c, R.Mt);
     as_free(c, R.Mp);
+    as_free(c, R.f);
     return c->status;
 }

@@ -15,7 +15,7 @@
 #define AS_DET_SCAN_CHUNK 65536   /* columns between interrupt checks in a plain scan  */
 #define AS_DET_BUILD_WORK 2e7     /* multiply-adds per thread between interrupt checks */
 #define AS_DET_BATCH_MAX  64      /* most barrier shifts in one step when 'batch' = 0  */
-#define AS_DET_CACHE      32      /* columns kept from a search and scored first       */
+#define AS_DET_CACHE      32
 
 /* Symmetric n x n matrices are kept as their lower triangle, packed by columns:
    entry (a, b), a >= b, at as_det_off(n, b) + a - b. */
@@ -65,11 +65,8 @@ typedef struct as_det_pick {
 void as_bss_plan_init(double eps, int64_t r, int64_t batch, as_bss_plan *P);
 /* Doubles of the steps' workspaces for rank r, n rows, nt threads (as_bss_run). */
 double as_bss_workspace(int64_t n, int64_t r, int nt, const as_bss_plan *P);
-/* L (lower triangle, n x n, leading dimension ld) overwritten by its inverse, by
-   level-3 halves; LAPACK's info. */
-int as_det_tri_inverse(int n, double *L, int ld);
 /* Run the steps on the columns of X whitened by W (r x n): picks (room for
-   P->Q) and their count, the number of steps (factorizations) made. */
+   P->Q) and their count, the number of steps made. */
 int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan *P,
                as_det_pick *picks, int64_t *npicks, int64_t *steps, as_common *c);
 

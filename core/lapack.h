@@ -42,5 +42,7 @@ void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n
              const int *il, const int *iu, const double *abstol, int *m, double *w,
              double *z, const int *ldz, int *isuppz, double *work, const int *lwork,
              int *iwork, const int *liwork, int *info, as_fclen, as_fclen, as_fclen);
+void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w,
+             double *work, const int *lwork, int *iwork, const int *liwork, int *info, as_fclen, as_fclen);
 
 #endif

@@ -61,7 +61,7 @@ static const as_option as_options[] = {
     {"memory", AS_OPT_REAL, DET, 0, 1e12, 0, 0, 0, NO_CHOICES,
      "cap in MiB on the working arrays, estimated first (0: a search tree up to 512 MiB, the whole under 3/4 of the physical memory)", F_MEMORY},
     {"leaf", AS_OPT_WHOLE, DET, 0, 1e18, 0, 0, 0, NO_CHOICES,
-     "columns per leaf of the search tree (0: chosen under the memory cap)", F_LEAF},
+     "columns per leaf of the search tree (0: at least 2 nrow(X), more under the memory cap)", F_LEAF},
     {"search", AS_OPT_CHOICE, DET, 0, 1, 0, 0, 0, "tree|scan",
      "tree search or a plain scan of all columns each step (tree)", F_SEARCH},
     {"batch", AS_OPT_WHOLE, DET, 0, 1e6, 0, 0, 0, NO_CHOICES,

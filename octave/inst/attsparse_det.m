@@ -40,7 +40,8 @@
 ## qualifies: @qcode{"tree"} (default; a binary tree over blocks of columns,
 ## cost independent of @var{d}) or @qcode{"scan"} (all columns).
 ## @item @qcode{"leaf"}
-## Columns per leaf of the search tree; 0 (default): chosen under the memory cap.
+## Columns per leaf of the search tree; 0 (default): at least twice the rows
+## of @var{X}, more when the memory cap needs it.
 ## @item @qcode{"memory"}
 ## Cap in MiB on all working arrays, estimated before any is allocated; 0
 ## (default): a search tree of up to 512 MiB, the whole under 3/4 of the
@@ -61,13 +62,19 @@
 ## @code{out_rel_error}).
 ## @end table
 ##
-## Each step factors @code{u'I - A} and @code{A - l'I} by Cholesky (which
-## certifies that @code{A} stays strictly between the barriers) and scores the
-## few columns kept from the last search by triangular solves; only when none
-## of them can take the step does it search again.  Any column the barrier
-## test accepts keeps the guarantee.  When the barrier potentials have fallen
-## far enough that a qualifying column is sure to exist for several shifts at
-## once, one factorization serves them all.
+## The barrier quantities come from an eigendecomposition of the sum of the
+## picks, refreshed every few dozen steps, and Woodbury's identity for the
+## columns added since: a step costs a few products of the rank by the number
+## of those columns, not a factorization of rank size.  Each step is
+## certified: @code{u'} above the refreshed eigenvalues and a small Cholesky
+## factorization prove @code{A} strictly below the upper barrier, @code{l'}
+## below them proves it above the lower one, and the potentials are checked
+## against their bounds; a breakdown is an error, never a silent result.  A
+## step scores the few columns kept from the last search first; only when
+## none of them can take the step does it search again.  Any column the
+## barrier test accepts keeps the guarantee.  When the barrier potentials
+## have fallen far enough that a qualifying column is sure to exist for
+## several shifts at once, one step serves them all.
 ##
 ## Two stages (@qcode{"presample"}), for very wide @var{X}:
 ## @code{attsparse_rand} first draws columns @var{Y1} (leverage scores,
@@ -88,7 +95,8 @@
 ## @code{eps_bound}, the spectral error @code{(u-l)/(u+l)} the barriers
 ## guarantee, @code{b}, the sparsity factor above, @code{max_columns}, the
 ## column budget @code{ceil (b rank)} (the number of barrier shifts),
-## @code{steps}, the factorizations made, and with @qcode{"presample"}
+## @code{steps}, the steps made (several shifts each when they can share
+## one), and with @qcode{"presample"}
 ## @code{presample_k} (the first stage's distinct columns),
 ## @code{presample_eps}, @code{eps_composed} and @code{seed}.
 ##
