@@ -1,4 +1,4 @@
-/* det_bss.c: the barrier steps of the deterministic algorithm (BSS on whitened columns): resolvents by Cholesky, potentials by Woodbury, several shifts per step when they are safe, every step certified. */
+/* det_bss.c: the barrier steps of the deterministic algorithm (BSS on whitened columns): resolvents from an eigendecomposition refreshed every few dozen steps and Woodbury updates in between, several shifts per step when they are safe, every step certified. */
 #include "det_shared.h"
 #include <time.h>
 
@@ -320,25 +320,17 @@ static void as_det_score_cols(as_det_run *R, const double *Wb, int64_t nb, const
     }
 }
 
-/* Score columns j0 .. j1 - 1, a block at a time. */
-static void as_det_score_range(as_det_run *R, int64_t j0, int64_t j1, as_det_top *top)
+/* Score columns j0 .. j1 - 1, a block at a time, with an interrupt check
+   between blocks (a block is at most AS_DET_BLOCK columns of 2 r n flops each,
+   a fraction of a second at any rank this runs at). */
+static int as_det_score_range(as_det_run *R, int64_t j0, int64_t j1, as_det_top *top, as_common *c)
 {
     int64_t j;
     for (j = j0; j < j1; j += AS_DET_BLOCK) {
         int64_t nb = j1 - j < AS_DET_BLOCK ? j1 - j : AS_DET_BLOCK;
+        if (j > j0 && as_interrupted(c)) return c->status;
         as_det_cols(R, R->Z, NULL, j, nb, R->Wb);
         as_det_score_cols(R, R->Wb, nb, NULL, j, top);
-    }
-}
-
-/* A plain scan of all columns, with interrupt checks between chunks. */
-static int as_det_scan_all(as_det_run *R, as_det_top *top, as_common *c)
-{
-    int64_t j0;
-    for (j0 = 0; j0 < R->d; j0 += AS_DET_SCAN_CHUNK) {
-        int64_t j1 = j0 + AS_DET_SCAN_CHUNK < R->d ? j0 + AS_DET_SCAN_CHUNK : R->d;
-        as_det_score_range(R, j0, j1, top);
-        if (j1 < R->d && as_interrupted(c)) return c->status;
     }
     return AS_OK;
 }
@@ -485,12 +477,12 @@ static int as_det_candidates(as_det_run *R, int64_t s, as_det_top *top, int *sca
         leaf = as_det_tree_walk(P->T, R->Mp);
         j0 = leaf * P->T->lf;
         j1 = j0 + P->T->lf < R->d ? j0 + P->T->lf : R->d;
-        as_det_score_range(R, j0, j1, top);
+        if (as_det_score_range(R, j0, j1, top, c) != AS_OK) return c->status;
         if (top->len > 0 || s > 1) return AS_OK;
     }
     /* rounding left the chosen leaf without a candidate, or no tree: look everywhere */
     *scanned = P->use_tree;
-    return as_det_scan_all(R, top, c);
+    return as_det_score_range(R, 0, R->d, top, c);
 }
 
 /* Doubles of the steps' workspaces (as_bss_run) for rank r, n rows, nt threads. */

@@ -11,8 +11,6 @@
 #endif
 
 #define AS_DET_BLOCK      512     /* dense columns per dgemm when scoring a range      */
-#define AS_DET_PAR_MIN    1024    /* fewer columns than this are scored on one thread  */
-#define AS_DET_SCAN_CHUNK 65536   /* columns between interrupt checks in a plain scan  */
 #define AS_DET_BUILD_WORK 2e7     /* multiply-adds per thread between interrupt checks */
 #define AS_DET_BATCH_MAX  64      /* most barrier shifts in one step when 'batch' = 0  */
 #define AS_DET_CACHE      32
