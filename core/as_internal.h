@@ -64,6 +64,10 @@ int as_threads_cap(void);
 int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what);
 /* 3/4 of the physical memory in MiB (0: unknown). */
 double as_mem_default_mb(void);
+/* Set the BLAS's thread count to n (n <= 0: leave it) where the library
+   allows it (OpenBLAS, FlexiBLAS); returns the count before (0: unknown, and
+   nothing was set). */
+int as_blas_threads_set(int n);
 
 /* Run BODY once per stored entry of column j of A (dense or CSC), with ROW
    (int64_t, plus OFF) and VAL (double) set; the index width is resolved once

@@ -10,6 +10,7 @@
 #if defined(__unix__) || defined(__APPLE__)
 #include <pthread.h>
 #include <unistd.h>
+#include <dlfcn.h>
 #define AS_POSIX 1
 #endif
 
@@ -133,6 +134,43 @@ double as_parallel_min_work = 3e7;
 int as_threads_for(const as_common *c, double work)
 {
     return work < as_parallel_min_work ? 1 : as_threads(c);
+}
+
+/* The BLAS's own thread count, where the library lets a caller set it
+   (OpenBLAS, FlexiBLAS; found at run time, so the core links against any
+   BLAS): with others these do nothing. */
+typedef void (*as_set_threads_fn)(int);
+typedef int (*as_get_threads_fn)(void);
+
+int as_blas_threads_set(int n)
+{
+#ifdef AS_POSIX
+    static const char *set_names[] = {"openblas_set_num_threads", "flexiblas_set_num_threads"};
+    static const char *get_names[] = {"openblas_get_num_threads", "flexiblas_get_num_threads"};
+    /* the global symbols: the program's and those of the libraries it loaded globally */
+    void *self = dlopen(NULL, RTLD_LAZY);
+    int i;
+    if (!self) return 0;
+    for (i = 0; i < 2; i++) {
+        void *fs = dlsym(self, set_names[i]), *fg = dlsym(self, get_names[i]);
+        if (fs && fg) {
+            as_set_threads_fn set;
+            as_get_threads_fn get;
+            int prev;
+            /* object to function pointer: through memcpy, as ISO C has no cast between them */
+            memcpy(&set, &fs, sizeof(set));
+            memcpy(&get, &fg, sizeof(get));
+            prev = get();
+            if (n > 0 && n != prev) set(n);
+            dlclose(self);
+            return prev;
+        }
+    }
+    dlclose(self);
+#else
+    (void)n;
+#endif
+    return 0;
 }
 
 double as_mem_default_mb(void)

@@ -133,6 +133,9 @@ static void as_det_offer(as_det_top *top, int64_t j, double su, double sl)
    valid BSS step, so the guarantee does not depend on where it was found. */
 
 #define AS_DET_CANCEL 16.0    /* refresh when sum(D) exceeds the lower potential this many times */
+#define AS_DET_CHUNK_MIN 64   /* fewest columns a thread scores at a time */
+#define AS_DET_SCORE_BLOCK 128 /* most columns a thread scores at a time (its arrays
+                                 are this many columns wide) */
 
 /* One barrier's resolvent at x for the current A (see above). */
 typedef struct as_det_side {
@@ -146,6 +149,14 @@ typedef struct as_det_side {
     double x;     /* the barrier: d, H, GH, HH hold columns 0 .. mk - 1  */
     int64_t mk, base;  /* of the base after refresh number 'base'        */
 } as_det_side;
+
+/* A thread's scoring workspace, AS_DET_SCORE_BLOCK columns wide: eigen
+   coordinates Wb (r x BLOCK), gathered columns Xg (n x BLOCK), Ab, Bb
+   (mc x BLOCK), Yb (r x BLOCK), su (BLOCK), its candidates (top's capacity). */
+typedef struct as_det_ws {
+    double *Wb, *Xg, *Ab, *Bb, *Yb, *su;
+    as_det_cand *cand;
+} as_det_ws;
 
 typedef struct as_det_run {
     const as_matrix *X;
@@ -163,8 +174,7 @@ typedef struct as_det_run {
     int64_t m, mcap, mc;  /* columns in G; a refresh past mcap; G's room */
     as_det_side S[4];        /* the sides at u, l, u', l' (pointers below)       */
     as_det_side *su0, *sl0, *SU, *SL;  /* at u, l (potentials); u', l' (scores) */
-    double *Wb, *Xg;  /* r x AS_DET_BLOCK eigen coordinates; n x AS_DET_BLOCK  */
-    double *Ab, *Bb, *Yb, *su;  /* scoring: m x BLOCK, m x BLOCK, r x BLOCK, BLOCK */
+    as_det_ws *ws;    /* nt scoring workspaces, one a thread                   */
     /* the walk: Mt (p x p) = E' B E in the tree's coordinates, Mp packed */
     double *Et, *C, *EC, *T1, *Sm, *Mt, *Mp, *f;
     double gap_ref;   /* the best L - U of the last search                   */
@@ -187,8 +197,8 @@ static int64_t as_det_mcap(int64_t r)
 }
 
 /* out (r x nb) = M X(:, cols), cols jj[0..nb) or j0 .. j0 + nb - 1 (jj NULL), M r x n. */
-static void as_det_cols(const as_det_run *R, const double *M, const int64_t *jj, int64_t j0, int64_t nb,
-                        double *out)
+static void as_det_cols(const as_det_run *R, as_det_ws *ws, const double *M, const int64_t *jj, int64_t j0,
+                        int64_t nb, double *out)
 {
     const as_matrix *X = R->X;
     int64_t t;
@@ -203,12 +213,12 @@ static void as_det_cols(const as_det_run *R, const double *M, const int64_t *jj,
             return;
         }
         /* gathered, a block at a time */
-        for (t0 = 0; t0 < nb; t0 += AS_DET_BLOCK) {
-            int64_t t1 = t0 + AS_DET_BLOCK < nb ? t0 + AS_DET_BLOCK : nb;
+        for (t0 = 0; t0 < nb; t0 += AS_DET_SCORE_BLOCK) {
+            int64_t t1 = t0 + AS_DET_SCORE_BLOCK < nb ? t0 + AS_DET_SCORE_BLOCK : nb;
             for (t = t0; t < t1; t++)
-                memcpy(R->Xg + (t - t0) * R->n, X->x + jj[t] * X->ld, sizeof(double) * (size_t)R->n);
+                memcpy(ws->Xg + (t - t0) * R->n, X->x + jj[t] * X->ld, sizeof(double) * (size_t)R->n);
             nbi = (int)(t1 - t0);
-            dgemm_("N", "N", &ri, &nbi, &ni, &one, M, &ri, R->Xg, &ni, &zero, out + t0 * R->r, &ri, 1, 1);
+            dgemm_("N", "N", &ri, &nbi, &ni, &one, M, &ri, ws->Xg, &ni, &zero, out + t0 * R->r, &ri, 1, 1);
         }
         return;
     }
@@ -278,8 +288,8 @@ static int as_det_side_at(as_det_run *R, double x, int sign, as_det_side *S)
 
 /* U_j and L_j of nb columns with eigen coordinates Wb (r x nb), offered to top;
    the columns are jj[t] or j0 + t. */
-static void as_det_score_cols(as_det_run *R, const double *Wb, int64_t nb, const int64_t *jj, int64_t j0,
-                              as_det_top *top)
+static void as_det_score_cols(const as_det_run *R, as_det_ws *ws, const double *Wb, int64_t nb,
+                              const int64_t *jj, int64_t j0, as_det_top *top)
 {
     int64_t r = R->r, m = R->m, t, i, side;
     int ri = (int)r, mi = (int)m, nbi = (int)nb;
@@ -289,12 +299,12 @@ static void as_det_score_cols(as_det_run *R, const double *Wb, int64_t nb, const
         const as_det_side *S = side == 0 ? R->SU : R->SL;
         double sg = side == 0 ? 1.0 : -1.0;
         if (m > 0) {
-            dgemm_("T", "N", &mi, &nbi, &ri, &one, S->H, &ri, Wb, &ri, &zero, R->Ab, &mi, 1, 1);
-            dgemm_("N", "N", &mi, &nbi, &mi, &one, S->K, &mi, R->Ab, &mi, &zero, R->Bb, &mi, 1, 1);
-            dgemm_("N", "N", &ri, &nbi, &mi, &one, S->H, &ri, R->Bb, &mi, &zero, R->Yb, &ri, 1, 1);
+            dgemm_("T", "N", &mi, &nbi, &ri, &one, S->H, &ri, Wb, &ri, &zero, ws->Ab, &mi, 1, 1);
+            dgemm_("N", "N", &mi, &nbi, &mi, &one, S->K, &mi, ws->Ab, &mi, &zero, ws->Bb, &mi, 1, 1);
+            dgemm_("N", "N", &ri, &nbi, &mi, &one, S->H, &ri, ws->Bb, &mi, &zero, ws->Yb, &ri, 1, 1);
         }
         for (t = 0; t < nb; t++) {
-            const double *w = Wb + t * r, *y = R->Yb + t * r;
+            const double *w = Wb + t * r, *y = ws->Yb + t * r;
             double vmv = 0, yy = 0, sl;
             if (m > 0) {
                 for (i = 0; i < r; i++) {
@@ -302,7 +312,7 @@ static void as_det_score_cols(as_det_run *R, const double *Wb, int64_t nb, const
                     vmv += dw * w[i];
                     yy += yi * yi;
                 }
-                for (i = 0; i < m; i++) vmv += sg * R->Ab[i + t * m] * R->Bb[i + t * m];
+                for (i = 0; i < m; i++) vmv += sg * ws->Ab[i + t * m] * ws->Bb[i + t * m];
             } else {
                 for (i = 0; i < r; i++) {
                     double dw = S->d[i] * w[i];
@@ -311,26 +321,52 @@ static void as_det_score_cols(as_det_run *R, const double *Wb, int64_t nb, const
                 }
             }
             if (side == 0) {
-                R->su[t] = vmv + yy / R->dphiU;
+                ws->su[t] = vmv + yy / R->dphiU;
                 continue;
             }
             sl = yy / R->dphiL - vmv;
-            as_det_offer(top, jj ? jj[t] : j0 + t, R->su[t], sl);
+            as_det_offer(top, jj ? jj[t] : j0 + t, ws->su[t], sl);
         }
     }
 }
 
-/* Score columns j0 .. j1 - 1, a block at a time, with an interrupt check
-   between blocks (a block is at most AS_DET_BLOCK columns of 2 r n flops each,
-   a fraction of a second at any rank this runs at). */
+/* Score columns j0 .. j1 - 1: split among the threads (each a chunk of at
+   most AS_DET_SCORE_BLOCK columns at a time, the BLAS on one thread), the threads'
+   best merged into top (a total order: the same result for any split), with
+   an interrupt check between rounds of chunks (a chunk is 2 r n flops a
+   column: a fraction of a second at any rank this runs at). */
 static int as_det_score_range(as_det_run *R, int64_t j0, int64_t j1, as_det_top *top, as_common *c)
 {
-    int64_t j;
-    for (j = j0; j < j1; j += AS_DET_BLOCK) {
-        int64_t nb = j1 - j < AS_DET_BLOCK ? j1 - j : AS_DET_BLOCK;
+    int64_t len = j1 - j0, per, j, nt = R->nt;
+    per = (len + nt - 1) / nt;
+    if (per < AS_DET_CHUNK_MIN) per = AS_DET_CHUNK_MIN;
+    if (per > AS_DET_SCORE_BLOCK) per = AS_DET_SCORE_BLOCK;
+    for (j = j0; j < j1; j += per * nt) {
+        int64_t jr = j, t, u, nch = (j1 - j + per - 1) / per;
+        if (nch > nt) nch = nt;
         if (j > j0 && as_interrupted(c)) return c->status;
-        as_det_cols(R, R->Z, NULL, j, nb, R->Wb);
-        as_det_score_cols(R, R->Wb, nb, NULL, j, top);
+        if (nch == 1) {
+            int64_t nb = j1 - jr < per ? j1 - jr : per;
+            as_det_cols(R, &R->ws[0], R->Z, NULL, jr, nb, R->ws[0].Wb);
+            as_det_score_cols(R, &R->ws[0], R->ws[0].Wb, nb, NULL, jr, top);
+            continue;
+        }
+#ifdef _OPENMP
+#pragma omp parallel for num_threads((int)nch) schedule(static, 1)
+#endif
+        for (t = 0; t < nch; t++) {
+            as_det_ws *ws = &R->ws[t];
+            as_det_top mine;
+            int64_t a = jr + t * per, nb = j1 - a < per ? j1 - a : per;
+            mine.cap = top->cap;
+            mine.len = 0;
+            mine.c = ws->cand;
+            as_det_cols(R, ws, R->Z, NULL, a, nb, ws->Wb);
+            as_det_score_cols(R, ws, ws->Wb, nb, NULL, a, &mine);
+            ws->su[0] = (double)mine.len;   /* the count, read after the loop */
+        }
+        for (t = 0; t < nch; t++)
+            for (u = 0; u < (int64_t)R->ws[t].su[0]; u++) as_det_top_add(top, &R->ws[t].cand[u]);
     }
     return AS_OK;
 }
@@ -440,7 +476,7 @@ static int as_det_refresh(as_det_run *R, as_common *c)
         return as_error(c, AS_ERR_INPUT, "deterministic algorithm: the eigendecomposition of the sum of the picks failed (LAPACK dsyevd info %d)", info);
     dgemm_("T", "N", &ri, &ni, &ri, &one, R->Q, &ri, R->W, &ri, &zero, R->Z, &ri, 1, 1);
     R->m = 0;
-    as_det_cols(R, R->Z, R->jc, 0, R->nc, R->Wc);
+    as_det_cols(R, &R->ws[0], R->Z, R->jc, 0, R->nc, R->Wc);
     R->refreshes++;
     return AS_OK;
 }
@@ -451,7 +487,7 @@ static void as_det_cache_fill(as_det_run *R, const as_det_top *top)
     int64_t t;
     R->nc = top->len < R->ncap ? top->len : R->ncap;
     for (t = 0; t < R->nc; t++) R->jc[t] = top->c[t].j;
-    as_det_cols(R, R->Z, R->jc, 0, R->nc, R->Wc);
+    as_det_cols(R, &R->ws[0], R->Z, R->jc, 0, R->nc, R->Wc);
 }
 
 static int as_det_breakdown(as_common *c, int64_t q, const char *what)
@@ -489,12 +525,12 @@ static int as_det_candidates(as_det_run *R, int64_t s, as_det_top *top, int *sca
 double as_bss_workspace(int64_t n, int64_t r, int nt, const as_bss_plan *P)
 {
     double rr = (double)r * (double)r, s = (double)(P->batch < P->Q ? P->batch : P->Q);
-    double mc = (double)as_det_mcap(r) + (s < AS_DET_BATCH_MAX ? s : AS_DET_BATCH_MAX), blk = AS_DET_BLOCK, p = P->white ? (double)r : (double)n;
+    double mc = (double)as_det_mcap(r) + (s < AS_DET_BATCH_MAX ? s : AS_DET_BATCH_MAX), blk = AS_DET_SCORE_BLOCK, p = P->white ? (double)r : (double)n;
     double tc = s > AS_DET_CACHE ? s : AS_DET_CACHE;
     double w = 2 * rr + r + (1 + 6.0 * r + 2 * rr) + 3.0 * r / 2 + (double)r * (double)n + (double)r * mc + mc +
-               3 * ((double)r + 2 * (double)r * mc + 2 * mc * mc) + (double)r * blk + (double)n * blk +
-               2 * mc * blk + (double)r * blk + blk + (double)r * AS_DET_CACHE + AS_DET_CACHE + r + tc * 4;
-    (void)nt;
+               4 * ((double)r + (double)r * mc + 3 * mc * mc) +
+               (double)nt * ((double)r * blk + (double)n * blk + 2 * mc * blk + (double)r * blk + blk + tc * 4) +
+               (double)r * AS_DET_CACHE + AS_DET_CACHE + r + s + tc * 4;
     if (P->use_tree)
         w += (double)r * p + 4 * (double)r * mc + 2 * p * 4 * mc + 16 * mc * mc + p * p + p * (p + 1) / 2 + r;
     return w;
@@ -506,7 +542,7 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
     int64_t n = X->nrow, q = 0, a, b2, s, np = 0, nsteps = 0, searches = 0, fallbacks = 0, Q = P->Q, mc, t;
     double u, l, up = 0, lp = 0;
     time_t t_start, t_last;
-    int said_long = 0, k, st;
+    int said_long = 0, k, st, blas_prev;
     as_det_run R;
     as_det_top top;
     as_det_side *sw;
@@ -520,6 +556,11 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
     R.r = r;
     R.W = W;
     R.nt = as_threads(c);
+    /* The BLAS on one thread for the whole run: its calls here are many and
+       small, and an idle OpenBLAS worker spins on sched_yield between them
+       (measured: 3 s of system time in a 6 s run at n = 256); the threads
+       that help are the core's own, scoring the leaves' columns. */
+    blas_prev = as_blas_threads_set(1);
     R.smax = P->batch < Q ? P->batch : Q;
     if (R.smax < 1) R.smax = 1;
     R.mcap = as_det_mcap(r);
@@ -560,19 +601,25 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
         S->GH = as_malloc(c, (size_t)(mc * mc), sizeof(double));
         if (!S->d || !S->H || !S->K || !S->HH || !S->GH) goto done;
     }
-    R.Wb = as_malloc(c, (size_t)(r * AS_DET_BLOCK), sizeof(double));
-    R.Xg = as_malloc(c, (size_t)(n * AS_DET_BLOCK), sizeof(double));
-    R.Ab = as_malloc(c, (size_t)(mc * AS_DET_BLOCK), sizeof(double));
-    R.Bb = as_malloc(c, (size_t)(mc * AS_DET_BLOCK), sizeof(double));
-    R.Yb = as_malloc(c, (size_t)(r * AS_DET_BLOCK), sizeof(double));
-    R.su = as_malloc(c, (size_t)AS_DET_BLOCK, sizeof(double));
+    R.ws = as_calloc(c, (size_t)R.nt, sizeof(as_det_ws));
+    if (!R.ws) goto done;
+    for (k = 0; k < R.nt; k++) {
+        as_det_ws *w = &R.ws[k];
+        w->Wb = as_malloc(c, (size_t)(r * AS_DET_SCORE_BLOCK), sizeof(double));
+        w->Xg = as_malloc(c, (size_t)(n * AS_DET_SCORE_BLOCK), sizeof(double));
+        w->Ab = as_malloc(c, (size_t)(mc * AS_DET_SCORE_BLOCK), sizeof(double));
+        w->Bb = as_malloc(c, (size_t)(mc * AS_DET_SCORE_BLOCK), sizeof(double));
+        w->Yb = as_malloc(c, (size_t)(r * AS_DET_SCORE_BLOCK), sizeof(double));
+        w->su = as_malloc(c, (size_t)AS_DET_SCORE_BLOCK, sizeof(double));
+        w->cand = as_malloc(c, (size_t)top.cap, sizeof(as_det_cand));
+        if (!w->Wb || !w->Xg || !w->Ab || !w->Bb || !w->Yb || !w->su || !w->cand) goto done;
+    }
     R.Wc = as_malloc(c, (size_t)(r * R.ncap), sizeof(double));
     R.jc = as_malloc(c, (size_t)R.ncap, sizeof(int64_t));
     R.v = as_malloc(c, (size_t)r, sizeof(double));
     R.jp = as_malloc(c, (size_t)R.smax, sizeof(int64_t));
     top.c = as_malloc(c, (size_t)top.cap, sizeof(as_det_cand));
-    if (!R.A || !R.Q || !R.lam || !R.ework || !R.eiwork || !R.Z || !R.G || !R.tg || !R.Wb || !R.Xg || !R.Ab ||
-        !R.Bb || !R.Yb || !R.su || !R.Wc || !R.jc || !R.v || !R.jp || !top.c)
+    if (!R.A || !R.Q || !R.lam || !R.ework || !R.eiwork || !R.Z || !R.G || !R.tg || !R.Wc || !R.jc || !R.v || !R.jp || !top.c)
         goto done;
     if (P->use_tree) {
         R.Et = as_malloc(c, (size_t)(r * R.p), sizeof(double));
@@ -666,7 +713,7 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
             }
             top.len = 0;
             top.cap = s;
-            as_det_score_cols(&R, R.Wc, R.nc, R.jc, 0, &top);
+            as_det_score_cols(&R, &R.ws[0], R.Wc, R.nc, R.jc, 0, &top);
             if (top.len > 0 && top.c[0].gap < AS_DET_CACHE_GAP * R.gap_ref) top.len = 0;
             if (top.len == 0) {
                 /* no cached column qualifies: a search */
@@ -687,7 +734,7 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
            share of column i adds 1 / (s c_i), c_i = (U_i + L_i) / 2 */
         nb = top.len;
         for (t = 0; t < nb; t++) R.jp[t] = top.c[t].j;
-        if (R.m + nb <= mc) as_det_cols(&R, R.Z, R.jp, 0, nb, R.G + R.m * r);
+        if (R.m + nb <= mc) as_det_cols(&R, &R.ws[0], R.Z, R.jp, 0, nb, R.G + R.m * r);
         for (t = 0; t < nb; t++) {
             double shares = 1.0 + (t == 0 ? (double)(s - nb) : 0.0), tw;
             tw = shares * 2.0 / ((double)s * (top.c[t].U + top.c[t].L));
@@ -757,12 +804,17 @@ done:
     as_free(c, R.Z);
     as_free(c, R.G);
     as_free(c, R.tg);
-    as_free(c, R.Wb);
-    as_free(c, R.Xg);
-    as_free(c, R.Ab);
-    as_free(c, R.Bb);
-    as_free(c, R.Yb);
-    as_free(c, R.su);
+    for (k = 0; R.ws && k < R.nt; k++) {
+        as_free(c, R.ws[k].Wb);
+        as_free(c, R.ws[k].Xg);
+        as_free(c, R.ws[k].Ab);
+        as_free(c, R.ws[k].Bb);
+        as_free(c, R.ws[k].Yb);
+        as_free(c, R.ws[k].su);
+        as_free(c, R.ws[k].cand);
+    }
+    as_free(c, R.ws);
+    if (blas_prev > 0) as_blas_threads_set(blas_prev);
     as_free(c, R.Wc);
     as_free(c, R.jc);
     as_free(c, R.v);
