@@ -18,7 +18,7 @@ DET_BENCH_CHOL2 := $(BUILD)/bench/det_bench_chol2
 DET_BENCH_EIG_REV := 5d710d7
 DET_BENCH_CHOL_REV := b089abc
 DET_BENCH_CHOL2_REV := f5e2aaa
-DET_BENCH_BUDGET ?= 20
+DET_BENCH_BUDGET ?= 30
 DET_BENCH_CLOCK ?= wall
 DET_BENCH_ENV := $(if $(filter cpu,$(DET_BENCH_CLOCK)),OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1,)
 DET_BENCH_CASES ?= 64:8192 128:8192 256:8192 512:8192 1024:8192 256:2048 256:32768 256:65536
@@ -43,14 +43,16 @@ $(DET_BENCH_CHOL): bench/det_bench.c
 $(DET_BENCH_CHOL2): bench/det_bench.c
 	$(call det_bench_old,$(DET_BENCH_CHOL2_REV),3,$@)
 bench-det: $(DET_BENCH) $(DET_BENCH_EIG) $(DET_BENCH_CHOL) $(DET_BENCH_CHOL2)
-	@echo "as_det, eps 0.5, tree search, dense as_example(n, d, r = 1, seed 42), no metrics; $(DET_BENCH_CLOCK) time; load average $$(cut -d' ' -f1 /proc/loadavg) at start"
-	@echo "steps: factorizations made (the current core only; '-': stopped); k: distinct columns kept"
-	@echo "factor ms: the factorizations at rank n (eig: dsyevr with vectors; chol: 2 x (dpotrf + dpotri + dsyrk);"
-	@echo "chol2: 2 x (dpotrf + triangular inverse), each a step's; now: dsyevd with vectors, a refresh's);"
-	@echo "share: of a step (eig, chol, chol2), of all iterations (now: refreshes x factor ms)"
-	@echo "core      n       d  iters  steps      k setup_s  ms/iter  total_s how    factor_ms share"
-	@for cs in $(DET_BENCH_CASES); do n=$${cs%%:*}; d=$${cs##*:}; \
+	@set -o pipefail; { \
+	echo "as_det, eps 0.5, tree search, dense as_example(n, d, r = 1, seed 42), no metrics; $(DET_BENCH_CLOCK) time; load average $$(cut -d' ' -f1 /proc/loadavg) at start"; \
+	echo "steps: steps made (full runs only; '-': stopped); k: distinct columns kept"; \
+	echo "factor ms: the factorizations at rank n (eig: dsyevr with vectors; chol: 2 x (dpotrf + dpotri + dsyrk);"; \
+	echo "chol2: 2 x (dpotrf + triangular inverse), each a step's; now: dsyevd with vectors, a refresh's);"; \
+	echo "share: of a step (eig, chol, chol2), of all iterations (now: refreshes x factor ms; 0 when stopped)"; \
+	echo "core      n       d  iters  steps      k setup_s  ms/iter  total_s how    factor_ms share"; \
+	for cs in $(DET_BENCH_CASES); do n=$${cs%%:*}; d=$${cs##*:}; \
 	  printf 'eig   '; $(DET_BENCH_ENV) $(DET_BENCH_EIG) $$n $$d $(DET_BENCH_BUDGET) $(DET_BENCH_CLOCK) || exit 1; \
 	  printf 'chol  '; $(DET_BENCH_ENV) $(DET_BENCH_CHOL) $$n $$d $(DET_BENCH_BUDGET) $(DET_BENCH_CLOCK) || exit 1; \
 	  printf 'chol2 '; $(DET_BENCH_ENV) $(DET_BENCH_CHOL2) $$n $$d $(DET_BENCH_BUDGET) $(DET_BENCH_CLOCK) || exit 1; \
-	  printf 'now   '; $(DET_BENCH_ENV) $(DET_BENCH) $$n $$d $(DET_BENCH_BUDGET) $(DET_BENCH_CLOCK) || exit 1; done
+	  printf 'now   '; $(DET_BENCH_ENV) $(DET_BENCH) $$n $$d $(DET_BENCH_BUDGET) $(DET_BENCH_CLOCK) || exit 1; done; \
+	} | tee $(BUILD)/bench/det-table.txt
