@@ -2,7 +2,6 @@
 #include "det_shared.h"
 #include <time.h>
 
-#define AS_DET_PHI_TOL      1e-6  /* relative slack allowed on the barrier potentials   */
 #define AS_DET_PROGRESS_SEC 10.0  /* at most this long between progress lines (verbose) */
 #define AS_DET_BIG_PLAN     1e5   /* more iterations than this: say so (verbose)         */
 #define AS_DET_LONG_SEC     60.0  /* an estimated run longer than this: say so (verbose) */
@@ -132,6 +131,9 @@ static void as_det_offer(as_det_top *top, int64_t j, double su, double sl)
    more columns than the searches would pick. Any column with U <= L makes a
    valid BSS step, so the guarantee does not depend on where it was found. */
 
+double as_det_phi_tol = 1e-6;
+int64_t as_det_refresh_cols = 0;
+
 #define AS_DET_CANCEL 16.0    /* refresh when sum(D) exceeds the lower potential this many times */
 #define AS_DET_CHUNK_MIN 64   /* fewest columns a thread scores at a time */
 #define AS_DET_SCORE_BLOCK 128 /* most columns a thread scores at a time (its arrays
@@ -193,6 +195,7 @@ typedef struct as_det_run {
 static int64_t as_det_mcap(int64_t r)
 {
     int64_t m = r / 8;
+    if (as_det_refresh_cols > 0) return as_det_refresh_cols;
     return m < 8 ? 8 : m > 64 ? 64 : m;
 }
 
@@ -670,7 +673,7 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
             goto done;
         }
         phiL = R.sl0->phi;
-        if (!(phiU <= P->eU * (1 + AS_DET_PHI_TOL)) || !(phiL <= P->eL * (1 + AS_DET_PHI_TOL))) {
+        if (!(phiU <= P->eU * (1 + as_det_phi_tol)) || !(phiL <= P->eL * (1 + as_det_phi_tol))) {
             as_det_breakdown(c, q, "a barrier potential grew");
             goto done;
         }

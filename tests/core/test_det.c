@@ -5,6 +5,7 @@
 #include <float.h>
 #include <stdint.h>
 #include <string.h>
+#include <stdlib.h>
 
 /* ------------------------------------------------------------------ hooks */
 static int progress_lines = 0, progress_prefixed = 0;
@@ -559,6 +560,66 @@ static void test_progress(void)
     free(x);
 }
 
+/* Every step is certified: with no slack on the potentials (the hook below 0)
+   the first check fails, as an error that names the breakdown, and no result
+   is returned. The eigendecomposition behind the steps refreshed after every
+   step (no Woodbury term ever) and only when it must be (the lower barrier or
+   the cancellation test force it: more than the start and the one refresh
+   by count, in the progress line): each run
+   meets the barrier argument and picks the default run's columns where the
+   arithmetic allows. */
+static int64_t refresh_count;
+static void count_refreshes(void *ctx, const char *line)
+{
+    const char *p = strstr(line, " searches, ");
+    (void)ctx;
+    if (p && strstr(line, " refreshes, ")) refresh_count = atoll(p + 11);
+}
+
+static void test_refresh(void)
+{
+    int64_t n = 40, d = 3000, every[3] = {0, 1, 400}, t, u, common;
+    double *x = make_dense(n, d, 21);
+    as_matrix X;
+    as_det_options o;
+    as_sample S[3], E;
+    as_common c;
+    int k;
+    as_common_init(&c);
+    as_view_dense(&X, n, d, x, n);
+    as_det_options_init(&o);
+    as_det_phi_tol = -0.5;
+    CHECK(as_det(&X, &o, &E, &c) == AS_ERR_INPUT && strstr(c.msg, "numerical breakdown at iteration 1") &&
+          strstr(c.msg, "potential") && E.k == 0 && E.index == NULL, "no slack: %s", c.msg);
+    as_det_phi_tol = 1e-6;
+    c.print_fn = count_refreshes;
+    c.verbose = 1;
+    for (k = 0; k < 3; k++) {
+        char what[64];
+        as_det_refresh_cols = every[k];
+        snprintf(what, sizeof what, "refresh after %lld columns", (long long)every[k]);
+        refresh_count = -1;
+        det_valid(what, &X, 0.5, 0, 0, n, &S[k], &c);
+        if (k == 1) CHECK(refresh_count >= S[k].m, "%s: %lld refreshes for %lld iterations", what,
+                          (long long)refresh_count, (long long)S[k].m);
+        if (k == 2) CHECK(refresh_count >= 3 && refresh_count < S[k].m / 4,
+                          "%s: %lld refreshes (the lower barrier's) for %lld iterations", what,
+                          (long long)refresh_count, (long long)S[k].m);
+    }
+    as_det_refresh_cols = 0;
+    for (k = 1; k < 3; k++) {
+        for (common = 0, t = 0, u = 0; t < S[0].k && u < S[k].k;) {
+            if (S[0].index[t] == S[k].index[u]) { common++; t++; u++; }
+            else if (S[0].index[t] < S[k].index[u]) t++;
+            else u++;
+        }
+        CHECK(common >= 0.9 * (double)S[0].k, "refresh rule %lld: %lld of %lld columns in common",
+              (long long)every[k], (long long)common, (long long)S[0].k);
+    }
+    for (k = 0; k < 3; k++) as_sample_free(&S[k], &c);
+    free(x);
+}
+
 /* The tree search and the plain scan on the built-in example. */
 static void test_example(as_common *c)
 {
@@ -732,5 +793,6 @@ int main(void)
     test_example(&c);
     test_presample(&c);
     test_batch_steps(&c);
+    test_refresh();
     return check_report("test_det");
 }
