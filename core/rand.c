@@ -112,10 +112,12 @@ estimate:
        the Gram of the columns kept for certain) */
     if (!o->estimate && isnan(o->rel)) return AS_OK;
     {
-        int poisson = o->sampling == AS_SAMPLING_POISSON || !isnan(o->rel);
+        int poisson = o->sampling == AS_SAMPLING_POISSON || !isnan(o->rel), target = !isnan(o->rel);
+        /* target mode's exact rounds: X X', Y Y', the rounds' two Grams and a scratch */
         snprintf(what, sizeof what, "the error estimate needs Y Y' and a resample's Gram (%s n^2 doubles, "
-                 "n = nrow(X) = %.0f; estimate = FALSE skips it)", poisson ? "with the certain columns', 3" : "2", n);
-        return as_mem_check(c, bytes + (poisson ? 24 : 16) * n * n, o->mem_mb, what);
+                 "n = nrow(X) = %.0f; estimate = FALSE skips it)",
+                 target ? "with target mode's rounds', 5" : poisson ? "with the certain columns', 3" : "2", n);
+        return as_mem_check(c, bytes + (target ? 40 : poisson ? 24 : 16) * n * n, o->mem_mb, what);
     }
 }
 

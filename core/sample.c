@@ -285,10 +285,104 @@ done:
     return c->status;
 }
 
+/* Target mode's rounds keep, once X X' is at hand, the Grams of their samples
+   split as Y Y' = C + U / m: C = sum x_j x_j' over the columns kept for
+   certain (q_j = 1), U = sum x_j x_j' total / p_j over the others (their
+   weight^2 1 / q_j = total / (m p_j)). A larger m keeps a superset of the
+   columns, so a round adds the Grams of its new columns and moves those that
+   became certain from U to C: over all rounds, about one Gram of the last
+   sample instead of one a round. */
+typedef struct as_round_acc {
+    double *C, *U;     /* n x n each; NULL until the first round           */
+    int64_t *index, k; /* the previous round's columns (increasing)        */
+    int64_t m;         /* and its m                                        */
+} as_round_acc;
+
+static void as_round_acc_free(as_round_acc *A, as_common *c)
+{
+    as_free(c, A->C);
+    as_free(c, A->U);
+    as_free(c, A->index);
+    memset(A, 0, sizeof(*A));
+}
+
+/* H = Y Y' of the Poisson sample S (prob, total, m) from the accumulated
+   Grams, updated with S's new and newly certain columns. */
+static int as_round_gram(const as_matrix *X, const as_sample *S, const double *prob, double total, int64_t m,
+                         as_round_acc *A, double *H, as_common *c)
+{
+    int64_t n = X->nrow, t, u, e, nc = 0, nu = 0, nm = 0;
+    int64_t *ic = NULL, *iu = NULL, *im = NULL;
+    double *wu = NULL, *wm = NULL, *T = NULL, inv = 1.0 / (double)m;
+    int first = A->C == NULL;
+    ic = as_malloc(c, (size_t)(S->k > 0 ? S->k : 1), sizeof(int64_t));
+    iu = as_malloc(c, (size_t)(S->k > 0 ? S->k : 1), sizeof(int64_t));
+    wu = as_malloc(c, (size_t)(S->k > 0 ? S->k : 1), sizeof(double));
+    im = as_malloc(c, (size_t)(A->k > 0 ? A->k : 1), sizeof(int64_t));
+    wm = as_malloc(c, (size_t)(A->k > 0 ? A->k : 1), sizeof(double));
+    T = as_malloc(c, (size_t)(n * n), sizeof(double));
+    if (!ic || !iu || !wu || !im || !wm || !T) goto done;
+    if (first) {
+        A->C = as_calloc(c, (size_t)(n * n), sizeof(double));
+        A->U = as_calloc(c, (size_t)(n * n), sizeof(double));
+        if (!A->C || !A->U) goto done;
+    }
+    /* S's columns not in the previous round, split by certainty; the previous
+       round's uncertain columns that are certain now (both lists increase) */
+    for (t = 0, u = 0; t < S->k; t++) {
+        int64_t j = S->index[t];
+        int certain = (double)m * (prob[j] / total) >= 1;
+        while (u < A->k && A->index[u] < j) u++;
+        if (u < A->k && A->index[u] == j) {
+            if (certain && !((double)A->m * (prob[j] / total) >= 1)) {
+                im[nm] = j;
+                wm[nm++] = sqrt(total / prob[j]);
+            }
+            continue;
+        }
+        if (certain) ic[nc++] = j;
+        else {
+            iu[nu] = j;
+            wu[nu++] = sqrt(total / prob[j]);
+        }
+    }
+    if (nc > 0) {
+        if (as_gram(X, nc, ic, NULL, T, c) != AS_OK) goto done;
+        for (e = 0; e < n * n; e++) A->C[e] += T[e];
+    }
+    if (nu > 0) {
+        if (as_gram(X, nu, iu, wu, T, c) != AS_OK) goto done;
+        for (e = 0; e < n * n; e++) A->U[e] += T[e];
+    }
+    if (nm > 0) {
+        if (as_gram(X, nm, im, wm, T, c) != AS_OK) goto done;
+        for (e = 0; e < n * n; e++) A->U[e] -= T[e];
+        if (as_gram(X, nm, im, NULL, T, c) != AS_OK) goto done;
+        for (e = 0; e < n * n; e++) A->C[e] += T[e];
+    }
+    for (e = 0; e < n * n; e++) H[e] = A->C[e] + A->U[e] * inv;
+    /* this round's columns for the next */
+    as_free(c, A->index);
+    A->index = as_malloc(c, (size_t)(S->k > 0 ? S->k : 1), sizeof(int64_t));
+    if (!A->index) goto done;
+    memcpy(A->index, S->index, sizeof(int64_t) * (size_t)S->k);
+    A->k = S->k;
+    A->m = m;
+done:
+    as_free(c, ic);
+    as_free(c, iu);
+    as_free(c, wu);
+    as_free(c, im);
+    as_free(c, wm);
+    as_free(c, T);
+    return c->status;
+}
+
 /* The exact rel and inf of a sample as its "estimate" (target mode, when the
    bootstrap would cost more than the exact error): X X' once into *G, then
-   the sample's Gram each round. */
-static int as_exact_as_estimate(const as_matrix *X, as_sample *S, double **G, as_common *c)
+   the sample's Gram each round (from the accumulated Grams when A is given). */
+static int as_exact_as_estimate(const as_matrix *X, as_sample *S, const double *prob, double total, int64_t m,
+                                as_round_acc *A, double **G, as_common *c)
 {
     int64_t n = X->nrow;
     double *H = NULL;
@@ -301,6 +395,8 @@ static int as_exact_as_estimate(const as_matrix *X, as_sample *S, double **G, as
         if (!*G || as_gram_pair(X, S->k, S->index, S->weight, *G, H, c) != AS_OK ||
             as_gram_finite(n, *G, "X", c) != AS_OK)
             goto done;
+    } else if (A) {
+        if (as_round_gram(X, S, prob, total, m, A, H, c) != AS_OK) goto done;
     } else if (as_gram(X, S->k, S->index, S->weight, H, c) != AS_OK) goto done;
     /* Y Y' overflows: the sample stands, its estimate is NaN (as with the bootstrap) */
     if (!as_all_finite(n * n, H)) goto done;
@@ -318,7 +414,8 @@ done:
    hand in *G, one Gram of Y is cheaper than the bootstrap's 31); out is
    filled (free it with as_sample_free). */
 static int as_poisson_round(const as_matrix *X, const double *prob, double total, int64_t m,
-                            uint64_t seed, int r, int share, double **G, as_sample *out, as_common *c)
+                            uint64_t seed, int r, int share, double **G, as_round_acc *A, as_sample *out,
+                            as_common *c)
 {
     double *term = NULL, est = 0, exact;
     as_sample_init(out);
@@ -330,7 +427,7 @@ static int as_poisson_round(const as_matrix *X, const double *prob, double total
             if (*G == NULL)
                 as_progress(c, "target: exact errors from here on (the bootstrap of the %lld kept columns, "
                             "%.3g multiply-adds, costs more than X X')", (long long)out->k, est);
-            as_exact_as_estimate(X, out, G, c);
+            as_exact_as_estimate(X, out, prob, total, m, A, G, c);
         }
     }
     as_free(c, term);
@@ -352,6 +449,8 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     int64_t d = X->ncol, m0, m, kpos, j;
     int cand[3], ncand = 0, t, best = -1, rounds;
     double bestscore = INFINITY, total, *G = NULL;
+    as_round_acc acc;
+    memset(&acc, 0, sizeof(acc));
     *Gout = NULL;
     as_sample S, T;
     as_sample_init(&S);
@@ -366,7 +465,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         /* X == 0: the empty sample is exact (what was kept so far is dropped) */
         if (!(total > 0)) { out->probabilities = cand[t]; out->rounds = 1;
                             out->rel_estimate = out->inf_estimate = 0; goto drop; }
-        if (as_poisson_round(X, prob, total, m0, o->seed, 0, ncand, &G, &T, c) != AS_OK) goto drop;
+        if (as_poisson_round(X, prob, total, m0, o->seed, 0, ncand, &G, NULL, &T, c) != AS_OK) goto drop;
         score = T.rel_estimate * sqrt((double)T.k);
         as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", cand[t],
                     (long long)m0, (long long)T.k, T.rel_estimate);
@@ -387,7 +486,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         /* at most 4x a round: a small pilot's estimate is not yet on the m^-1/2 law */
         double mn = ceil((double)m * (f < 1.25 ? 1.25 : f > 4 ? 4 : f));
         m = mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
-        if (as_poisson_round(X, prob, total, m, o->seed, rounds, 1, &G, &T, c) != AS_OK) goto drop;
+        if (as_poisson_round(X, prob, total, m, o->seed, rounds, 1, &G, &acc, &T, c) != AS_OK) goto drop;
         as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds + 1,
                     (long long)m, (long long)T.k, T.rel_estimate);
         as_sample_free(&S, c);
@@ -402,8 +501,10 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     out->probabilities = best;
     out->rounds = rounds;
     *Gout = G;
+    as_round_acc_free(&acc, c);
     return AS_OK;
 drop:   /* an error, or X == 0 */
+    as_round_acc_free(&acc, c);
     as_free(c, G);
     as_sample_free(&S, c);
     return c->status;

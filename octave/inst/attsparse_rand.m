@@ -88,8 +88,10 @@
 ## samples.  Where a sample's bootstrap would cost more than 1e10
 ## multiply-adds and more than @code{X * X'} (for the pilots, more than
 ## @code{X * X'} shared among them), that sample and every later one are
-## measured by their exact error instead (@code{X * X'} computed once), and
-## @var{info}.rel_estimate is then the exact @var{info}.rel_error.
+## measured by their exact error instead (@code{X * X'} computed once, the
+## rounds' @code{Y * Y'} accumulated: each round adds the Grams of its new
+## columns), and @var{info}.rel_estimate is then the exact
+## @var{info}.rel_error, to rounding.
 ## @item @qcode{"estimate"}
 ## Compute @var{info}.rel_estimate and @var{info}.inf_estimate: a
 ## bootstrap estimate of the error from @var{Y} alone (30 resamples of the
