@@ -158,6 +158,7 @@ typedef struct as_det_side {
 typedef struct as_det_ws {
     double *Wb, *Xg, *Ab, *Bb, *Yb, *su;
     as_det_cand *cand;
+    int64_t ncand;   /* candidates in cand after a chunk */
 } as_det_ws;
 
 typedef struct as_det_run {
@@ -348,14 +349,8 @@ static int as_det_score_range(as_det_run *R, int64_t j0, int64_t j1, as_det_top 
         int64_t jr = j, t, u, nch = (j1 - j + per - 1) / per;
         if (nch > nt) nch = nt;
         if (j > j0 && as_interrupted(c)) return c->status;
-        if (nch == 1) {
-            int64_t nb = j1 - jr < per ? j1 - jr : per;
-            as_det_cols(R, &R->ws[0], R->Z, NULL, jr, nb, R->ws[0].Wb);
-            as_det_score_cols(R, &R->ws[0], R->ws[0].Wb, nb, NULL, jr, top);
-            continue;
-        }
 #ifdef _OPENMP
-#pragma omp parallel for num_threads((int)nch) schedule(static, 1)
+#pragma omp parallel for num_threads((int)nch) schedule(static, 1) if (nch > 1)
 #endif
         for (t = 0; t < nch; t++) {
             as_det_ws *ws = &R->ws[t];
@@ -366,10 +361,10 @@ static int as_det_score_range(as_det_run *R, int64_t j0, int64_t j1, as_det_top 
             mine.c = ws->cand;
             as_det_cols(R, ws, R->Z, NULL, a, nb, ws->Wb);
             as_det_score_cols(R, ws, ws->Wb, nb, NULL, a, &mine);
-            ws->su[0] = (double)mine.len;   /* the count, read after the loop */
+            ws->ncand = mine.len;
         }
         for (t = 0; t < nch; t++)
-            for (u = 0; u < (int64_t)R->ws[t].su[0]; u++) as_det_top_add(top, &R->ws[t].cand[u]);
+            for (u = 0; u < R->ws[t].ncand; u++) as_det_top_add(top, &R->ws[t].cand[u]);
     }
     return AS_OK;
 }

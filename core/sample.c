@@ -105,13 +105,20 @@ done:
     return c->status;
 }
 
+/* Poisson sampling's probability of keeping a column of probability p
+   (1: kept for certain). */
+static double as_poisson_q(int64_t m, double p, double total)
+{
+    double q = (double)m * (p / total);
+    return q > 1 ? 1 : q;
+}
+
 int64_t as_block_poisson(int64_t j0, int64_t len, const double *prob, double total, int64_t m,
                          uint64_t seed, int64_t *index, double *weight, double *q)
 {
     int64_t t, k = 0;
     for (t = 0; t < len; t++) {
-        double qj = (double)m * (prob[t] / total);
-        if (qj > 1) qj = 1;
+        double qj = as_poisson_q(m, prob[t], total);
         if (prob[t] > 0 && as_rng_unif(seed, AS_STREAM_POISSON, (uint64_t)(j0 + t)) < qj) {
             if (index) {
                 index[k] = j0 + t;
@@ -331,10 +338,10 @@ static int as_round_gram(const as_matrix *X, const as_sample *S, const double *p
        round's uncertain columns that are certain now (both lists increase) */
     for (t = 0, u = 0; t < S->k; t++) {
         int64_t j = S->index[t];
-        int certain = (double)m * (prob[j] / total) >= 1;
+        int certain = as_poisson_q(m, prob[j], total) == 1;
         while (u < A->k && A->index[u] < j) u++;
         if (u < A->k && A->index[u] == j) {
-            if (certain && !((double)A->m * (prob[j] / total) >= 1)) {
+            if (certain && as_poisson_q(A->m, prob[j], total) < 1) {
                 im[nm] = j;
                 wm[nm++] = sqrt(total / prob[j]);
             }
