@@ -1,4 +1,4 @@
-/* gram.c: the exact Gram matrix X X' (dense panels by a packed register-blocked kernel; light CSC columns by sparse outer products tile by tile), the cross products Q K' and the Gram of a stacked [Q; K]. */
+/* gram.c: the exact Gram matrix X X' (dense panels by a packed register-blocked kernel; light CSC columns by sparse outer products, a column of G at a time), the cross products Q K' and the Gram of a stacked [Q; K]. */
 #include "as_internal.h"
 #include <float.h>
 
@@ -14,10 +14,13 @@
      multiply-adds/s here, and an optimized BLAS (OpenBLAS) would sum in an
      order that depends on its own thread count (OPENBLAS_NUM_THREADS), which
      the core cannot fix. tests/core/test_gram.c checks 1 to 4 threads.
-   - Light columns of a CSC X: a chunk of columns is cut into bands of rows,
-     and each tile of G (a band of rows by a band of columns) is summed by
-     one thread over the chunk's columns in order: every entry is the same
-     sum of the same products in the same order whatever the thread.
+   - Light columns of a CSC X: a chunk of columns is sorted by row, and each
+     column a of G (rows b <= a) is summed by one thread over the chunk's
+     columns in order: every entry is the same sum of the same products in
+     the same order whatever the thread. (Tiles of G by bands
+     of rows, the chunk's columns streamed past each, sum in the same order
+     but read the columns once per tile: on 2 cores the second thread gained
+     nothing.)
    - Blocks are taken in column order: light chunks first, then the heavy
      panels; the interrupt hook is polled between blocks.
    The cross products Q K' of Q != K (as_cross_gram, the off-diagonal block
@@ -37,11 +40,9 @@
 /* Multiply-adds per dense panel between interrupt polls, at most (with
    AS_GRAM_PANEL_MAX columns, n = 2000: 3.8e8, 0.05 s at the kernel's rate). */
 #define AS_GRAM_BLOCK_MADDS 6e8
-/* Rows per band of the light columns' tiles, at least (a tile of G of
-   AS_GRAM_BAND^2 doubles stays in L2). */
-#ifndef AS_GRAM_BAND
-#define AS_GRAM_BAND 256
-#endif
+/* Entries per light chunk, at most (but one column): its row lists are 16
+   bytes an entry. */
+#define AS_GRAM_CHUNK_NNZ 1048576
 /* Columns per light chunk. */
 #define AS_GRAM_CHUNK_COLS 8192
 /* Columns between interrupt polls of the cross Gram's sparse loops. */
@@ -281,71 +282,70 @@ static void as_gram_pair_axpy(const as_matrix *X, int64_t r0, int64_t r1, double
 #undef AS_PAIR_STEP
 }
 
-/* The light columns t0..t1-1 (positions in index, or columns) into G's upper
-   triangle, a tile of G at a time: tile (I, J), I <= J, of row band I and
-   column band J (bands of tb rows) gets, column after column, the products
-   of the column's entries in band I with those in band J (row b <= row a),
-   so that it stays in cache while the chunk's columns stream by. bnd
-   ((t1-t0) x (nb+1)) receives where each column enters each band.
+/* A light chunk's entries by row: for row a, the entries e in [rp[a],
+   rp[a+1]) are (rt[e], rq[e]): the chunk position t of a column holding row a
+   and the stored entry's position, in column order. */
+typedef struct as_gram_rows {
+    int64_t *rp, *rt, *rq, *fill;
+} as_gram_rows;
+
+/* The light columns t0..t1-1 (positions in index, or columns; heavy[t] ones
+   skipped, nz their entries) into G's upper triangle, a row of G at a time:
+   column a of G (entries (b, a), b <= a, in cache) gets, column after column
+   of the chunk, the products of the column's entry in row a with its entries
+   in rows b <= a. Each column a is summed by one thread over the chunk's
+   columns in order: the bits do not depend on the thread count or on which
+   thread takes a row.
    With h2 (as_gram_pair): G holds pairs, entry (b, a) at G[2 (b + a n)] and
    its second Gram's at the next double, which gets h2[t] times the product
    (h2[t] = 0: the column is not in the second Gram; adding its +-0 products
    leaves every sum's bits as they are). One 16-byte add serves both. */
 static void as_gram_light_chunk(const as_matrix *X, int64_t t0, int64_t t1,
                                 const int64_t *index, const double *weight, const double *h2,
-                                const unsigned char *heavy, double *G, int64_t tb,
-                                int64_t *bnd, int nt)
+                                const unsigned char *heavy, double *G, as_gram_rows *R, int nt)
 {
-    int64_t n = X->nrow, nb = (n + tb - 1) / tb, ntile = nb * (nb + 1) / 2, t, s;
+    int64_t n = X->nrow, a, t, q;
+    const double *xv = X->x;
+    /* the chunk's entries by row (a counting sort; columns in order) */
+    memset(R->rp, 0, sizeof(int64_t) * (size_t)(n + 1));
+    for (t = t0; t < t1; t++) {
+        int64_t j = as_gram_col(index, t), e = as_gram_colbeg(X, j) + as_col_nnz(X, j);
+        if (heavy[t]) continue;
+        for (q = as_gram_colbeg(X, j); q < e; q++) R->rp[as_gram_row(X, q) + 1]++;
+    }
+    for (a = 0; a < n; a++) R->rp[a + 1] += R->rp[a];
+    memcpy(R->fill, R->rp, sizeof(int64_t) * (size_t)n);
+    for (t = t0; t < t1; t++) {
+        int64_t j = as_gram_col(index, t), e = as_gram_colbeg(X, j) + as_col_nnz(X, j);
+        if (heavy[t]) continue;
+        for (q = as_gram_colbeg(X, j); q < e; q++) {
+            int64_t f = R->fill[as_gram_row(X, q)]++;
+            R->rt[f] = t;
+            R->rq[f] = q;
+        }
+    }
 #ifdef _OPENMP
-#pragma omp parallel num_threads(nt)
+#pragma omp parallel for schedule(dynamic, 16) num_threads(nt)
 #else
     (void)nt;
 #endif
-    {
-#ifdef _OPENMP
-#pragma omp for schedule(static)
-#endif
-        for (t = t0; t < t1; t++) {
-            int64_t j = as_gram_col(index, t), q = as_gram_colbeg(X, j), e = q + as_col_nnz(X, j), b;
-            int64_t *bt = bnd + (t - t0) * (nb + 1);
-            if (heavy[t]) e = q;
-            for (b = 0; b <= nb; b++) {
-                while (q < e && as_gram_row(X, q) < b * tb) q++;
-                bt[b] = b == nb ? e : q;
+    for (a = 0; a < n; a++) {
+        int64_t e;
+        for (e = R->rp[a]; e < R->rp[a + 1]; e++) {
+            int64_t u = R->rt[e], qa = R->rq[e], r, q0 = as_gram_colbeg(X, as_gram_col(index, u));
+            double w2 = weight ? weight[u] * weight[u] : 1.0, va = w2 * xv[qa];
+            if (h2) {
+                as_gram_pair_axpy(X, q0, qa + 1, va, h2[u] * xv[qa], G + 2 * a * n);
+                continue;
             }
-        }
-#ifdef _OPENMP
-#pragma omp for schedule(dynamic, 1)
-#endif
-        for (s = 0; s < ntile; s++) {
-            int64_t J = 0, I, r0 = s, u;
-            const double *xv = X->x;
-            while (r0 > J) { r0 -= J + 1; J++; }
-            I = r0;
-            for (u = t0; u < t1; u++) {
-                const int64_t *bt = bnd + (u - t0) * (nb + 1);
-                int64_t q, r, ib = bt[I], ie = bt[I + 1], jb = bt[J], je = bt[J + 1];
-                double w2;
-                if (ib == ie || jb == je) continue;
-                w2 = weight ? weight[u] * weight[u] : 1.0;
-                for (q = jb; q < je; q++) {
-                    int64_t end = I == J ? q + 1 : ie;
-                    if (h2) {
-                        as_gram_pair_axpy(X, ib, end, w2 * xv[q], h2[u] * xv[q],
-                                          G + 2 * as_gram_row(X, q) * n);
-                        continue;
-                    }
-                    {
-                        double va = w2 * xv[q], *g = G + as_gram_row(X, q) * n;
-                        if (X->kind == AS_CSC32) {
-                            const int32_t *ri = X->i32;
-                            for (r = ib; r < end; r++) g[ri[r]] += va * xv[r];
-                        } else {
-                            const int64_t *ri = X->i64;
-                            for (r = ib; r < end; r++) g[ri[r]] += va * xv[r];
-                        }
-                    }
+            {
+                double *g = G + a * n;
+                if (X->kind == AS_CSC32) {
+                    const int32_t *ri = X->i32;
+                    for (r = q0; r <= qa; r++) g[ri[r]] += va * xv[r];
+                } else {
+                    const int64_t *ri = X->i64;
+                    for (r = q0; r <= qa; r++) g[ri[r]] += va * xv[r];
                 }
             }
         }
@@ -392,31 +392,45 @@ static int64_t as_gram_classify(const as_matrix *X, int64_t kk, const int64_t *i
 }
 
 /* The light columns of index[0..kk) (heavy[t] == 0) into G's upper triangle,
-   a chunk at a time (h2: the pairs of as_gram_pair, band tb). */
+   a chunk at a time (h2: the pairs of as_gram_pair). */
 static int as_gram_light(const as_matrix *X, int64_t kk, const int64_t *index,
                          const double *weight, const double *h2, const unsigned char *heavy,
-                         double *G, int64_t tb, int nt, as_common *c)
+                         double *G, int nt, as_common *c)
 {
-    int64_t n = X->nrow, nb, t0;
-    int64_t *bnd;
-    tb = tb < n ? tb : n;
-    nb = (n + tb - 1) / tb;
-    bnd = as_malloc(c, (size_t)(AS_GRAM_CHUNK_COLS * (nb + 1)), sizeof(int64_t));
-    if (!bnd) return c->status;
-    for (t0 = 0; t0 < kk;) {
-        /* a chunk: up to AS_GRAM_CHUNK_COLS columns, about AS_GRAM_LIGHT_MADDS multiply-adds */
-        int64_t t1 = t0;
-        double madds = 0;
-        while (t1 < kk && t1 - t0 < AS_GRAM_CHUNK_COLS && madds < AS_GRAM_LIGHT_MADDS) {
-            double z = heavy[t1] ? 0 : (double)as_col_nnz(X, as_gram_col(index, t1));
-            madds += 0.5 * z * (z + 1);
-            t1++;
-        }
-        as_gram_light_chunk(X, t0, t1, index, weight, h2, heavy, G, tb, bnd, nt);
-        t0 = t1;
-        if (as_interrupted(c)) break;
+    int64_t n = X->nrow, t0, t, cap = 0, zmax = 0;
+    as_gram_rows R;
+    /* a chunk's entries: at most AS_GRAM_CHUNK_NNZ and one column more */
+    for (t = 0; t < kk; t++) {
+        int64_t z = heavy[t] ? 0 : as_col_nnz(X, as_gram_col(index, t));
+        cap += z;
+        zmax = z > zmax ? z : zmax;
     }
-    as_free(c, bnd);
+    cap = cap < AS_GRAM_CHUNK_NNZ + zmax ? cap : AS_GRAM_CHUNK_NNZ + zmax;
+    R.rp = as_malloc(c, (size_t)(n + 1), sizeof(int64_t));
+    R.fill = as_malloc(c, (size_t)n, sizeof(int64_t));
+    R.rt = as_malloc(c, (size_t)(cap > 0 ? cap : 1), sizeof(int64_t));
+    R.rq = as_malloc(c, (size_t)(cap > 0 ? cap : 1), sizeof(int64_t));
+    if (R.rp && R.fill && R.rt && R.rq)
+        for (t0 = 0; t0 < kk;) {
+            /* a chunk: up to AS_GRAM_CHUNK_COLS columns, about AS_GRAM_LIGHT_MADDS
+               multiply-adds, at most AS_GRAM_CHUNK_NNZ entries but one column */
+            int64_t t1 = t0, nz = 0;
+            double madds = 0;
+            while (t1 < kk && t1 - t0 < AS_GRAM_CHUNK_COLS && madds < AS_GRAM_LIGHT_MADDS) {
+                int64_t z = heavy[t1] ? 0 : as_col_nnz(X, as_gram_col(index, t1));
+                if (t1 > t0 && nz + z > AS_GRAM_CHUNK_NNZ) break;
+                madds += 0.5 * (double)z * (double)(z + 1);
+                nz += z;
+                t1++;
+            }
+            as_gram_light_chunk(X, t0, t1, index, weight, h2, heavy, G, &R, nt);
+            t0 = t1;
+            if (as_interrupted(c)) break;
+        }
+    as_free(c, R.rp);
+    as_free(c, R.fill);
+    as_free(c, R.rt);
+    as_free(c, R.rq);
     return c->status;
 }
 
@@ -454,13 +468,6 @@ static int as_gram_heavy_panels(const as_matrix *X, int64_t kk, const int64_t *i
     return c->status;
 }
 
-/* Rows per band of the light tiles: at least AS_GRAM_BAND, at most 16 bands
-   a side (the tiles visit every column of a chunk); the bits do not depend on it. */
-static int64_t as_gram_band(int64_t n, int64_t least)
-{
-    return (n + 15) / 16 > least ? (n + 15) / 16 : least;
-}
-
 static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
                        const double *weight, double *G, as_common *c)
 {
@@ -471,8 +478,7 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
     nheavy = as_gram_classify(X, kk, index, heavy, &work);
     {
         int nt = as_threads_for(c, work);
-        if ((nheavy == kk || as_gram_light(X, kk, index, weight, NULL, heavy, G,
-                                           as_gram_band(X->nrow, AS_GRAM_BAND), nt, c) == AS_OK))
+        if ((nheavy == kk || as_gram_light(X, kk, index, weight, NULL, heavy, G, nt, c) == AS_OK))
             as_gram_heavy_panels(X, kk, index, weight, heavy, nheavy, G, nt, c);
     }
     as_free(c, heavy);
@@ -624,10 +630,6 @@ int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *w
     return AS_OK;
 }
 
-/* The pairs' rows per band: a tile of pairs (16 bytes an entry) in the
-   L2 cache that a band of AS_GRAM_BAND single entries fills. */
-#define AS_GRAM_PAIR_BAND 181
-
 int as_gram_pair(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
                  double *G, double *H, as_common *c)
 {
@@ -663,7 +665,7 @@ int as_gram_pair(const as_matrix *X, int64_t k, const int64_t *index, const doub
         P = as_malloc(c, (size_t)(2 * n), (size_t)n * sizeof(double));
         if (!P) goto done;
         memset(P, 0, sizeof(double) * (size_t)(2 * n * n));
-        if (as_gram_light(X, d, NULL, NULL, h2, heavy, P, as_gram_band(n, AS_GRAM_PAIR_BAND), nt, c) != AS_OK)
+        if (as_gram_light(X, d, NULL, NULL, h2, heavy, P, nt, c) != AS_OK)
             goto done;
         for (a = 0; a < n; a++)
             for (b = 0; b <= a; b++) {

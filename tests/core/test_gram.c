@@ -259,6 +259,54 @@ static void test_metrics_interrupt(void)
     free(X);
 }
 
+/* The light columns' summation order, which gives every entry its bits:
+   G(b, a) is the sum over the columns in their order of (w^2 x_a) x_b,
+   each product rounded, then added; here over more columns than one chunk
+   holds, on 1 and 2 threads, against that plain loop in double. */
+static void test_light_order(void)
+{
+    int64_t n = 60, d = 18000, a, b, t, k = 0, nn = n * n;   /* k > AS_GRAM_CHUNK_COLS */
+    double *X = calloc((size_t)(n * d), sizeof(double)), *G = malloc(sizeof(double) * (size_t)nn),
+           *R = malloc(sizeof(double) * (size_t)nn), *w = malloc(sizeof(double) * (size_t)d);
+    int64_t *idx = malloc(sizeof(int64_t) * (size_t)d), i, j;
+    double saved = as_gram_heavy;
+    check_views V;
+    int v, th;
+    as_common c;
+    for (j = 0; j < d; j++)
+        for (i = 0; i < n; i++) {
+            uint64_t at = (uint64_t)(j * n + i);
+            if (as_rng_unif(11, 1, at) < (j % 4 == 0 ? 0.4 : 0.08)) X[i + j * n] = as_rng_normal(11, 2, at);
+        }
+    for (j = 0; j < d; j += 1 + j % 2) {
+        idx[k] = j;
+        w[k++] = 0.25 + as_rng_unif(11, 3, (uint64_t)j);
+    }
+    for (a = 0; a < n; a++)
+        for (b = 0; b <= a; b++) {
+            double s = 0;
+            for (t = 0; t < k; t++) {
+                double xa = X[a + idx[t] * n], xb = X[b + idx[t] * n];
+                if (xa != 0 && xb != 0) s += (w[t] * w[t] * xa) * xb;
+            }
+            R[b + a * n] = R[a + b * n] = s;
+        }
+    as_gram_heavy = 2.0;   /* every column light */
+    check_views_make(&V, n, d, X);
+    for (v = 0; v < 2; v++)
+        for (th = 1; th <= 2; th++) {
+            as_common_init(&c);
+            c.nthreads = th;
+            CHECK(as_gram(v == 0 ? &V.S32 : &V.S64, k, idx, w, G, &c) == AS_OK, "%s", c.msg);
+            CHECK(memcmp(G, R, sizeof(double) * (size_t)nn) == 0,
+                  "light order: view %d, %d threads: not the bits of the plain loop (rel diff %g)", v, th,
+                  rel_diff(n, G, R));
+        }
+    as_gram_heavy = saved;
+    check_views_free(&V);
+    free(X); free(G); free(R); free(w); free(idx);
+}
+
 int main(void)
 {
     as_parallel_min_work = 0;   /* small inputs on several threads too: the bits must not change */
@@ -269,6 +317,7 @@ int main(void)
     test_against_naive(37, 500, 37, 0.0);     /* every column heavy */
     test_against_naive(300, 800, 300, 0.25);  /* two tiles a side */
     test_threads();
+    test_light_order();
     test_pair(0.25);
     test_pair(2.0);   /* no heavy column */
     test_pair(0.0);   /* every column heavy */
