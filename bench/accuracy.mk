@@ -11,3 +11,13 @@ BENCH_TARGETS += bench-accuracy
 bench-accuracy: | deps-bench
 	$(MAKE) --no-print-directory r
 	RLIB=$(RLIB) Rscript bench/accuracy.R $(ACCURACY_BENCH)
+
+# make bench-target    target mode's time against one default run on the large sparse input (bench/target_time.R;
+#                      TARGET_REPS runs of each, back to back; build/bench/target-table.txt)
+TARGET_REPS ?= 3
+.PHONY: bench-target
+BENCH_TARGETS += bench-target
+bench-target: $(BUILD)/bench/rand_tool | deps-bench
+	$(MAKE) --no-print-directory r
+	[ -s $(BUILD)/bench/sparse.bin ] || $(BUILD)/bench/rand_tool gen-sparse $(BUILD)/bench/sparse.bin 2000 500000 5e7 1
+	R_LIBS=$(RLIB) $(RSCRIPT) bench/target_time.R $(BUILD)/bench/sparse.bin $(TARGET_REPS) 0.05 0.02 | tee $(BUILD)/bench/target-table.txt

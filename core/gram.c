@@ -282,6 +282,18 @@ static void as_gram_pair_axpy(const as_matrix *X, int64_t r0, int64_t r1, double
 #undef AS_PAIR_STEP
 }
 
+/* The first stored entry in [q, e) of a CSC column whose row is at least
+   lo (e when none): a binary search, the rows increasing. */
+static int64_t as_gram_first(const as_matrix *X, int64_t q, int64_t e, int64_t lo)
+{
+    while (q < e) {
+        int64_t mid = q + (e - q) / 2;
+        if (as_gram_row(X, mid) < lo) q = mid + 1;
+        else e = mid;
+    }
+    return q;
+}
+
 /* A light chunk's entries by row: for row a, the entries e in [rp[a],
    rp[a+1]) are (rt[e], rq[e]): the chunk position t of a column holding row a
    and the stored entry's position, in column order. */
@@ -304,48 +316,68 @@ static void as_gram_light_chunk(const as_matrix *X, int64_t t0, int64_t t1,
                                 const int64_t *index, const double *weight, const double *h2,
                                 const unsigned char *heavy, double *G, as_gram_rows *R, int nt)
 {
-    int64_t n = X->nrow, a, t, q;
+    int64_t n = X->nrow;
     const double *xv = X->x;
-    /* the chunk's entries by row (a counting sort; columns in order) */
-    memset(R->rp, 0, sizeof(int64_t) * (size_t)(n + 1));
-    for (t = t0; t < t1; t++) {
-        int64_t j = as_gram_col(index, t), e = as_gram_colbeg(X, j) + as_col_nnz(X, j);
-        if (heavy[t]) continue;
-        for (q = as_gram_colbeg(X, j); q < e; q++) R->rp[as_gram_row(X, q) + 1]++;
-    }
-    for (a = 0; a < n; a++) R->rp[a + 1] += R->rp[a];
-    memcpy(R->fill, R->rp, sizeof(int64_t) * (size_t)n);
-    for (t = t0; t < t1; t++) {
-        int64_t j = as_gram_col(index, t), e = as_gram_colbeg(X, j) + as_col_nnz(X, j);
-        if (heavy[t]) continue;
-        for (q = as_gram_colbeg(X, j); q < e; q++) {
-            int64_t f = R->fill[as_gram_row(X, q)]++;
-            R->rt[f] = t;
-            R->rq[f] = q;
-        }
-    }
+    R->rp[0] = 0;
 #ifdef _OPENMP
-#pragma omp parallel for schedule(dynamic, 16) num_threads(nt)
+#pragma omp parallel num_threads(nt)
 #else
     (void)nt;
 #endif
-    for (a = 0; a < n; a++) {
-        int64_t e;
-        for (e = R->rp[a]; e < R->rp[a + 1]; e++) {
-            int64_t u = R->rt[e], qa = R->rq[e], r, q0 = as_gram_colbeg(X, as_gram_col(index, u));
-            double w2 = weight ? weight[u] * weight[u] : 1.0, va = w2 * xv[qa];
-            if (h2) {
-                as_gram_pair_axpy(X, q0, qa + 1, va, h2[u] * xv[qa], G + 2 * a * n);
-                continue;
+    {
+        int64_t lo, hi, t, q, e, a, pass;
+        /* the chunk's entries by row, a counting sort of each thread's band
+           of rows (columns in order): count, the offsets, then fill */
+        as_thread_band(n, &lo, &hi);
+        for (a = lo; a < hi; a++) R->rp[a + 1] = 0;
+        for (pass = 0; pass < 2; pass++) {
+            for (t = t0; t < t1; t++) {
+                int64_t j = as_gram_col(index, t);
+                if (heavy[t]) continue;
+                e = as_gram_colbeg(X, j) + as_col_nnz(X, j);
+                for (q = as_gram_first(X, as_gram_colbeg(X, j), e, lo); q < e; q++) {
+                    int64_t row = as_gram_row(X, q);
+                    if (row >= hi) break;
+                    if (pass == 0) R->rp[row + 1]++;
+                    else {
+                        int64_t f = R->fill[row]++;
+                        R->rt[f] = t;
+                        R->rq[f] = q;
+                    }
+                }
             }
-            {
-                double *g = G + a * n;
-                if (X->kind == AS_CSC32) {
-                    const int32_t *ri = X->i32;
-                    for (r = q0; r <= qa; r++) g[ri[r]] += va * xv[r];
-                } else {
-                    const int64_t *ri = X->i64;
-                    for (r = q0; r <= qa; r++) g[ri[r]] += va * xv[r];
+            if (pass == 0) {
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp single
+#endif
+                {
+                    for (a = 0; a < n; a++) R->rp[a + 1] += R->rp[a];
+                    memcpy(R->fill, R->rp, sizeof(int64_t) * (size_t)n);
+                }
+            }
+        }
+#ifdef _OPENMP
+#pragma omp barrier
+#pragma omp for schedule(dynamic, 16)
+#endif
+        for (a = 0; a < n; a++) {
+            for (e = R->rp[a]; e < R->rp[a + 1]; e++) {
+                int64_t u = R->rt[e], qa = R->rq[e], r, q0 = as_gram_colbeg(X, as_gram_col(index, u));
+                double w2 = weight ? weight[u] * weight[u] : 1.0, va = w2 * xv[qa];
+                if (h2) {
+                    as_gram_pair_axpy(X, q0, qa + 1, va, h2[u] * xv[qa], G + 2 * a * n);
+                    continue;
+                }
+                {
+                    double *g = G + a * n;
+                    if (X->kind == AS_CSC32) {
+                        const int32_t *ri = X->i32;
+                        for (r = q0; r <= qa; r++) g[ri[r]] += va * xv[r];
+                    } else {
+                        const int64_t *ri = X->i64;
+                        for (r = q0; r <= qa; r++) g[ri[r]] += va * xv[r];
+                    }
                 }
             }
         }
