@@ -124,35 +124,49 @@ done:
 int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
                     as_metrics *out, as_common *c)
 {
-    int64_t i, j;
-    double *lg = NULL, *lh = NULL, ln_n = log((double)n), maxdiag = 0;
+    double ln_n = log((double)n), maxdiag = 0;
     c->status = AS_OK;
     out->inf = out->rel = out->baseline = out->r = 0;
     out->eps_spectral = out->bound = NAN;
     /* an overflowed Gram would give NaN metrics */
     if (as_gram_finite(n, G, "X", c) != AS_OK || as_gram_finite(n, H, "Y", c) != AS_OK)
         return c->status;
-    lg = as_malloc(c, (size_t)n, sizeof(double));
-    lh = as_malloc(c, (size_t)n, sizeof(double));
-    if (!lg || !lh) goto done;
-    as_row_lse(n, G, lg);
-    as_row_lse(n, H, lh);
-    for (i = 0; i < n; i++) {
-        if (G[i + i * n] > maxdiag) maxdiag = G[i + i * n];
-        for (j = 0; j < n; j++) {
-            double g = G[j + i * n] - lg[i];   /* log Att(X)(i, j) */
-            double h = H[j + i * n] - lh[i];   /* log Att(Y)(i, j) */
-            out->inf = fmax(out->inf, fabs(exp(h) - exp(g)));
-            out->rel = fmax(out->rel, fabs(expm1(h - g)));
-            out->baseline = fmax(out->baseline, fabs(expm1(-ln_n - g)));
-            out->r = fmax(out->r, fabs(G[j + i * n]));
+    /* rows on the core's threads: each thread's maxima, then the maxima of
+       those (a maximum does not depend on the order it is taken in) */
+#ifdef _OPENMP
+#pragma omp parallel num_threads(as_threads_for(c, 8.0 * (double)n * (double)n))
+#endif
+    {
+        double inf = 0, rel = 0, base = 0, r = 0, md = 0;
+        int64_t a, b;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (a = 0; a < n; a++) {
+            double lg = as_lse_row(n, G, a), lh = as_lse_row(n, H, a);
+            md = fmax(md, G[a + a * n]);
+            for (b = 0; b < n; b++) {
+                double g = G[b + a * n] - lg;   /* log Att(X)(a, b) */
+                double h = H[b + a * n] - lh;   /* log Att(Y)(a, b) */
+                inf = fmax(inf, fabs(exp(h) - exp(g)));
+                rel = fmax(rel, fabs(expm1(h - g)));
+                base = fmax(base, fabs(expm1(-ln_n - g)));
+                r = fmax(r, fabs(G[b + a * n]));
+            }
+        }
+#ifdef _OPENMP
+#pragma omp critical(as_compare_max)
+#endif
+        {
+            out->inf = fmax(out->inf, inf);
+            out->rel = fmax(out->rel, rel);
+            out->baseline = fmax(out->baseline, base);
+            out->r = fmax(out->r, r);
+            maxdiag = fmax(maxdiag, md);
         }
     }
     if (spectral && as_spectral_eps(n, G, H, &out->eps_spectral, c) == AS_OK)
         out->bound = expm1(2.0 * out->eps_spectral * maxdiag);
-done:
-    as_free(c, lg);
-    as_free(c, lh);
     return c->status;
 }
 
