@@ -142,7 +142,8 @@ int main(int argc, char **argv)
         }
         if (argc > 6 && atof(argv[6]) > 0) {
             /* the error metrics' two Grams: X X' and a sample's (each column kept with
-               probability argv[6], weight 1.5), as two as_gram calls and as as_gram_pair */
+               probability argv[6], weight 1.5), as two as_gram calls and as as_gram_pair's
+               one pass (as_gram_pair_share = 0: whatever the sample's share) */
             double keep = atof(argv[6]), t2, tp, *H = malloc(8 * (size_t)(n * n)),
                    *w = malloc(8 * (size_t)(d > 0 ? d : 1));
             int64_t *idx = malloc(8 * (size_t)(d > 0 ? d : 1)), k = 0;
@@ -153,6 +154,7 @@ int main(int argc, char **argv)
             if (as_gram(&X, -1, NULL, NULL, G, &c) != AS_OK || as_gram(&X, k, idx, w, H, &c) != AS_OK)
                 fail(c.msg);
             t2 = now() - t0;
+            as_gram_pair_share = 0;
             t0 = now();
             if (as_gram_pair(&X, k, idx, w, G, H, &c) != AS_OK) fail(c.msg);
             tp = now() - t0;

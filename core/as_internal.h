@@ -235,6 +235,9 @@ extern int as_scores_avx2;
 /* Fraction of the rows from which a column of a CSC X goes into as_gram's
    dense panels (> 1: none does); the default is measured by make bench-gram. */
 extern double as_gram_heavy;
+/* Share of X's light-column work from which as_gram_pair makes both Grams in
+   one pass (below it, two passes; the same bits either way). */
+extern double as_gram_pair_share;
 /* Nonzero (default): as_gram's dense panels use 256-bit vectors on CPUs with
    AVX2 (same roundings as the baseline code); 0: baseline code only. */
 extern int as_gram_avx2;

@@ -53,6 +53,10 @@
    the dense panel n^2/2 at the BLAS's rate. Measured by make bench-gram. */
 double as_gram_heavy = 0.25;
 
+/* as_gram_pair makes both Grams in one pass when the sample's light work
+   is at least this share of X's (tests set 0: always one pass). */
+double as_gram_pair_share = 0.5;
+
 /* Multiply-adds from which a dense cross Gram goes to BLAS dgemm: below it
    the call (and a threaded BLAS's start-up) costs more than the loops
    (tests set 0 or more). */
@@ -698,6 +702,17 @@ int as_gram_pair(const as_matrix *X, int64_t k, const int64_t *index, const doub
     if (!heavy || !heavy_h || !h2) goto done;
     nheavy = as_gram_classify(X, d, NULL, heavy, &work);
     nheavy_h = as_gram_classify(X, k, index, heavy_h, &work_h);
+    /* one pass pays when the sample holds about half of the light columns'
+       work or more (Zipf input: 1.2x faster at 85%, level at 50%, 0.87x at
+       1.5%): else two, the same bits */
+    if (work_h - 0.5 * (double)n * (double)n * (double)nheavy_h <
+        as_gram_pair_share * (work - 0.5 * (double)n * (double)n * (double)nheavy)) {
+        as_free(c, heavy);
+        as_free(c, heavy_h);
+        as_free(c, h2);
+        if (as_gram(X, -1, NULL, NULL, G, c) != AS_OK) return c->status;
+        return as_gram(X, k, index, weight, H, c);
+    }
     nt = as_threads_for(c, work + work_h);
     /* h2[j]: the squared weight of column j in the sample, 0 out of it */
     for (t = 0; t < d; t++) h2[t] = 0;

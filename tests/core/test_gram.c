@@ -133,19 +133,20 @@ static void test_threads(void)
 /* as_gram_pair: the bits of two as_gram calls (X X' and the sample's Gram),
    CSC32/64 and dense, on 1 to 3 threads, with heavy columns or none, for a
    sample of every column, of a few, and of one; weights far from 1 */
-static void test_pair(double heavy)
+static void test_pair(double heavy, double share)
 {
     int64_t n = 300, d = 1500, nn = n * n, k, t, pat;
     double *X = make_x(n, d, n, 19), *G = malloc(sizeof(double) * (size_t)nn),
            *H = malloc(sizeof(double) * (size_t)nn), *G2 = malloc(sizeof(double) * (size_t)nn),
            *H2 = malloc(sizeof(double) * (size_t)nn), *w = malloc(sizeof(double) * (size_t)d);
     int64_t *idx = malloc(sizeof(int64_t) * (size_t)d);
-    double saved = as_gram_heavy;
+    double saved = as_gram_heavy, saved_share = as_gram_pair_share;
     check_views V;
     const as_matrix *views[3];
     int v, th;
     as_common c;
     as_gram_heavy = heavy;
+    as_gram_pair_share = share;
     check_views_make(&V, n, d, X);
     views[0] = &V.S32; views[1] = &V.S64; views[2] = &V.D;
     for (pat = 0; pat < 3; pat++) {
@@ -166,14 +167,15 @@ static void test_pair(double heavy)
                 memset(H, 0xff, sizeof(double) * (size_t)nn);
                 CHECK(as_gram_pair(views[v], k, idx, w, G, H, &c) == AS_OK, "%s", c.msg);
                 CHECK(memcmp(G, G2, sizeof(double) * (size_t)nn) == 0,
-                      "pair: heavy %g view %d pattern %lld, %d threads: X X' differs from as_gram", heavy, v,
-                      (long long)pat, th);
+                      "pair: heavy %g share %g view %d pattern %lld, %d threads: X X' differs from as_gram", heavy,
+                      share, v, (long long)pat, th);
                 CHECK(memcmp(H, H2, sizeof(double) * (size_t)nn) == 0,
-                      "pair: heavy %g view %d pattern %lld, %d threads: the sample's Gram differs from as_gram",
-                      heavy, v, (long long)pat, th);
+                      "pair: heavy %g share %g view %d pattern %lld, %d threads: the sample's Gram differs from as_gram",
+                      heavy, share, v, (long long)pat, th);
             }
     }
     as_gram_heavy = saved;
+    as_gram_pair_share = saved_share;
     check_views_free(&V);
     free(X); free(G); free(H); free(G2); free(H2); free(w); free(idx);
 }
@@ -318,9 +320,10 @@ int main(void)
     test_against_naive(300, 800, 300, 0.25);  /* two tiles a side */
     test_threads();
     test_light_order();
-    test_pair(0.25);
-    test_pair(2.0);   /* no heavy column */
-    test_pair(0.0);   /* every column heavy */
+    test_pair(0.25, 0.0);   /* one pass for every sample */
+    test_pair(2.0, 0.0);    /* no heavy column */
+    test_pair(0.0, 0.0);    /* every column heavy */
+    test_pair(0.25, 0.5);   /* the default: two passes for the smaller samples */
     test_failures();
     test_metrics_interrupt();
     return check_report("test_gram");
