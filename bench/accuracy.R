@@ -1,7 +1,7 @@
 # accuracy.R: columns kept for a requested attention error, by sampling scheme, and how well
 # the target mode and its error estimate do (make bench-accuracy).
 #
-# For each data set (the built-in example, ALL, the raw word counts of acq and crude, golub):
+# For each data set (the built-in example, ALL, the raw word counts of acq and crude, golub, lung):
 #   1. a sweep of the fixed schemes (Poisson sampling with leverage, norm-squared and mixed
 #      probabilities; the paper's i.i.d. leverage sampling) over m, SEEDS seeds each: the
 #      smallest median k whose exact rel is <= the target in >= 90% of seeds;
@@ -27,7 +27,7 @@ CSEEDS <- if (quick) 10 else 40
 GRID <- function(rank, d) unique(round(exp(seq(log(rank / 4), log(max(64 * rank, d)), length.out = if (quick) 10 else 16))))
 
 datasets <- list(example = function() attsparse_example())
-for (nm in c("ALL", "acq", "crude", "golub"))
+for (nm in c("ALL", "acq", "crude", "golub", "lung"))
   local({ nm <- nm; datasets[[nm]] <<- function() attsparse:::demo_data(nm) })
 
 # row-softmax of a Gram, row maximum subtracted

@@ -285,10 +285,17 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
    the smallest rel_estimate * sqrt(k) kept; then m is scaled by
    1.1 (rel_estimate / rel)^2 (the estimate falls like m^-1/2), at least by
    1.25 and at most by 4, until rel_estimate <= rel, every column kept (estimate 0), m at
-   AS_M_MAX or AS_TARGET_ROUNDS samples. A larger m keeps a superset of the
-   columns. out->rounds counts the samples of the chosen probabilities. */
+   AS_M_MAX or AS_TARGET_ROUNDS samples. When the pilot already meets rel
+   and 1.1 (rel_estimate / rel)^2 <= AS_TARGET_SHRINK, m shrinks by that
+   factor (not below the rank); once a smaller m misses rel, m tries the
+   geometric mean of the smallest m that met rel and the largest that
+   missed it, while the two differ by more than AS_TARGET_SHRINK. A sample
+   that misses is dropped (so is one with estimate 0 that leaves columns
+   out). A larger m keeps a superset of the columns. out->rounds counts the
+   samples of the chosen probabilities, dropped ones too. */
 #define AS_PILOT_FACTOR 4
 #define AS_TARGET_ROUNDS 12
+#define AS_TARGET_SHRINK 0.8
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
 
 /* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else

@@ -487,8 +487,46 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     total = as_sum(d, prob);
     for (kpos = 0, j = 0; j < d; j++) kpos += prob[j] > 0;
     m = m0;
-    for (rounds = 1; S.rel_estimate > o->rel && rounds < AS_TARGET_ROUNDS && S.k < kpos &&
-                     m < AS_M_MAX; rounds++) {
+    rounds = 1;
+    /* the pilot meets the target with room to spare: a smaller m (whose
+       sample is a subset of the pilot's) by the same m^-1/2 law, down to the
+       rank (the law and the bootstrap need some columns left to chance);
+       once a smaller m misses the target, the geometric means of it and the
+       smallest m that met it, while they differ by more than the factor
+       AS_TARGET_SHRINK. An estimate of 0 from a sample that leaves columns
+       out (every kept column certain: the resamples see no chance) counts
+       as a miss. */
+    {
+        int64_t mmin = m0 / AS_PILOT_FACTOR > 1 ? m0 / AS_PILOT_FACTOR : 1, miss = 0, mn;
+        while (S.rel_estimate <= o->rel && rounds < AS_TARGET_ROUNDS) {
+            if (miss == 0) {
+                double f = 1.1 * (S.rel_estimate / o->rel) * (S.rel_estimate / o->rel);
+                if (f > AS_TARGET_SHRINK || m <= mmin) break;
+                mn = (int64_t)floor((double)m * f);
+                if (mn < mmin) mn = mmin;
+            } else {
+                if ((double)miss >= AS_TARGET_SHRINK * (double)m) break;
+                mn = (int64_t)floor(sqrt((double)miss * (double)m));
+                if (mn <= miss || (double)mn > AS_TARGET_SHRINK * (double)m) break;
+            }
+            if (as_poisson_round(X, prob, total, mn, o->seed, rounds, 1, &G, NULL, &T, c) != AS_OK) goto drop;
+            rounds++;
+            as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds, (long long)mn,
+                        (long long)T.k, T.rel_estimate);
+            if (T.rel_estimate > o->rel || (T.rel_estimate == 0 && T.k < kpos)) {
+                as_progress(c, "target: round %d's sample dropped (%s)", rounds,
+                            T.rel_estimate > o->rel ? "above the target" : "no column left to chance");
+                as_sample_free(&T, c);
+                miss = mn;
+                continue;
+            }
+            as_sample_free(&S, c);
+            S = T;
+            m = mn;
+        }
+    }
+    for (; S.rel_estimate > o->rel && rounds < AS_TARGET_ROUNDS && S.k < kpos &&
+           m < AS_M_MAX; rounds++) {
         double f = 1.1 * (S.rel_estimate / o->rel) * (S.rel_estimate / o->rel);
         /* at most 4x a round: a small pilot's estimate is not yet on the m^-1/2 law */
         double mn = ceil((double)m * (f < 1.25 ? 1.25 : f > 4 ? 4 : f));

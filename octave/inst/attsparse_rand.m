@@ -84,7 +84,11 @@
 ## kept column is used, and @var{m} grows (by the estimate's
 ## @code{m^(-1/2)} law, at most 4-fold a round, at most 12 rounds) until the
 ## estimate meets the target or every column is kept.  Each round keeps a
-## superset of the previous round's columns.  @var{info}.rounds counts the
+## superset of the previous round's columns.  When the pilot already meets
+## the target with room to spare, @var{m} shrinks by the same law (down to
+## the rank; a smaller @var{m} keeps a subset of the columns), and between
+## the smallest @var{m} that met the target and the largest that missed it,
+## while its estimate still meets the target.  @var{info}.rounds counts the
 ## samples.  Where a sample's bootstrap would cost more than 1e10
 ## multiply-adds and more than @code{X * X'} (for the pilots, more than
 ## @code{X * X'} shared among them), that sample and every later one are

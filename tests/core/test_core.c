@@ -446,6 +446,50 @@ static void test_estimate_auto(void)
     free(X); free(s.p32); free(s.i32); free(s.p64); free(s.i64); free(s.x);
 }
 
+/* Target mode below its pilot: on the example at a loose target the pilot
+   (Poisson, m = 4 rank) meets it with room to spare, so m shrinks (not below
+   the rank) while the estimate still meets it; the result keeps a subset of
+   the pilot's columns. Over 5 seeds at least 3 keep fewer columns. */
+static void test_target_shrink(void)
+{
+    as_common c;
+    as_rand_options o;
+    as_matrix A;
+    as_sample S, P;
+    int n = 30, d = 6000, seed, fewer = 0;
+    double *X = malloc(sizeof(double) * n * d);
+    as_common_init(&c);
+    CHECK(as_example(n, d, 0.5, 8, X, &c) == AS_OK, "%s", c.msg);
+    as_view_dense(&A, n, d, X, n);
+    for (seed = 1; seed <= 5; seed++) {
+        int64_t t, u, sub = 1;
+        as_rand_options_init(&o);
+        o.seed = (uint64_t)seed;
+        o.error = 0;
+        o.probabilities = AS_PROB_LEVERAGE;
+        o.rel = 0.35;
+        CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "%s", c.msg);
+        o.rel = NAN;
+        o.m = 4 * S.rank;
+        o.sampling = AS_SAMPLING_POISSON;
+        CHECK(as_rand(&A, &o, &P, &c) == AS_OK, "%s", c.msg);
+        for (t = 0, u = 0; t < S.k; t++) {
+            while (u < P.k && P.index[u] < S.index[t]) u++;
+            sub &= u < P.k && P.index[u] == S.index[t];
+        }
+        CHECK(P.rel_estimate <= 0.35 && S.rounds >= 2 && S.m <= P.m && S.m >= S.rank && sub &&
+              S.rel_estimate <= 0.35,
+              "seed %d: pilot m %lld k %lld estimate %g; target m %lld k %lld estimate %g, %d rounds, subset %d",
+              seed, (long long)P.m, (long long)P.k, P.rel_estimate, (long long)S.m, (long long)S.k,
+              S.rel_estimate, S.rounds, (int)sub);
+        fewer += S.k < P.k;
+        as_sample_free(&S, &c);
+        as_sample_free(&P, &c);
+    }
+    CHECK(fewer >= 3, "fewer columns than the pilot in %d of 5 seeds", fewer);
+    free(X);
+}
+
 int main(void)
 {
     test_rng();
@@ -454,6 +498,7 @@ int main(void)
     test_leverage();
     test_default_beta();
     test_estimate_auto();
+    test_target_shrink();
     test_metrics();
     test_spectral_routes();
     test_failures();

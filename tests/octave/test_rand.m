@@ -237,3 +237,22 @@
 %! endfor
 %! [Y, ~, info] = attsparse_rand (X, "seed", 1);
 %! assert (isequal (Y, X(:, info.index) .* info.weight'));
+
+## target mode: a pilot that meets the target with room to spare shrinks m by
+## the estimate's law (not below the rank); the result keeps a subset of the
+## pilot's columns (Poisson sampling with m = 4 rank, the same seed), its
+## estimate and its exact error meet the target
+%!test
+%! X = attsparse_example (30, 6000, 0.5, 8);
+%! fewer = 0;
+%! for s = 1:5
+%!   [~, ~, fit] = attsparse_rand (X, "rel", 0.35, "seed", s, "probabilities", "leverage", "spectral", false);
+%!   [~, ~, pilot] = attsparse_rand (X, "m", 4 * fit.rank, "seed", s, "probabilities", "leverage", ...
+%!                                   "sampling", "poisson", "error", false);
+%!   assert (pilot.rel_estimate <= 0.35);
+%!   assert (fit.rounds >= 2 && fit.m <= pilot.m && fit.m >= fit.rank);
+%!   assert (all (ismember (fit.index, pilot.index)));
+%!   assert (fit.rel_estimate <= 0.35 && fit.rel_error <= 0.35);
+%!   fewer += fit.k < pilot.k;
+%! endfor
+%! assert (fewer >= 3);

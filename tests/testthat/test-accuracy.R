@@ -148,6 +148,25 @@ test_that("target mode: the estimate meets rel, the exact rel is near it, scheme
   expect_true(all(loose$index %in% fixed$index))
 })
 
+test_that("target mode shrinks m below its pilot when the pilot meets the target with room to spare", {
+  X <- attsparse_example(30, 6000, r = 0.5, seed = 8)
+  fewer <- vapply(1:5, function(s) {
+    fit <- attsparse_rand(X, rel = 0.35, seed = s, probabilities = "leverage", spectral = FALSE)
+    # the pilot: Poisson sampling with m = 4 rank, the same seed and probabilities
+    pilot <- attsparse_rand(X, m = 4 * fit$rank, seed = s, probabilities = "leverage",
+                            sampling = "poisson", error = FALSE)
+    expect_lte(pilot$rel_estimate, 0.35)
+    expect_gte(fit$rounds, 2)                       # a smaller m was tried
+    expect_lte(fit$m, pilot$m)
+    expect_gte(fit$m, fit$rank)
+    expect_true(all(fit$index %in% pilot$index))   # a smaller m keeps a subset of the columns
+    expect_lte(fit$rel_estimate, 0.35)
+    expect_lte(fit$rel_error, 0.35)
+    fit$k < pilot$k
+  }, logical(1))
+  expect_gte(sum(fewer), 3)
+})
+
 test_that("bad rel values are refused by name", {
   X <- attsparse_example(5, 100, seed = 1)
   expect_error(attsparse_rand(X, rel = 0), "'rel' must be a number in \\(0, 1\\)")
