@@ -286,16 +286,20 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
    1.1 (rel_estimate / rel)^2 (the estimate falls like m^-1/2), at least by
    1.25 and at most by 4, until rel_estimate <= rel, every column kept (estimate 0), m at
    AS_M_MAX or AS_TARGET_ROUNDS samples. When the pilot already meets rel
-   and 1.1 (rel_estimate / rel)^2 <= AS_TARGET_SHRINK, m shrinks by that
-   factor (not below the rank); once a smaller m misses rel, m tries the
-   geometric mean of the smallest m that met rel and the largest that
-   missed it, while the two differ by more than AS_TARGET_SHRINK. A sample
-   that misses is dropped (so is one with estimate 0 that leaves columns
-   out). A larger m keeps a superset of the columns. out->rounds counts the
-   samples of the chosen probabilities, dropped ones too. */
+   and 1.1 (rel_estimate / bar)^2 <= AS_TARGET_SHRINK (bar: the pilot's,
+   below), m shrinks by that factor (not below half the pilot's m when the
+   pilot's bar is the stricter one); once a smaller m
+   misses, m tries the geometric mean of the smallest m that met and the
+   largest that missed, while the two differ by more than AS_TARGET_SHRINK.
+   A smaller sample is kept when its estimate is at most its bar: rel, or
+   AS_TARGET_SHRINK_MET rel when it leaves fewer than rank columns to chance
+   (q_j < 1); and not 0 while it leaves columns out. A larger m keeps a superset
+   of the columns. out->rounds counts the samples of the chosen
+   probabilities, dropped ones too. */
 #define AS_PILOT_FACTOR 4
 #define AS_TARGET_ROUNDS 12
 #define AS_TARGET_SHRINK 0.8
+#define AS_TARGET_SHRINK_MET 0.8
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
 
 /* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else

@@ -450,6 +450,17 @@ static double as_sum(int64_t d, const double *v)
     return t;
 }
 
+/* The bar a smaller sample's estimate must meet in target mode's shrink
+   (see as_rand_target): rel when the sample, drawn with m, leaves at least
+   rank columns to chance (q_j < 1), else AS_TARGET_SHRINK_MET rel. */
+static double as_shrink_bar(const as_sample *S, const double *prob, double total, int64_t m,
+                            int64_t rank, double rel)
+{
+    int64_t t, chance = 0;
+    for (t = 0; t < S->k; t++) chance += as_poisson_q(m, prob[S->index[t]], total) < 1;
+    return chance >= (rank > 0 ? rank : 1) ? rel : AS_TARGET_SHRINK_MET * rel;
+}
+
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
                    const double *nrm, double *prob, as_sample *out, double **Gout, as_common *c)
 {
@@ -489,18 +500,25 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     m = m0;
     rounds = 1;
     /* the pilot meets the target with room to spare: a smaller m (whose
-       sample is a subset of the pilot's) by the same m^-1/2 law, down to the
-       rank (the law and the bootstrap need some columns left to chance);
-       once a smaller m misses the target, the geometric means of it and the
-       smallest m that met it, while they differ by more than the factor
-       AS_TARGET_SHRINK. An estimate of 0 from a sample that leaves columns
-       out (every kept column certain: the resamples see no chance) counts
-       as a miss. */
+       sample is a subset of the pilot's) by the same m^-1/2 law, aiming at
+       the bar of the smaller sample; once a smaller m misses, the geometric
+       means of it and the smallest m that met, while they differ by more
+       than the factor AS_TARGET_SHRINK. The bar is the target when the
+       sample leaves at least rank columns to chance, else
+       AS_TARGET_SHRINK_MET of it: the bootstrap resamples only the columns
+       left to chance, and with fewer of them than dimensions it falls short
+       most often, while keeping the smallest of several samples that pass
+       picks the ones whose estimate fell short. When the pilot itself is
+       under the stricter bar, m stays at least half the pilot's. An
+       estimate of 0 from a sample that leaves columns out, every kept
+       column certain, counts as a miss. */
     {
-        int64_t mmin = m0 / AS_PILOT_FACTOR > 1 ? m0 / AS_PILOT_FACTOR : 1, miss = 0, mn;
+        int64_t mmin = as_shrink_bar(&S, prob, total, m, out->rank, o->rel) < o->rel && m0 / 2 > 1 ? m0 / 2 : 1;
+        int64_t miss = 0, mn;
         while (S.rel_estimate <= o->rel && rounds < AS_TARGET_ROUNDS) {
             if (miss == 0) {
-                double f = 1.1 * (S.rel_estimate / o->rel) * (S.rel_estimate / o->rel);
+                double bar = as_shrink_bar(&S, prob, total, m, out->rank, o->rel);
+                double f = 1.1 * (S.rel_estimate / bar) * (S.rel_estimate / bar);
                 if (f > AS_TARGET_SHRINK || m <= mmin) break;
                 mn = (int64_t)floor((double)m * f);
                 if (mn < mmin) mn = mmin;
@@ -513,9 +531,11 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
             rounds++;
             as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds, (long long)mn,
                         (long long)T.k, T.rel_estimate);
-            if (T.rel_estimate > o->rel || (T.rel_estimate == 0 && T.k < kpos)) {
+            if (!(T.rel_estimate <= as_shrink_bar(&T, prob, total, mn, out->rank, o->rel)) ||
+                (T.rel_estimate == 0 && T.k < kpos)) {
                 as_progress(c, "target: round %d's sample dropped (%s)", rounds,
-                            T.rel_estimate > o->rel ? "above the target" : "no column left to chance");
+                            T.rel_estimate > 0 ? "its estimate is above the smaller sample's bar"
+                                               : "no column left to chance");
                 as_sample_free(&T, c);
                 miss = mn;
                 continue;

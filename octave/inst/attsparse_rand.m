@@ -85,10 +85,13 @@
 ## @code{m^(-1/2)} law, at most 4-fold a round, at most 12 rounds) until the
 ## estimate meets the target or every column is kept.  Each round keeps a
 ## superset of the previous round's columns.  When the pilot already meets
-## the target with room to spare, @var{m} shrinks by the same law (down to
-## the rank; a smaller @var{m} keeps a subset of the columns), and between
-## the smallest @var{m} that met the target and the largest that missed it,
-## while its estimate still meets the target.  @var{info}.rounds counts the
+## the target with room to spare, @var{m} shrinks by the same law (a
+## smaller @var{m} keeps a subset of the columns), and between the smallest @var{m} that met the target and the
+## largest that missed it, a smaller sample kept when its estimate meets
+## the target, or 0.8 times the target when it leaves fewer than rank
+## columns to chance (a weight above 1; the bootstrap resamples only
+## those), @var{m} at least half the pilot's when the pilot itself leaves
+## fewer than rank columns to chance.  @var{info}.rounds counts the
 ## samples.  Where a sample's bootstrap would cost more than 1e10
 ## multiply-adds and more than @code{X * X'} (for the pilots, more than
 ## @code{X * X'} shared among them), that sample and every later one are

@@ -446,28 +446,57 @@ static void test_estimate_auto(void)
     free(X); free(s.p32); free(s.i32); free(s.p64); free(s.i64); free(s.x);
 }
 
-/* Target mode below its pilot: on the example at a loose target the pilot
-   (Poisson, m = 4 rank) meets it with room to spare, so m shrinks (not below
-   the rank) while the estimate still meets it; the result keeps a subset of
-   the pilot's columns. Over 5 seeds at least 3 keep fewer columns. */
-static void test_target_shrink(void)
+/* The bar a smaller sample must meet in target mode's shrink, from its
+   weights (a weight above 1 is a column left to chance, q < 1). */
+static double shrink_bar(const as_sample *S, double rel)
+{
+    int64_t t, chance = 0;
+    for (t = 0; t < S->k; t++) chance += S->weight[t] > 1;
+    return chance >= S->rank ? rel : AS_TARGET_SHRINK_MET * rel;
+}
+
+/* Target mode when the pilot meets the target with room to spare: the result
+   is a subset of the pilot's columns, m at most the pilot's (and at least
+   half of it when the pilot's bar is the stricter one), a smaller sample's
+   estimate within its bar; heavy > 0 scales the
+   first `heavy` columns by 60 and X back to max |X X'| = 0.5 (a few columns
+   hold most of the mass, most kept columns certain: the stricter bar).
+   Returns how many seeds of 10 ended with fewer columns than the pilot;
+   *strict counts the seeds whose pilot left fewer than rank columns to
+   chance, *below those whose m ended below half the pilot's. */
+static int target_shrink_case(int heavy, int probabilities, double rel, int *strict, int *below)
 {
     as_common c;
     as_rand_options o;
     as_matrix A;
     as_sample S, P;
     int n = 30, d = 6000, seed, fewer = 0;
+    int64_t i, j, u;
+    double f, bar;
     double *X = malloc(sizeof(double) * n * d);
     as_common_init(&c);
     CHECK(as_example(n, d, 0.5, 8, X, &c) == AS_OK, "%s", c.msg);
+    if (heavy > 0) {
+        double r = 0;
+        for (j = 0; j < heavy; j++)
+            for (i = 0; i < n; i++) X[i + j * n] *= 60;
+        for (i = 0; i < n; i++)
+            for (u = 0; u < n; u++) {
+                double g = 0;
+                for (j = 0; j < d; j++) g += X[i + j * n] * X[u + j * n];
+                r = fmax(r, fabs(g));
+            }
+        for (j = 0; j < (int64_t)n * d; j++) X[j] *= sqrt(0.5 / r);
+    }
     as_view_dense(&A, n, d, X, n);
-    for (seed = 1; seed <= 5; seed++) {
-        int64_t t, u, sub = 1;
+    *strict = *below = 0;
+    for (seed = 1; seed <= 10; seed++) {
+        int64_t t, sub = 1;
         as_rand_options_init(&o);
         o.seed = (uint64_t)seed;
         o.error = 0;
-        o.probabilities = AS_PROB_LEVERAGE;
-        o.rel = 0.35;
+        o.probabilities = probabilities;
+        o.rel = rel;
         CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "%s", c.msg);
         o.rel = NAN;
         o.m = 4 * S.rank;
@@ -477,17 +506,37 @@ static void test_target_shrink(void)
             while (u < P.k && P.index[u] < S.index[t]) u++;
             sub &= u < P.k && P.index[u] == S.index[t];
         }
-        CHECK(P.rel_estimate <= 0.35 && S.rounds >= 2 && S.m <= P.m && S.m >= S.rank && sub &&
-              S.rel_estimate <= 0.35,
-              "seed %d: pilot m %lld k %lld estimate %g; target m %lld k %lld estimate %g, %d rounds, subset %d",
-              seed, (long long)P.m, (long long)P.k, P.rel_estimate, (long long)S.m, (long long)S.k,
+        bar = shrink_bar(&P, rel);
+        *strict += bar < rel;
+        f = 1.1 * (P.rel_estimate / bar) * (P.rel_estimate / bar);
+        CHECK(P.rel_estimate <= rel && (S.rounds >= 2 || f > AS_TARGET_SHRINK) && S.m <= P.m && (bar == rel || 2 * S.m >= P.m) && sub &&
+              S.rel_estimate <= rel && (S.k == P.k || S.rel_estimate <= shrink_bar(&S, rel)),
+              "heavy %d seed %d: pilot m %lld k %lld estimate %g; target m %lld k %lld estimate %g, %d rounds, subset %d",
+              heavy, seed, (long long)P.m, (long long)P.k, P.rel_estimate, (long long)S.m, (long long)S.k,
               S.rel_estimate, S.rounds, (int)sub);
         fewer += S.k < P.k;
+        *below += 2 * S.m < P.m;
         as_sample_free(&S, &c);
         as_sample_free(&P, &c);
     }
-    CHECK(fewer >= 3, "fewer columns than the pilot in %d of 5 seeds", fewer);
     free(X);
+    return fewer;
+}
+
+/* Target mode below its pilot, on the example at a loose target (every kept
+   column left to chance: the target is the bar, m may fall below half the
+   pilot's) and with a few heavy columns (the stricter bar, m at least half
+   the pilot's). None keeps fewer columns than the pilot without the shrink. */
+static void test_target_shrink(void)
+{
+    int strict, below, fewer = target_shrink_case(0, AS_PROB_LEVERAGE, 0.5, &strict, &below);
+    CHECK(fewer >= 5 && strict == 0 && below >= 3,
+          "leverage: fewer columns than the pilot in %d of 10 seeds (below half its m in %d), %d strict bars",
+          fewer, below, strict);
+    fewer = target_shrink_case(40, AS_PROB_NORM, 0.1, &strict, &below);
+    CHECK(fewer >= 5 && strict >= 5 && below == 0,
+          "heavy columns: fewer columns than the pilot in %d of 10 seeds (below half its m in %d), %d strict bars",
+          fewer, below, strict);
 }
 
 int main(void)

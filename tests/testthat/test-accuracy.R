@@ -148,23 +148,44 @@ test_that("target mode: the estimate meets rel, the exact rel is near it, scheme
   expect_true(all(loose$index %in% fixed$index))
 })
 
+# target mode on X against its pilot (Poisson sampling with m = 4 rank, the same seed and
+# probabilities), 10 seeds; returns, per seed, whether it kept fewer columns than the pilot,
+# whether the pilot left fewer than rank columns to chance (a weight above 1: q < 1) and
+# whether m ended below half the pilot's
+shrink_case <- function(X, rel, probabilities) {
+  # the bar of a smaller sample: rel, or 0.8 rel when it leaves fewer than rank columns to chance
+  bar <- function(fit) if (sum(fit$weight > 1) >= fit$rank) rel else 0.8 * rel
+  vapply(1:10, function(s) {
+    fit <- attsparse_rand(X, rel = rel, seed = s, probabilities = probabilities, spectral = FALSE)
+    pilot <- attsparse_rand(X, m = 4 * fit$rank, seed = s, probabilities = probabilities,
+                            sampling = "poisson", error = FALSE)
+    expect_lte(pilot$rel_estimate, rel)
+    # a smaller m is tried when the law, aiming at the bar, puts it 0.8 times below the pilot's
+    if (1.1 * (pilot$rel_estimate / bar(pilot))^2 <= 0.8) expect_gte(fit$rounds, 2)
+    expect_lte(fit$m, pilot$m)
+    if (bar(pilot) < rel) expect_gte(2 * fit$m, pilot$m)   # then not below half the pilot's m
+    expect_true(all(fit$index %in% pilot$index))   # a smaller m keeps a subset of the columns
+    expect_lte(fit$rel_estimate, rel)
+    if (fit$k < pilot$k) expect_lte(fit$rel_estimate, bar(fit))
+    expect_lte(fit$rel_error, rel)
+    c(fewer = fit$k < pilot$k, strict = bar(pilot) < rel, below = 2 * fit$m < pilot$m)
+  }, logical(3))
+}
+
 test_that("target mode shrinks m below its pilot when the pilot meets the target with room to spare", {
   X <- attsparse_example(30, 6000, r = 0.5, seed = 8)
-  fewer <- vapply(1:5, function(s) {
-    fit <- attsparse_rand(X, rel = 0.35, seed = s, probabilities = "leverage", spectral = FALSE)
-    # the pilot: Poisson sampling with m = 4 rank, the same seed and probabilities
-    pilot <- attsparse_rand(X, m = 4 * fit$rank, seed = s, probabilities = "leverage",
-                            sampling = "poisson", error = FALSE)
-    expect_lte(pilot$rel_estimate, 0.35)
-    expect_gte(fit$rounds, 2)                       # a smaller m was tried
-    expect_lte(fit$m, pilot$m)
-    expect_gte(fit$m, fit$rank)
-    expect_true(all(fit$index %in% pilot$index))   # a smaller m keeps a subset of the columns
-    expect_lte(fit$rel_estimate, 0.35)
-    expect_lte(fit$rel_error, 0.35)
-    fit$k < pilot$k
-  }, logical(1))
-  expect_gte(sum(fewer), 3)
+  r <- shrink_case(X, 0.5, "leverage")
+  expect_gte(sum(r["fewer", ]), 5)   # 10 of 10 here; none without the shrink
+  expect_equal(sum(r["strict", ]), 0)
+  expect_gte(sum(r["below", ]), 3)   # every column left to chance: m may go below half the pilot's
+  # 40 columns scaled by 60 (most of the mass), X back to max |X X'| = 0.5: few columns left
+  # to chance, the stricter bar
+  X[, 1:40] <- X[, 1:40] * 60
+  X <- X * sqrt(0.5 / max(abs(tcrossprod(X))))
+  r <- shrink_case(X, 0.1, "norm")
+  expect_gte(sum(r["fewer", ]), 5)   # 10 of 10 here
+  expect_gte(sum(r["strict", ]), 5)
+  expect_equal(sum(r["below", ]), 0)
 })
 
 test_that("bad rel values are refused by name", {
