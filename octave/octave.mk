@@ -62,7 +62,7 @@ octave-pkg: $(OCT_PKG)
 check-octave-pkg: $(OCT_PKG)
 	@grep -E '^installed package: [0-9]+ passed, [0-9]+ failed' $(OCT_PKG_LOG) | tail -1 | sed 's/$$/ ($(notdir $(OCT_PKG)))/'
 
-check-octave: octave
+check-octave: octave demo-data
 	$(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/octave \
 	  --eval 'exit (run_tests ("octave/inst", "tests/octave") > 0)'
 
