@@ -91,10 +91,11 @@ attsparse_rand <- function(X, m = NULL, eps = 0.5, delta = 0.01, seed = NULL, er
   X <- as_input(X)
   qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
   if (is.null(seed)) seed <- seed_from_rng()
-  res <- .Call(C_rand, X, qk_core_options(c(list(m = m, eps = eps, delta = delta, seed = seed,
-                                                  error = error), dots), qk))
+  # eps not given: the core's default (in target mode, no spectral floor)
+  res <- .Call(C_rand, X, qk_core_options(c(list(m = m, eps = if (!missing(eps)) eps, delta = delta,
+                                                  seed = seed, error = error), dots), qk))
   out <- new_attsparse(X, res, "randomized",
-                list(seed = as.numeric(seed), eps = eps, delta = delta,
+                list(seed = as.numeric(seed), eps = res$eps_target, delta = delta,
                      probabilities = res$probabilities,
                      sampling = res$sampling,
                      rel_target = if (is.null(dots[["rel", exact = TRUE]])) NA_real_ else as.numeric(dots[["rel", exact = TRUE]]),

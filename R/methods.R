@@ -12,7 +12,7 @@ field <- function(x, name) if (is.null(x[[name]]) || !length(x[[name]])) NA else
 known_fields <- c("Y", "index", "weight", "m", "k", "error", "rel_error", "r", "baseline",
                   "eps_spectral", "bound", "rank", "method", "dim", "sparse", "time",
                   "error_time", "seed", "eps", "probabilities", "sampling", "rel_estimate",
-                  "inf_estimate", "rounds")
+                  "inf_estimate", "rounds", "rel_target")
 
 # "name value" for a scalar, "name d1 x d2 class" otherwise
 describe_field <- function(name, value) {
@@ -79,6 +79,7 @@ summary.attsparse <- function(object, ...) {
             error_time = f("error_time"), seed = object$seed,
             sampling = f("sampling"), probabilities = f("probabilities"),
             rel_estimate = f("rel_estimate"), inf_estimate = f("inf_estimate"),
+            rel_target = f("rel_target"), rounds = f("rounds"),
             other = vapply(other, function(n) describe_field(n, object[[n]]), ""))
   class(s) <- "summary.attsparse"
   s
@@ -89,10 +90,14 @@ print.summary.attsparse <- function(x, ...) {
   dims <- if (length(x$dim) == 2L) x$dim else c(NA, NA)
   cat(sprintf("attsparse %s sketch of a %s x %s %s matrix\n", format(x$method), format(dims[1]),
               format(dims[2]), if (x$sparse) "sparse" else "dense"))
-  cat(sprintf("  columns kept k = %d of %s (%s%%), %s = %s, rank %s, target eps %s%s\n",
+  # target mode: the rel asked for, and eps when given (a floor on m)
+  target <- if (is.na(x$rel_target)) sprintf("target eps %s", format(x$eps)) else
+    sprintf("target rel %s%s, %d rounds", fmt_pct(x$rel_target),
+            if (is.na(x$eps)) "" else sprintf(" with eps %s", format(x$eps)), x$rounds)
+  cat(sprintf("  columns kept k = %d of %s (%s%%), %s = %s, rank %s, %s%s\n",
               x$k, format(dims[2]), fmt_num(100 * x$k / dims[2]),
               if (rand) "draws" else "iterations", format(x$m),
-              format(x$rank), format(x$eps), if (is.null(x$seed)) "" else sprintf(", seed %s", format(x$seed[1]))))
+              format(x$rank), target, if (is.null(x$seed)) "" else sprintf(", seed %s", format(x$seed[1]))))
   cat("  metrics:\n")
   m <- x$metrics
   cat(sprintf("    inf error  max|Att(Y) - Att(X)|     %s\n", fmt_num(m[["inf"]])))

@@ -214,7 +214,9 @@ int as_options_set(unsigned call, void *o, const char *name, double value,
 
 typedef struct as_rand_options {
     int64_t  m;            /* draws; 0: the default (as_rand)                */
-    double   eps;          /* target spectral error, in (0, 1)               */
+    double   eps;          /* target spectral error, in (0, 1); NaN (default):
+                              AS_EPS_DEFAULT, and in target mode none; given
+                              with rel, a floor (as_rand)                     */
     double   delta;        /* failure probability, in (0, 1)                 */
     double   beta;         /* score approximation factor of the default m; 0
                               (default): from the sketches (as_rand)          */
@@ -227,7 +229,8 @@ typedef struct as_rand_options {
     int64_t  s2;           /* JL columns; 0: default                         */
     double   mem_mb;       /* cap on the working arrays in MiB; 0: 3/4 of the
                               physical memory                                */
-    int      sampling;     /* AS_SAMPLING_*                                  */
+    int      sampling;     /* AS_SAMPLING_*; -1 (default): i.i.d., in target
+                              mode Poisson (i.i.d. with rel is an error)      */
     int      estimate;     /* 1: fill rel_estimate, inf_estimate; 0: not; -1
                               (default): unless its AS_ESTIMATE_B Grams of Y
                               cost more than 1e10 multiply-adds and more than
@@ -240,13 +243,22 @@ typedef struct as_rand_options {
                               (default): as error                             */
 } as_rand_options;
 
+/* The spectral error asked for when eps is not given (outside target mode). */
+#define AS_EPS_DEFAULT 0.5
+
 /* Resamples of the bootstrap error estimate and the quantile reported. */
 #define AS_ESTIMATE_B 30
 #define AS_ESTIMATE_QUANTILE 0.95
 
-/* Defaults from the option table; check: every field against its row. */
+/* Defaults from the option table; check: every field against its row, and
+   the rules between them (rel with m, with i.i.d. sampling, or with eps and
+   probabilities that carry no spectral guarantee: errors). */
 void as_rand_options_init(as_rand_options *o);
 int  as_rand_options_check(const as_rand_options *o, as_common *c);
+/* The eps and sampling a run uses: the given ones, else the defaults above
+   (as_rand_eps: NaN in target mode when eps is not given). */
+double as_rand_eps(const as_rand_options *o);
+int    as_rand_sampling(const as_rand_options *o);
 /* as_options_set(AS_FOR_RAND, o, ...) */
 int  as_rand_options_set(as_rand_options *o, const char *name, double value,
                          const char *text, as_common *c);
@@ -287,15 +299,20 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
    1.25 and at most by 4, until rel_estimate <= rel, every column kept (estimate 0), m at
    AS_M_MAX or AS_TARGET_ROUNDS samples. When the pilot already meets rel
    and 1.1 (rel_estimate / bar)^2 <= AS_TARGET_SHRINK (bar: the pilot's,
-   below), m shrinks by that factor (not below half the pilot's m when the
-   pilot's bar is the stricter one); once a smaller m
+   below), m shrinks by that factor (not below the rank, nor below half the
+   pilot's m when the pilot's bar is the stricter one); once a smaller m
    misses, m tries the geometric mean of the smallest m that met and the
    largest that missed, while the two differ by more than AS_TARGET_SHRINK.
    A smaller sample is kept when its estimate is at most its bar: rel, or
    AS_TARGET_SHRINK_MET rel when it leaves fewer than rank columns to chance
    (q_j < 1); and not 0 while it leaves columns out. A larger m keeps a superset
-   of the columns. out->rounds counts the samples of the chosen
-   probabilities, dropped ones too. */
+   of the columns. With eps given (not NaN), only leverage and mixed
+   probabilities are candidates and m is at least as_default_m(rank, eps,
+   delta_s, beta) of the picked ones, the default mode's m for that eps: the
+   matrix Chernoff bound holds for Poisson sampling with that m as for m
+   i.i.d. draws (independent terms, each certain one split into many small
+   ones, the others of norm at most beta rank / m). out->rounds counts the
+   samples of the chosen probabilities, dropped ones too. */
 #define AS_PILOT_FACTOR 4
 #define AS_TARGET_ROUNDS 12
 #define AS_TARGET_SHRINK 0.8

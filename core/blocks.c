@@ -233,11 +233,11 @@ int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t ra
             return as_error(c, AS_ERR_INPUT, "X: the sum of squared column norms %s: rescale X",
                             isfinite(tn) ? "underflows" : "overflows");
     }
-    out->eps_target = o->eps;
+    out->eps_target = as_rand_eps(o);
     out->rank = P->need_lev ? rank : (P->n < d ? P->n : d);
     out->s1 = P->need_lev && !P->in_memory ? P->s1 : 0;   /* approximate scores: the default m's beta */
     out->probabilities = scheme;
-    out->sampling = o->sampling;
+    out->sampling = as_rand_sampling(o);
     out->rounds = 1;
     prob = as_malloc(c, (size_t)d, sizeof(double));
     if (prob) as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, term, c);
@@ -260,6 +260,6 @@ int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, co
     if (as_matrix_check(Xs, c) != AS_OK) return c->status;
     if (as_sample_check_finite_cols(Xs, NULL, out, c) != AS_OK) return c->status;
     if (o->estimate)
-        as_estimate(Xs, NULL, d, out, o->sampling, term, o->seed, 0, c);
+        as_estimate(Xs, NULL, d, out, as_rand_sampling(o), term, o->seed, 0, c);
     return c->status;
 }

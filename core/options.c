@@ -23,7 +23,9 @@ enum {
 static const as_option as_options[] = {
     {"m", AS_OPT_WHOLE, RAND, 1, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
      "draws; default from the matrix Chernoff bound (as_default_m)", F_M},
-    {"eps", AS_OPT_REAL, RAND | DET, 0, 1, 1, 1, 0.5, NO_CHOICES,
+    {"eps", AS_OPT_REAL, RAND, 0, 1, 1, 1, NAN, NO_CHOICES,
+     "target spectral error (0.5; with 'rel': none unless given, then a floor on m)", F_EPS},
+    {"eps", AS_OPT_REAL, DET, 0, 1, 1, 1, AS_EPS_DEFAULT, NO_CHOICES,
      "target spectral error (0.5)", F_EPS},
     {"delta", AS_OPT_REAL, RAND | LEV, 0, 1, 1, 1, 0.01, NO_CHOICES,
      "failure probability (0.01)", F_DELTA},
@@ -36,8 +38,8 @@ static const as_option as_options[] = {
     {"probabilities", AS_OPT_CHOICE, RAND, 0, AS_PROB_AUTO, 0, 0, AS_PROB_AUTO,
      "leverage|uniform|norm|mixed|auto",
      "sampling probabilities (auto: leverage, or in target mode the pilots' pick)", F_PROBABILITIES},
-    {"sampling", AS_OPT_CHOICE, RAND, 0, AS_SAMPLING_POISSON, 0, 0, AS_SAMPLING_IID, "iid|poisson",
-     "i.i.d. draws with replacement or Poisson sampling (iid)", F_SAMPLING},
+    {"sampling", AS_OPT_CHOICE, RAND, 0, AS_SAMPLING_POISSON, 0, 0, -1, "iid|poisson",
+     "i.i.d. draws with replacement or Poisson sampling (iid; with 'rel': poisson)", F_SAMPLING},
     {"rel", AS_OPT_REAL, RAND, 0, 1, 1, 1, NAN, NO_CHOICES,
      "target for rel_estimate: m chosen over rounds (off)", F_REL},
     {"estimate", AS_OPT_FLAG, RAND, 0, 1, 0, 0, -1, NO_CHOICES,
@@ -362,7 +364,25 @@ int as_rand_options_check(const as_rand_options *o, as_common *c)
     if (as_options_check(AS_FOR_RAND, o, c) != AS_OK) return c->status;
     if (!isnan(o->rel) && o->m != 0)
         return as_error(c, AS_ERR_ARG, "'rel' and 'm' cannot be given together: 'rel' chooses m");
+    if (!isnan(o->rel) && o->sampling == AS_SAMPLING_IID)
+        return as_error(c, AS_ERR_ARG, "'sampling' = \"iid\" cannot be used with 'rel': target mode samples "
+                        "by Poisson (a larger m keeps a superset of the columns)");
+    if (!isnan(o->rel) && !isnan(o->eps) &&
+        (o->probabilities == AS_PROB_NORM || o->probabilities == AS_PROB_UNIFORM))
+        return as_error(c, AS_ERR_ARG, "'eps' with 'rel' keeps the spectral guarantee, which %s probabilities "
+                        "do not carry: use \"leverage\", \"mixed\" or \"auto\"",
+                        o->probabilities == AS_PROB_NORM ? "norm" : "uniform");
     return AS_OK;
+}
+
+double as_rand_eps(const as_rand_options *o)
+{
+    return !isnan(o->eps) ? o->eps : isnan(o->rel) ? AS_EPS_DEFAULT : NAN;
+}
+
+int as_rand_sampling(const as_rand_options *o)
+{
+    return o->sampling >= 0 ? o->sampling : isnan(o->rel) ? AS_SAMPLING_IID : AS_SAMPLING_POISSON;
 }
 
 int as_rand_options_set(as_rand_options *o, const char *name, double value, const char *text,

@@ -112,7 +112,7 @@ estimate:
        the Gram of the columns kept for certain) */
     if (!o->estimate && isnan(o->rel)) return AS_OK;
     {
-        int poisson = o->sampling == AS_SAMPLING_POISSON || !isnan(o->rel), target = !isnan(o->rel);
+        int poisson = as_rand_sampling(o) == AS_SAMPLING_POISSON, target = !isnan(o->rel);
         /* target mode's exact rounds: X X', Y Y', the rounds' two Grams and a scratch */
         snprintf(what, sizeof what, "the error estimate needs Y Y' and a resample's Gram (%s n^2 doubles, "
                  "n = nrow(X) = %.0f; estimate = FALSE skips it)",
@@ -160,7 +160,7 @@ static int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, cons
 {
     double est, exact;
     if (o->estimate >= 0) return o->estimate;
-    if (as_estimate_affordable(X, S->k, S->index, o->sampling, term, 1, &est, &exact)) return 1;
+    if (as_estimate_affordable(X, S->k, S->index, as_rand_sampling(o), term, 1, &est, &exact)) return 1;
     as_progress(c, "estimate: not made: its Grams of the %lld kept columns (%.3g multiply-adds) cost more "
                 "than X X' (%.3g); estimate = TRUE makes it", (long long)S->k, est, exact);
     return 0;
@@ -185,12 +185,12 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
                (target && o->probabilities == AS_PROB_AUTO);
     need_nrm = scheme == AS_PROB_NORM || scheme == AS_PROB_MIXED ||
                (target && o->probabilities == AS_PROB_AUTO);
-    out->eps_target = o->eps;
+    out->eps_target = as_rand_eps(o);
     if (c->nthreads > as_threads_cap())
         as_progress(c, "threads: %d asked, %d used (4x the online CPUs)", c->nthreads, as_threads_cap());
     if (as_rand_memory(X, o, need_lev, need_nrm, c) != AS_OK) return c->status;
     out->probabilities = scheme;
-    out->sampling = target ? AS_SAMPLING_POISSON : o->sampling;
+    out->sampling = as_rand_sampling(o);
     out->rounds = 1;
 
     prob = as_malloc(c, (size_t)d, sizeof(double));
@@ -215,7 +215,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
     }
     if (as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, &term, c) != AS_OK) goto done;
     if (as_sample_check_finite(X, out, c) != AS_OK) goto done;
-    if (as_estimate_wanted(X, o, out, term, c)) as_estimate(X, out->index, d, out, o->sampling, term, o->seed, 0, c);
+    if (as_estimate_wanted(X, o, out, term, c)) as_estimate(X, out->index, d, out, as_rand_sampling(o), term, o->seed, 0, c);
 
 done:
     as_free(c, prob);

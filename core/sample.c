@@ -461,10 +461,13 @@ static double as_shrink_bar(const as_sample *S, const double *prob, double total
     return chance >= (rank > 0 ? rank : 1) ? rel : AS_TARGET_SHRINK_MET * rel;
 }
 
+static double as_scheme_beta(int64_t d, int64_t rank, const double *lev, int scheme, int64_t s1,
+                             const as_rand_options *o, double *delta_sampling);
+
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
                    const double *nrm, double *prob, as_sample *out, double **Gout, as_common *c)
 {
-    int64_t d = X->ncol, m0, m, kpos, j;
+    int64_t d = X->ncol, m0, m, kpos, j, mfloor = 0;
     int cand[3], ncand = 0, t, best = -1, rounds;
     double bestscore = INFINITY, total, *G = NULL;
     as_round_acc acc;
@@ -472,8 +475,11 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     *Gout = NULL;
     as_sample S, T;
     as_sample_init(&S);
+    /* eps given: only the probabilities that carry the spectral guarantee */
     if (o->probabilities == AS_PROB_AUTO) {
-        cand[0] = AS_PROB_LEVERAGE; cand[1] = AS_PROB_NORM; cand[2] = AS_PROB_MIXED; ncand = 3;
+        cand[ncand++] = AS_PROB_LEVERAGE;
+        if (isnan(o->eps)) cand[ncand++] = AS_PROB_NORM;
+        cand[ncand++] = AS_PROB_MIXED;
     } else cand[ncand++] = o->probabilities;
     m0 = AS_PILOT_FACTOR * (out->rank > 0 ? out->rank : 1);
     for (t = 0; t < ncand; t++) {
@@ -499,6 +505,29 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     for (kpos = 0, j = 0; j < d; j++) kpos += prob[j] > 0;
     m = m0;
     rounds = 1;
+    /* eps given: the m of the spectral guarantee for the picked probabilities
+       (as_default_m, as the default mode's) is a floor; its sample is a
+       superset of the pilot's */
+    if (!isnan(o->eps)) {
+        double ds, meps;
+        out->beta = as_scheme_beta(d, out->rank, lev, best, out->s1, o, &ds);
+        meps = as_default_m(out->rank, o->eps, ds, out->beta);
+        if (!(meps <= (double)AS_M_MAX)) {
+            as_error(c, AS_ERR_TOOBIG, "the 'm' of eps = %g, delta = %g is %.3g draws, above %lld: pass a larger 'eps'",
+                     o->eps, o->delta, meps, (long long)AS_M_MAX);
+            goto drop;
+        }
+        mfloor = (int64_t)meps;
+        if (mfloor > m) {
+            if (as_poisson_round(X, prob, total, mfloor, o->seed, rounds, 1, &G, &acc, &T, c) != AS_OK) goto drop;
+            rounds++;
+            as_progress(c, "target: round %d, m = %lld (the floor for eps = %g), k = %lld, estimate %.3g", rounds,
+                        (long long)mfloor, o->eps, (long long)T.k, T.rel_estimate);
+            as_sample_free(&S, c);
+            S = T;
+            m = mfloor;
+        }
+    }
     /* the pilot meets the target with room to spare: a smaller m (whose
        sample is a subset of the pilot's) by the same m^-1/2 law, aiming at
        the bar of the smaller sample; once a smaller m misses, the geometric
@@ -509,12 +538,17 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
        left to chance, and with fewer of them than dimensions it falls short
        most often, while keeping the smallest of several samples that pass
        picks the ones whose estimate fell short. When the pilot itself is
-       under the stricter bar, m stays at least half the pilot's. An
+       under the stricter bar, m stays at least half the pilot's; m stays
+       at least the rank (fewer expected columns than dimensions: a sample
+       that misses most of X's mass resamples to nearly itself, its
+       estimate small whatever its error) and at least eps's floor. An
        estimate of 0 from a sample that leaves columns out, every kept
        column certain, counts as a miss. */
     {
         int64_t mmin = as_shrink_bar(&S, prob, total, m, out->rank, o->rel) < o->rel && m0 / 2 > 1 ? m0 / 2 : 1;
         int64_t miss = 0, mn;
+        if (mmin < out->rank) mmin = out->rank;
+        if (mmin < mfloor) mmin = mfloor;
         while (S.rel_estimate <= o->rel && rounds < AS_TARGET_ROUNDS) {
             if (miss == 0) {
                 double bar = as_shrink_bar(&S, prob, total, m, out->rank, o->rel);
@@ -604,13 +638,13 @@ int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm
     double *cdf = NULL, total = 0, mreq, delta_sampling;
     as_scheme_probabilities(d, scheme, lev, nrm, prob);
     out->beta = as_scheme_beta(d, rank, lev, scheme, out->s1, o, &delta_sampling);
-    mreq = o->m > 0 ? (double)o->m : as_default_m(rank, o->eps, delta_sampling, out->beta);
+    mreq = o->m > 0 ? (double)o->m : as_default_m(rank, as_rand_eps(o), delta_sampling, out->beta);
     if (!(mreq <= (double)AS_M_MAX))
         return as_error(c, AS_ERR_TOOBIG, "the default 'm' for eps = %g, delta = %g is %.3g draws, above %lld: pass a smaller 'm' or a larger 'eps'",
-                        o->eps, o->delta, mreq, (long long)AS_M_MAX);
+                        as_rand_eps(o), o->delta, mreq, (long long)AS_M_MAX);
     m = (int64_t)mreq;
     out->m = m;
-    if (o->sampling == AS_SAMPLING_IID) {
+    if (as_rand_sampling(o) == AS_SAMPLING_IID) {
         cdf = as_malloc(c, (size_t)d, sizeof(double));
         if (!cdf) return c->status;
     }
@@ -625,8 +659,8 @@ int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm
         goto done;
     }
     as_progress(c, "sampling: %s, m = %lld over %lld columns",
-                o->sampling == AS_SAMPLING_IID ? "i.i.d. draws" : "Poisson", (long long)m, (long long)d);
-    if (o->sampling == AS_SAMPLING_IID)
+                as_rand_sampling(o) == AS_SAMPLING_IID ? "i.i.d. draws" : "Poisson", (long long)m, (long long)d);
+    if (as_rand_sampling(o) == AS_SAMPLING_IID)
         as_sample_iid(d, prob, cdf, total, m, o->seed, out, term, c);
     else
         as_sample_poisson(d, prob, total, m, o->seed, out, term, c);

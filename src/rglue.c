@@ -229,7 +229,7 @@ static SEXP r_wrap_body(void *data)
                            "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling",
                            "b", "max_columns", "time", "error_time", "metrics", "YK",
                            "steps", "presample_k", "presample_eps", "eps_composed", "beta",
-                           "out_error", "out_rel_error", ""};
+                           "out_error", "out_rel_error", "eps_target", ""};
     SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight;
     int64_t t, k = S->k;
 
@@ -267,6 +267,7 @@ static SEXP r_wrap_body(void *data)
     SET_VECTOR_ELT(out, 25, Rf_ScalarReal(S->beta));
     SET_VECTOR_ELT(out, 26, Rf_ScalarReal(ISNAN(S->out_error) ? NA_REAL : S->out_error));
     SET_VECTOR_ELT(out, 27, Rf_ScalarReal(ISNAN(S->out_rel_error) ? NA_REAL : S->out_rel_error));
+    SET_VECTOR_ELT(out, 28, Rf_ScalarReal(ISNAN(S->eps_target) ? NA_REAL : S->eps_target));
     UNPROTECT(1);
     return out;
 }

@@ -51,6 +51,8 @@
 ## it.
 ## @item @qcode{"eps"}
 ## Target spectral error in (0, 1), used for the default @var{m} (0.5).
+## With @qcode{"rel"}, none unless given: given, it keeps the spectral
+## guarantee as a floor (see @qcode{"rel"}).
 ## @item @qcode{"delta"}
 ## Failure probability in (0, 1) (0.01).
 ## @item @qcode{"seed"}
@@ -76,6 +78,9 @@
 ## @code{q = min (1, @var{m} p(@var{j}))} and weight @code{1 / sqrt (q)},
 ## independently of the others; columns with @code{q = 1} enter with weight 1,
 ## none is repeated, and a larger @var{m} keeps a superset of the columns.
+## The matrix Chernoff bound behind the default @var{m} holds for Poisson
+## sampling with the same @var{m}.  With @qcode{"rel"}, Poisson (and
+## @qcode{"iid"} is an error).
 ## @item @qcode{"rel"}
 ## A target for @var{info}.rel_estimate in (0, 1); not together with
 ## @qcode{"m"}.  Poisson pilot samples (@code{m = 4 rank}) estimate the error
@@ -90,9 +95,13 @@
 ## largest that missed it, a smaller sample kept when its estimate meets
 ## the target, or 0.8 times the target when it leaves fewer than rank
 ## columns to chance (a weight above 1; the bootstrap resamples only
-## those), @var{m} at least half the pilot's when the pilot itself leaves
-## fewer than rank columns to chance.  @var{info}.rounds counts the
-## samples.  Where a sample's bootstrap would cost more than 1e10
+## those), @var{m} at least the rank, and at least half the pilot's when
+## the pilot itself leaves fewer than rank columns to chance.  With
+## @qcode{"eps"} given, only leverage and mixed probabilities are
+## candidates and @var{m} is at least the default @var{m} for that
+## @var{eps} (the spectral guarantee, with probability 1 - @var{delta}).
+## @var{info}.rounds counts the samples, @var{info}.eps is NaN without
+## @qcode{"eps"}.  Where a sample's bootstrap would cost more than 1e10
 ## multiply-adds and more than @code{X * X'} (for the pilots, more than
 ## @code{X * X'} shared among them), that sample and every later one are
 ## measured by their exact error instead (@code{X * X'} computed once, the
@@ -327,6 +336,8 @@ endfunction
 %!error <'rel' must be a number in \(0, 1\)> attsparse_rand (X, "rel", 0)
 %!error <'rel' must be a number in \(0, 1\)> attsparse_rand (X, "rel", 1)
 %!error <'rel' and 'm' cannot be given together> attsparse_rand (X, "rel", 0.1, "m", 40)
+%!error <'sampling' = "iid" cannot be used with 'rel'> attsparse_rand (X, "rel", 0.1, "sampling", "iid")
+%!error <'eps' with 'rel' keeps the spectral guarantee, which norm> attsparse_rand (X, "rel", 0.1, "eps", 0.5, "probabilities", "norm")
 %!error <'sampling' must be one of iid\|poisson> attsparse_rand (X, "sampling", "bernoulli")
 %!error <'estimate' must be true or false> attsparse_rand (X, "estimate", 2)
 %!error <'probabilities' must be one of leverage\|uniform\|norm\|mixed\|auto> attsparse_rand (X, "probabilities", "mix")

@@ -85,6 +85,24 @@ static void test_validation(void)
         o.rel = 1; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'rel'"), "%s", c.msg);
         o.rel = 0.1; o.m = 5; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'rel' and 'm'"), "%s", c.msg);
         o.m = 0; CHECK(as_rand_options_check(&o, &c) == AS_OK, "%s", c.msg);
+        /* target mode: Poisson only; eps given keeps the spectral guarantee,
+           which norm and uniform probabilities do not carry */
+        o.sampling = AS_SAMPLING_IID;
+        CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'sampling' = \"iid\""), "%s", c.msg);
+        o.sampling = -1; o.probabilities = AS_PROB_NORM;
+        CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'eps' with 'rel'") && strstr(c.msg, "norm"),
+              "%s", c.msg);
+        o.probabilities = AS_PROB_UNIFORM;
+        CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "uniform"), "%s", c.msg);
+        o.eps = NAN; CHECK(as_rand_options_check(&o, &c) == AS_OK, "norm probabilities without eps: %s", c.msg);
+        o.probabilities = AS_PROB_AUTO;
+        CHECK(isnan(as_rand_eps(&o)) && as_rand_sampling(&o) == AS_SAMPLING_POISSON, "target mode's eps %g, sampling %d",
+              as_rand_eps(&o), as_rand_sampling(&o));
+        o.rel = NAN;
+        CHECK(as_rand_eps(&o) == AS_EPS_DEFAULT && as_rand_sampling(&o) == AS_SAMPLING_IID, "default eps %g, sampling %d",
+              as_rand_eps(&o), as_rand_sampling(&o));
+        as_rand_options_init(&o);
+        CHECK(isnan(o.eps) && o.sampling == -1, "init: eps %g, sampling %d", o.eps, o.sampling);
         o.probabilities = 5; CHECK(as_rand_options_check(&o, &c) == AS_ERR_ARG && strstr(c.msg, "'probabilities'"), "%s", c.msg);
     }
 }
@@ -510,7 +528,7 @@ static int target_shrink_case(int heavy, int probabilities, double rel, int *str
         *strict += bar < rel;
         f = 1.1 * (P.rel_estimate / bar) * (P.rel_estimate / bar);
         CHECK(P.rel_estimate <= rel && (S.rounds >= 2 || f > AS_TARGET_SHRINK) && S.m <= P.m && (bar == rel || 2 * S.m >= P.m) && sub &&
-              S.rel_estimate <= rel && (S.k == P.k || S.rel_estimate <= shrink_bar(&S, rel)),
+              S.rel_estimate <= rel && (S.k == P.k || S.rel_estimate <= shrink_bar(&S, rel)) && S.m >= S.rank,
               "heavy %d seed %d: pilot m %lld k %lld estimate %g; target m %lld k %lld estimate %g, %d rounds, subset %d",
               heavy, seed, (long long)P.m, (long long)P.k, P.rel_estimate, (long long)S.m, (long long)S.k,
               S.rel_estimate, S.rounds, (int)sub);
@@ -525,12 +543,12 @@ static int target_shrink_case(int heavy, int probabilities, double rel, int *str
 
 /* Target mode below its pilot, on the example at a loose target (every kept
    column left to chance: the target is the bar, m may fall below half the
-   pilot's) and with a few heavy columns (the stricter bar, m at least half
+   pilot's, not below the rank) and with a few heavy columns (the stricter bar, m at least half
    the pilot's). None keeps fewer columns than the pilot without the shrink. */
 static void test_target_shrink(void)
 {
     int strict, below, fewer = target_shrink_case(0, AS_PROB_LEVERAGE, 0.5, &strict, &below);
-    CHECK(fewer >= 5 && strict == 0 && below >= 3,
+    CHECK(fewer >= 5 && strict == 0 && below >= 1,   /* down to the rank: 2 of 10 here */
           "leverage: fewer columns than the pilot in %d of 10 seeds (below half its m in %d), %d strict bars",
           fewer, below, strict);
     fewer = target_shrink_case(40, AS_PROB_NORM, 0.1, &strict, &below);

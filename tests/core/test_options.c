@@ -32,9 +32,11 @@ static void test_table(void)
     }
     as_rand_options_init(&r);
     as_det_options_init(&d);
-    CHECK(r.eps == 0.5 && r.delta == 0.01 && r.beta == 0 && r.m == 0 && r.error == 1 &&
+    /* eps and sampling chosen by the core (as_rand_eps, as_rand_sampling) */
+    CHECK(isnan(r.eps) && r.delta == 0.01 && r.beta == 0 && r.m == 0 && r.error == 1 &&
           r.spectral == -1 && r.estimate == -1 && isnan(r.rel) && r.probabilities == AS_PROB_AUTO &&
-          r.sampling == AS_SAMPLING_IID && r.s == 0, "rand defaults");
+          r.sampling == -1 && r.s == 0 && as_rand_eps(&r) == 0.5 && as_rand_sampling(&r) == AS_SAMPLING_IID,
+          "rand defaults");
     CHECK(d.eps == 0.5 && d.error == 1 && d.spectral == -1 && d.leaf == 0 && d.search == 0, "det defaults");
     CHECK(as_rand_options_check(&r, &c) == AS_OK && as_det_options_check(&d, &c) == AS_OK, "%s", c.msg);
     /* names per call: det has no probabilities (its seed is the presample's), leverage has method but no m */

@@ -263,6 +263,7 @@
 %!                                     "sampling", "poisson", "error", false);
 %!     assert (pilot.rel_estimate <= rel);
 %!     assert (fit.m <= pilot.m && (bar (pilot) == rel || 2 * fit.m >= pilot.m));
+%!     assert (fit.m >= fit.rank);   # not below the rank
 %!     if (1.1 * (pilot.rel_estimate / bar (pilot))^2 <= 0.8)   # a smaller m is tried
 %!       assert (fit.rounds >= 2);
 %!     endif
@@ -275,8 +276,23 @@
 %!   endfor
 %!   assert (fewer >= 5);   # 10 of 10 in both here; none without the shrink
 %!   if (minstrict == 0)
-%!     assert (strict == 0 && below >= 3);
+%!     assert (strict == 0 && below >= 1);   # down to the rank: 2 of 10 here
 %!   else
 %!     assert (strict >= minstrict && below == 0);
 %!   endif
 %! endfor
+
+## target mode with eps: only leverage or mixed probabilities, m at least
+## the default m for eps (the matrix Chernoff formula at info.beta, delta / 2
+## left to the sampling); without eps, info.eps is NaN and m is far below it
+%!test
+%! X = attsparse_example (30, 6000, 0.5, 8);
+%! [~, ~, free] = attsparse_rand (X, "rel", 0.2, "seed", 1, "error", false);
+%! [Y, ~, fit] = attsparse_rand (X, "rel", 0.2, "eps", 0.5, "seed", 1, "error", false);
+%! assert (isnan (free.eps) && fit.eps == 0.5);
+%! assert (any (strcmp (fit.probabilities, {"leverage", "mixed"})));
+%! r = fit.rank;
+%! floor_m = ceil (fit.beta * r * log (2 * r / 0.005) / (1.5 * log (1.5) - 0.5));
+%! assert (abs (fit.m - floor_m) <= 1);
+%! assert (floor_m > 4 * free.m && columns (Y) < columns (X));
+%! assert (all (ismember (free.index(free.weight == 1), fit.index)));

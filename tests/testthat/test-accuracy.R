@@ -163,6 +163,7 @@ shrink_case <- function(X, rel, probabilities) {
     # a smaller m is tried when the law, aiming at the bar, puts it 0.8 times below the pilot's
     if (1.1 * (pilot$rel_estimate / bar(pilot))^2 <= 0.8) expect_gte(fit$rounds, 2)
     expect_lte(fit$m, pilot$m)
+    expect_gte(fit$m, fit$rank)   # not below the rank
     if (bar(pilot) < rel) expect_gte(2 * fit$m, pilot$m)   # then not below half the pilot's m
     expect_true(all(fit$index %in% pilot$index))   # a smaller m keeps a subset of the columns
     expect_lte(fit$rel_estimate, rel)
@@ -177,7 +178,8 @@ test_that("target mode shrinks m below its pilot when the pilot meets the target
   r <- shrink_case(X, 0.5, "leverage")
   expect_gte(sum(r["fewer", ]), 5)   # 10 of 10 here; none without the shrink
   expect_equal(sum(r["strict", ]), 0)
-  expect_gte(sum(r["below", ]), 3)   # every column left to chance: m may go below half the pilot's
+  # every column left to chance: m may go below half the pilot's (down to the rank; 2 of 10 here)
+  expect_gte(sum(r["below", ]), 1)
   # 40 columns scaled by 60 (most of the mass), X back to max |X X'| = 0.5: few columns left
   # to chance, the stricter bar
   X[, 1:40] <- X[, 1:40] * 60
@@ -195,4 +197,44 @@ test_that("bad rel values are refused by name", {
   expect_error(attsparse_rand(X, rel = 1), "'rel' must be a number in \\(0, 1\\)")
   expect_error(attsparse_rand(X, rel = 0.1, m = 50), "'rel' and 'm'")
   expect_error(attsparse_rand(X, rel = "a"), "'rel'")
+  expect_error(attsparse_rand(X, rel = 0.1, sampling = "iid"), "'sampling' = \"iid\" cannot be used with 'rel'")
+  expect_error(attsparse_rand(X, rel = 0.1, eps = 0.5, probabilities = "norm"),
+               "'eps' with 'rel' keeps the spectral guarantee, which norm probabilities")
+  expect_error(attsparse_rand(X, rel = 0.1, eps = 0.5, probabilities = "uniform"), "uniform probabilities")
+  # Poisson given by name is what target mode does anyway
+  expect_identical(attsparse_rand(X, rel = 0.1, seed = 1, sampling = "poisson")$index,
+                   attsparse_rand(X, rel = 0.1, seed = 1)$index)
+})
+
+test_that("target mode with eps: m at least the default m for eps, leverage or mixed probabilities", {
+  X <- attsparse_example(30, 6000, r = 0.5, seed = 8)
+  free <- attsparse_rand(X, rel = 0.2, seed = 1, error = FALSE)
+  expect_true(is.na(free$eps))
+  fit <- attsparse_rand(X, rel = 0.2, eps = 0.5, seed = 1, error = FALSE)
+  expect_identical(fit$eps, 0.5)
+  expect_true(fit$probabilities %in% c("leverage", "mixed"))
+  floor_m <- default_m(fit$rank, 0.5, 0.01 / 2, fit$beta)
+  expect_equal(fit$m, floor_m)   # the pilot's m (4 rank) and the target's are far below it
+  expect_gt(floor_m, 4 * free$m)
+  expect_lt(fit$k, ncol(X))      # not every column: the floor is a real sample
+  expect_true(all(free$index[free$weight == 1] %in% fit$index))
+  expect_output(print(summary(fit)), "target rel 20% with eps 0.5")
+  expect_output(print(summary(free)), "target rel 20%, [0-9]+ rounds")
+})
+
+test_that("lung counts: target mode with eps keeps the spectral guarantee in >= 95% of 30 seeds", {
+  X <- real_data("lung")
+  skip_if_no_data(X, "r-bioc-metagenomeseq")
+  got <- vapply(1:30, function(s) {
+    with_eps <- attsparse_rand(X, rel = 0.02, eps = 0.5, seed = s, spectral = TRUE)
+    expect_gte(with_eps$m, default_m(with_eps$rank, 0.5, 0.01 / 2, with_eps$beta))
+    expect_lte(with_eps$rel_error, 0.02)
+    without <- attsparse_rand(X, rel = 0.02, seed = s, spectral = TRUE)
+    # m not below the rank (seed 11's leverage pilot would shrink to m = 2: 2 columns, rel 62%)
+    expect_gte(without$m, without$rank)
+    c(with_eps$eps_spectral, without$eps_spectral)
+  }, numeric(2))
+  expect_gte(mean(got[1, ] <= 0.5), 0.95)
+  # the floor is what holds it: the fewest columns for rel alone are far from the guarantee
+  expect_lte(mean(got[2, ] <= 0.5), 0.5)
 })
