@@ -64,6 +64,13 @@ test_that("a sample of [Q; K]: Y, YK and the metrics against plain R", {
   expect_true(is.na(p$out_error))
   t <- attsparse_rand(Q, seed = 3, K = K, rel = 0.05)
   expect_lte(t$rel_estimate, 0.05)
+  expect_true(is.na(t$eps))
+  # with eps, the floor of the stacked [Q; K]: the default m for eps at the picked scheme's beta
+  f <- attsparse_rand(Q, seed = 3, K = K, rel = 0.05, eps = 0.5)
+  expect_true(f$probabilities %in% c("leverage", "mixed"))
+  expect_gte(f$m, default_m(f$rank, 0.5, 0.01 / 2, f$beta))
+  expect_gt(f$m, t$m)
+  expect_lte(f$eps_spectral, 0.5)
 })
 
 test_that("mixed sparse/dense: the same sample as all dense (leverage) ", {
