@@ -195,9 +195,11 @@ int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm
                    const as_rand_options *o, double *prob, as_sample *out, double **term,
                    as_common *c);
 /* The bootstrap estimate of a sample whose columns are X(:, cols) (cols NULL:
-   X's columns are the sample's), d the width of the whole input (sample.c). */
+   X's columns are the sample's), d the width of the whole input (sample.c).
+   rowsq (NULL: no check): the diagonal of X X' (the rows' squared norms),
+   against which the bootstrap is checked (as_rand_target; see there). */
 int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
-                const double *term, uint64_t seed, int round, as_common *c);
+                const double *term, uint64_t seed, int round, const double *rowsq, as_common *c);
 /* Nonzero (default): with Poisson sampling, as_estimate makes the Gram of
    the columns kept for certain once; 0: every resample's Gram whole. */
 extern int as_estimate_split;

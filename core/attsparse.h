@@ -292,7 +292,10 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
    1 + (W - 1) sqrt(1 - q), W ~ Poisson(1), which has the variance of the
    sampling), forms H* and takes rel(Att(H*), Att(H)); the estimate is a
    high quantile of these. Cost: AS_ESTIMATE_B Grams of Y.
-   Target mode (o->rel not NaN): a Poisson pilot with m = AS_PILOT_FACTOR * rank
+   Target mode (o->rel not NaN): every bootstrap is also checked on the
+   diagonal of X X' (the rows' squared norms): when the diagonal of Y Y' is
+   further from it than the same quantile of the resamples' diagonals from
+   Y Y''s, the estimate is scaled by that ratio. A Poisson pilot with m = AS_PILOT_FACTOR * rank
    per candidate probabilities (all three under AS_PROB_AUTO), the one with
    the smallest rel_estimate * sqrt(k) kept; then m is scaled by
    1.1 (rel_estimate / rel)^2 (the estimate falls like m^-1/2), at least by

@@ -260,6 +260,6 @@ int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, co
     if (as_matrix_check(Xs, c) != AS_OK) return c->status;
     if (as_sample_check_finite_cols(Xs, NULL, out, c) != AS_OK) return c->status;
     if (o->estimate)
-        as_estimate(Xs, NULL, d, out, as_rand_sampling(o), term, o->seed, 0, c);
+        as_estimate(Xs, NULL, d, out, as_rand_sampling(o), term, o->seed, 0, NULL, c);
     return c->status;
 }

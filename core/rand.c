@@ -215,7 +215,7 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
     }
     if (as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, &term, c) != AS_OK) goto done;
     if (as_sample_check_finite(X, out, c) != AS_OK) goto done;
-    if (as_estimate_wanted(X, o, out, term, c)) as_estimate(X, out->index, d, out, as_rand_sampling(o), term, o->seed, 0, c);
+    if (as_estimate_wanted(X, o, out, term, c)) as_estimate(X, out->index, d, out, as_rand_sampling(o), term, o->seed, 0, NULL, c);
 
 done:
     as_free(c, prob);

@@ -215,13 +215,30 @@ static int as_gram_plus(const as_matrix *X, int64_t k, const int64_t *col, const
    (r * AS_ESTIMATE_B + b) * d + j): a function of the column, not of k.
    The Grams are of X(:, cols), in the sample's order: the same bits from X
    and its column indices as from the gathered columns (cols NULL). */
+/* The largest |h_i - r_i| where h = diag(H0) + the diagonal of the Gram of
+   X(:, col[0..k)) diag(w), H0's diagonal hc (NULL: 0); h is left in h. */
+static double as_diag_gap(const as_matrix *X, int64_t k, const int64_t *col, const double *w,
+                          const double *hc, const double *r, double *h)
+{
+    int64_t n = X->nrow, t, i;
+    double gap = 0;
+    for (i = 0; i < n; i++) h[i] = hc ? hc[i] : 0;
+    for (t = 0; t < k; t++) {
+        double w2 = w[t] * w[t];
+        AS_FOR_COL(X, col[t], row, v, { h[row] += w2 * v * v; });
+    }
+    for (i = 0; i < n; i++) if (fabs(h[i] - r[i]) > gap) gap = fabs(h[i] - r[i]);
+    return gap;
+}
+
 int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
-                const double *term, uint64_t seed, int round, as_common *c)
+                const double *term, uint64_t seed, int round, const double *rowsq, as_common *c)
 {
     int64_t n = X->nrow, k = S->k, t, kc = 0, ku = 0;
     int b, B = AS_ESTIMATE_B;
     double *H = NULL, *Hb = NULL, *Hc = NULL, *wb = NULL, *wu = NULL, *wc = NULL,
-           rel[AS_ESTIMATE_B], inf[AS_ESTIMATE_B];
+           rel[AS_ESTIMATE_B], inf[AS_ESTIMATE_B], gap[AS_ESTIMATE_B], gap0 = 0,
+           *hc = NULL, *hd = NULL, *hb = NULL;
     int64_t *colu = NULL, *colc = NULL, *posu = NULL;
     as_metrics M;
     if (k == 0) { S->rel_estimate = S->inf_estimate = 0; return AS_OK; }
@@ -241,6 +258,12 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
     posu = as_malloc(c, (size_t)ku, sizeof(int64_t));
     wc = kc > 0 ? as_malloc(c, (size_t)kc, sizeof(double)) : NULL;
     colc = kc > 0 ? as_malloc(c, (size_t)kc, sizeof(int64_t)) : NULL;
+    if (rowsq) {
+        hc = as_malloc(c, (size_t)n, sizeof(double));
+        hd = as_malloc(c, (size_t)n, sizeof(double));
+        hb = as_malloc(c, (size_t)n, sizeof(double));
+        if (!hc || !hd || !hb) goto done;
+    }
     if (!H || !Hb || !wb || !wu || !colu || !posu || (kc > 0 && (!Hc || !wc || !colc))) goto done;
     {
         int64_t iu = 0, ic = 0;
@@ -260,6 +283,12 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
     if (as_gram_plus(X, ku, colu, wu, Hc, H, c) != AS_OK) goto done;
     /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
     if (!as_all_finite(n * n, H)) goto done;
+    /* the diagonal of Y Y' against that of X X': the certain columns' part
+       once, the sample's gap (hd: the sample's diagonal) */
+    if (rowsq) {
+        as_diag_gap(X, kc, colc, wc, NULL, rowsq, hc);
+        gap0 = as_diag_gap(X, ku, colu, wu, hc, rowsq, hd);
+    }
     as_progress(c, "estimate: %d resamples of %lld columns (%lld kept for certain)", B, (long long)k,
                 (long long)kc);
     for (b = 0; b < B; b++) {
@@ -272,6 +301,7 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
         if (as_compare_view(X, H, Hb, 0, &M, c) != AS_OK) goto done;
         rel[b] = M.rel;
         inf[b] = M.inf;
+        if (rowsq) gap[b] = as_diag_gap(X, ku, colu, wb, hc, hd, hb);
         if (as_interrupted(c)) goto done;
     }
     qsort(rel, (size_t)B, sizeof(double), as_cmp_double);
@@ -279,6 +309,19 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
     b = (int)ceil(AS_ESTIMATE_QUANTILE * B) - 1;
     S->rel_estimate = rel[b];
     S->inf_estimate = inf[b];
+    /* the diagonal of X X' is known: when the sample's diagonal is further
+       from it than the same quantile of the resamples' gaps from the
+       sample's, the resamples are too narrow (the sample missed mass they
+       cannot see), and the estimate is scaled by that ratio */
+    if (rowsq) {
+        qsort(gap, (size_t)B, sizeof(double), as_cmp_double);
+        if (gap[b] > 0 && gap0 > gap[b]) {
+            as_progress(c, "estimate: the diagonal of Y Y' is %.3g times further from that of X X' than the "
+                        "resamples' quantile: the estimate %.3g scaled by it", gap0 / gap[b], S->rel_estimate);
+            S->rel_estimate *= gap0 / gap[b];
+            S->inf_estimate *= gap0 / gap[b];
+        }
+    }
 done:
     as_free(c, H);
     as_free(c, Hb);
@@ -289,6 +332,9 @@ done:
     as_free(c, colu);
     as_free(c, colc);
     as_free(c, posu);
+    as_free(c, hc);
+    as_free(c, hd);
+    as_free(c, hb);
     return c->status;
 }
 
@@ -421,15 +467,15 @@ done:
    hand in *G, one Gram of Y is cheaper than the bootstrap's 31); out is
    filled (free it with as_sample_free). */
 static int as_poisson_round(const as_matrix *X, const double *prob, double total, int64_t m,
-                            uint64_t seed, int r, int share, double **G, as_round_acc *A, as_sample *out,
-                            as_common *c)
+                            uint64_t seed, int r, int share, double **G, as_round_acc *A,
+                            const double *rowsq, as_sample *out, as_common *c)
 {
     double *term = NULL, est = 0, exact;
     as_sample_init(out);
     out->m = m;
     if (as_sample_poisson(X->ncol, prob, total, m, seed, out, &term, c) == AS_OK) {
         if (out->k == 0 || (*G == NULL && as_estimate_affordable(X, out->k, out->index, AS_SAMPLING_POISSON, term, share, &est, &exact)))
-            as_estimate(X, out->index, X->ncol, out, AS_SAMPLING_POISSON, term, seed, r, c);
+            as_estimate(X, out->index, X->ncol, out, AS_SAMPLING_POISSON, term, seed, r, rowsq, c);
         else {
             if (*G == NULL)
                 as_progress(c, "target: exact errors from here on (the bootstrap of the %lld kept columns, "
@@ -469,12 +515,17 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
 {
     int64_t d = X->ncol, m0, m, kpos, j, mfloor = 0;
     int cand[3], ncand = 0, t, best = -1, rounds;
-    double bestscore = INFINITY, total, *G = NULL;
+    double bestscore = INFINITY, total, *G = NULL, *rowsq = NULL;
     as_round_acc acc;
     memset(&acc, 0, sizeof(acc));
     *Gout = NULL;
     as_sample S, T;
     as_sample_init(&S);
+    /* the diagonal of X X', which every round's bootstrap is checked against
+       (as_estimate): the rows' squared norms, in column order */
+    rowsq = as_calloc(c, (size_t)(X->nrow > 0 ? X->nrow : 1), sizeof(double));
+    if (!rowsq) goto drop;
+    for (j = 0; j < d; j++) AS_FOR_COL(X, j, row, v, { rowsq[row] += v * v; });
     /* eps given: only the probabilities that carry the spectral guarantee */
     if (o->probabilities == AS_PROB_AUTO) {
         cand[ncand++] = AS_PROB_LEVERAGE;
@@ -489,7 +540,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         /* X == 0: the empty sample is exact (what was kept so far is dropped) */
         if (!(total > 0)) { out->probabilities = cand[t]; out->rounds = 1;
                             out->rel_estimate = out->inf_estimate = 0; goto drop; }
-        if (as_poisson_round(X, prob, total, m0, o->seed, 0, ncand, &G, NULL, &T, c) != AS_OK) goto drop;
+        if (as_poisson_round(X, prob, total, m0, o->seed, 0, ncand, &G, NULL, rowsq, &T, c) != AS_OK) goto drop;
         score = T.rel_estimate * sqrt((double)T.k);
         as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", cand[t],
                     (long long)m0, (long long)T.k, T.rel_estimate);
@@ -519,7 +570,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         }
         mfloor = (int64_t)meps;
         if (mfloor > m) {
-            if (as_poisson_round(X, prob, total, mfloor, o->seed, rounds, 1, &G, &acc, &T, c) != AS_OK) goto drop;
+            if (as_poisson_round(X, prob, total, mfloor, o->seed, rounds, 1, &G, &acc, rowsq, &T, c) != AS_OK) goto drop;
             rounds++;
             as_progress(c, "target: round %d, m = %lld (the floor for eps = %g), k = %lld, estimate %.3g", rounds,
                         (long long)mfloor, o->eps, (long long)T.k, T.rel_estimate);
@@ -561,7 +612,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
                 mn = (int64_t)floor(sqrt((double)miss * (double)m));
                 if (mn <= miss || (double)mn > AS_TARGET_SHRINK * (double)m) break;
             }
-            if (as_poisson_round(X, prob, total, mn, o->seed, rounds, 1, &G, NULL, &T, c) != AS_OK) goto drop;
+            if (as_poisson_round(X, prob, total, mn, o->seed, rounds, 1, &G, NULL, rowsq, &T, c) != AS_OK) goto drop;
             rounds++;
             as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds, (long long)mn,
                         (long long)T.k, T.rel_estimate);
@@ -585,7 +636,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         /* at most 4x a round: a small pilot's estimate is not yet on the m^-1/2 law */
         double mn = ceil((double)m * (f < 1.25 ? 1.25 : f > 4 ? 4 : f));
         m = mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
-        if (as_poisson_round(X, prob, total, m, o->seed, rounds, 1, &G, &acc, &T, c) != AS_OK) goto drop;
+        if (as_poisson_round(X, prob, total, m, o->seed, rounds, 1, &G, &acc, rowsq, &T, c) != AS_OK) goto drop;
         as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds + 1,
                     (long long)m, (long long)T.k, T.rel_estimate);
         as_sample_free(&S, c);
@@ -601,9 +652,11 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     out->rounds = rounds;
     *Gout = G;
     as_round_acc_free(&acc, c);
+    as_free(c, rowsq);
     return AS_OK;
 drop:   /* an error, or X == 0 */
     as_round_acc_free(&acc, c);
+    as_free(c, rowsq);
     as_free(c, G);
     as_sample_free(&S, c);
     return c->status;

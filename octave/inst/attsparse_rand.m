@@ -117,6 +117,12 @@
 ## more than 1e10 multiply-adds and more than @code{X * X'} itself, where the
 ## exact error (@qcode{"error"}, true) is the cheaper answer; always made for a
 ## block reader and with @qcode{"rel"} (but see there); true or false decides.
+## With @qcode{"rel"} the bootstrap is also checked on the diagonal of
+## @code{X * X'} (the rows' squared norms, known without it): when the
+## diagonal of @code{Y * Y'} is further from it than the same quantile of
+## the resamples' diagonals from that of @code{Y * Y'}, the estimate is
+## scaled up by that ratio (a sample that missed heavy columns resamples to
+## nearly itself).
 ## @item @qcode{"leverage"}
 ## @qcode{"approx"} (default) or @qcode{"exact"} leverage scores.  When the
 ## embedding would not be smaller than @var{X}', exact scores are used.
