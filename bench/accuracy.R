@@ -12,7 +12,9 @@
 #   4. references: a Gaussian projection (k swept up to 16 n over 3 seeds; its Y = X G / sqrt(k) is not
 #      made of columns) and the exact Gram with its Cholesky factor (k = n, time of tcrossprod).
 #   5. calibration of the estimate: over CSEEDS seeds of the default mode, the share with
-#      rel_estimate >= exact rel and the median ratio.
+#      rel_estimate >= exact rel and the median ratio;
+#   6. the target mode at the default's own error (its median rel over those CSEEDS seeds), over
+#      TSEEDS seeds: median k against the default's median k, share of seeds meeting it.
 # Usage: Rscript bench/accuracy.R [--quick]   (RLIB: the library holding attsparse)
 args <- commandArgs(TRUE)
 quick <- "--quick" %in% args
@@ -80,6 +82,10 @@ for (nm in names(datasets)) {
   AX <- softmax_rows(gram(X))
   say("\n%s: %d x %d %s, rank %d, max|XX'| %.3g, uniform baseline rel %.3g%%", nm, n, d,
       if (inherits(X, "sparseMatrix")) "sparse" else "dense", rank, lev$r, 100 * lev$baseline)
+  # how heavy the head and the tail of the columns are: their squared norms' shares
+  mass <- cumsum(sort(colSums(X^2), decreasing = TRUE)) / sum(X^2)
+  say("  the 10 heaviest columns hold %.1f%% of the squared norm; 95%% of it takes %d columns (%.2g%% of d)",
+      100 * mass[min(10, d)], which(mass >= 0.95)[1], 100 * which(mass >= 0.95)[1] / d)
   say("  %-34s %9s %9s %9s   (columns kept for rel <= target in >= 90%% of seeds)", "method",
       "5%", "2%", "1%")
   best <- rep(Inf, length(TARGETS))
@@ -112,10 +118,17 @@ for (nm in names(datasets)) {
   }
   cal <- vapply(seq_len(CSEEDS), function(s) {
     r <- attsparse_rand(X, seed = s, error = FALSE)
-    c(r$rel_estimate, rel_of(r$Y, AX))
-  }, c(0, 0))
+    c(r$rel_estimate, rel_of(r$Y, AX), length(r$index))
+  }, c(0, 0, 0))
   say("  estimate calibration (default mode, %d seeds): estimate >= exact in %.0f%%, median estimate/exact %.2f",
       CSEEDS, 100 * mean(cal[1, ] >= cal[2, ]), median(cal[1, ] / cal[2, ]))
+  # the target mode asked for the default's own error: the columns it saves for the same rel
+  rel_def <- median(cal[2, ]); k_def <- median(cal[3, ])
+  runs <- lapply(seq_len(TSEEDS), function(s) attsparse_rand(X, rel = rel_def, seed = s, error = FALSE))
+  rel <- vapply(runs, function(r) rel_of(r$Y, AX), 0)
+  k <- median(vapply(runs, function(r) length(r$index), 0))
+  say("  target mode at the default's rel (medians over %d seeds: k = %.0f, rel %.3g%%): median k %.0f, default k / k = %.3g, met in %.0f%% of %d seeds",
+      CSEEDS, k_def, 100 * rel_def, k, k_def / k, 100 * mean(rel <= rel_def), TSEEDS)
 }
 dir.create("build/bench", showWarnings = FALSE, recursive = TRUE)
 writeLines(out, "build/bench/accuracy-tables.txt")
