@@ -37,6 +37,13 @@ softmax_rows <- function(G) { G <- G - apply(G, 1, max); E <- exp(G); E / rowSum
 # rel of Y against the exact attention AX of X (computed once per data set), Grams by gram()
 rel_of <- function(Y, AX) max(abs(softmax_rows(gram(Y)) / AX - 1))
 
+# the target mode rel = target over TSEEDS seeds: the runs, their exact rel, their median k
+target_runs <- function(X, AX, target) {
+  runs <- lapply(seq_len(TSEEDS), function(s) attsparse_rand(X, rel = target, seed = s, error = FALSE))
+  list(runs = runs, rel = vapply(runs, function(r) rel_of(r$Y, AX), 0),
+       k = median(vapply(runs, function(r) length(r$index), 0)))
+}
+
 elapsed <- function(expr) { t0 <- proc.time()[["elapsed"]]; force(expr); proc.time()[["elapsed"]] - t0 }
 
 # rel of a Gaussian projection with k columns (the same metric, Y not made of columns of X)
@@ -84,8 +91,9 @@ for (nm in names(datasets)) {
       if (inherits(X, "sparseMatrix")) "sparse" else "dense", rank, lev$r, 100 * lev$baseline)
   # how heavy the head and the tail of the columns are: their squared norms' shares
   mass <- cumsum(sort(colSums(X^2), decreasing = TRUE)) / sum(X^2)
+  k95 <- which(mass >= 0.95)[1]
   say("  the 10 heaviest columns hold %.1f%% of the squared norm; 95%% of it takes %d columns (%.2g%% of d)",
-      100 * mass[min(10, d)], which(mass >= 0.95)[1], 100 * which(mass >= 0.95)[1] / d)
+      100 * mass[min(10, d)], k95, 100 * k95 / d)
   say("  %-34s %9s %9s %9s   (columns kept for rel <= target in >= 90%% of seeds)", "method",
       "5%", "2%", "1%")
   best <- rep(Inf, length(TARGETS))
@@ -106,9 +114,7 @@ for (nm in names(datasets)) {
   t_def <- median(replicate(12, attsparse_rand(X, seed = 1, error = FALSE, estimate = FALSE)$time)[-1])
   say("  %-8s %8s %8s %10s %10s %12s %10s", "target", "met", "median k", "k/best", "k/default", "median time", "x default")
   for (i in seq_along(TARGETS)) {
-    runs <- lapply(seq_len(TSEEDS), function(s) attsparse_rand(X, rel = TARGETS[i], seed = s, error = FALSE))
-    rel <- vapply(runs, function(r) rel_of(r$Y, AX), 0)
-    k <- median(vapply(runs, function(r) length(r$index), 0))
+    tr <- target_runs(X, AX, TARGETS[i]); runs <- tr$runs; rel <- tr$rel; k <- tr$k
     tt <- median(vapply(runs, `[[`, 0, "time"))
     probs <- table(vapply(runs, `[[`, "", "probabilities"))
     say("  %-8s %7.0f%% %8.0f %10s %10.3g %10.3f s %10.2f   (schemes: %s)", sprintf("%g%%", 100 * TARGETS[i]),
@@ -124,11 +130,9 @@ for (nm in names(datasets)) {
       CSEEDS, 100 * mean(cal[1, ] >= cal[2, ]), median(cal[1, ] / cal[2, ]))
   # the target mode asked for the default's own error: the columns it saves for the same rel
   rel_def <- median(cal[2, ]); k_def <- median(cal[3, ])
-  runs <- lapply(seq_len(TSEEDS), function(s) attsparse_rand(X, rel = rel_def, seed = s, error = FALSE))
-  rel <- vapply(runs, function(r) rel_of(r$Y, AX), 0)
-  k <- median(vapply(runs, function(r) length(r$index), 0))
+  tr <- target_runs(X, AX, rel_def)
   say("  target mode at the default's rel (medians over %d seeds: k = %.0f, rel %.3g%%): median k %.0f, default k / k = %.3g, met in %.0f%% of %d seeds",
-      CSEEDS, k_def, 100 * rel_def, k, k_def / k, 100 * mean(rel <= rel_def), TSEEDS)
+      CSEEDS, k_def, 100 * rel_def, tr$k, k_def / tr$k, 100 * mean(tr$rel <= rel_def), TSEEDS)
 }
 dir.create("build/bench", showWarnings = FALSE, recursive = TRUE)
 writeLines(out, "build/bench/accuracy-tables.txt")

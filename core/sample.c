@@ -209,36 +209,29 @@ static int as_gram_plus(const as_matrix *X, int64_t k, const int64_t *col, const
     return c->status;
 }
 
+/* The largest |H_ii - r_i| of an n x n H, r read with stride rs (1: a
+   vector; n + 1: the diagonal of another n x n matrix). */
+static double as_diag_gap(int64_t n, const double *H, const double *r, int64_t rs)
+{
+    int64_t i;
+    double gap = 0;
+    for (i = 0; i < n; i++) gap = fmax(gap, fabs(H[i * (n + 1)] - r[i * rs]));
+    return gap;
+}
+
 /* The bootstrap error estimate of a sample (see as_rand in attsparse.h).
    term[t]: draw count (i.i.d.) or q (Poisson) of the t-th kept column.
    Resample b of round r uses the uniforms (seed, bootstrap stream,
    (r * AS_ESTIMATE_B + b) * d + j): a function of the column, not of k.
    The Grams are of X(:, cols), in the sample's order: the same bits from X
    and its column indices as from the gathered columns (cols NULL). */
-/* The largest |h_i - r_i| where h = diag(H0) + the diagonal of the Gram of
-   X(:, col[0..k)) diag(w), H0's diagonal hc (NULL: 0); h is left in h. */
-static double as_diag_gap(const as_matrix *X, int64_t k, const int64_t *col, const double *w,
-                          const double *hc, const double *r, double *h)
-{
-    int64_t n = X->nrow, t, i;
-    double gap = 0;
-    for (i = 0; i < n; i++) h[i] = hc ? hc[i] : 0;
-    for (t = 0; t < k; t++) {
-        double w2 = w[t] * w[t];
-        AS_FOR_COL(X, col[t], row, v, { h[row] += w2 * v * v; });
-    }
-    for (i = 0; i < n; i++) if (fabs(h[i] - r[i]) > gap) gap = fabs(h[i] - r[i]);
-    return gap;
-}
-
 int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
                 const double *term, uint64_t seed, int round, const double *rowsq, as_common *c)
 {
     int64_t n = X->nrow, k = S->k, t, kc = 0, ku = 0;
     int b, B = AS_ESTIMATE_B;
     double *H = NULL, *Hb = NULL, *Hc = NULL, *wb = NULL, *wu = NULL, *wc = NULL,
-           rel[AS_ESTIMATE_B], inf[AS_ESTIMATE_B], gap[AS_ESTIMATE_B], gap0 = 0,
-           *hc = NULL, *hd = NULL, *hb = NULL;
+           rel[AS_ESTIMATE_B], inf[AS_ESTIMATE_B], gap[AS_ESTIMATE_B], gap0 = 0;
     int64_t *colu = NULL, *colc = NULL, *posu = NULL;
     as_metrics M;
     if (k == 0) { S->rel_estimate = S->inf_estimate = 0; return AS_OK; }
@@ -258,12 +251,6 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
     posu = as_malloc(c, (size_t)ku, sizeof(int64_t));
     wc = kc > 0 ? as_malloc(c, (size_t)kc, sizeof(double)) : NULL;
     colc = kc > 0 ? as_malloc(c, (size_t)kc, sizeof(int64_t)) : NULL;
-    if (rowsq) {
-        hc = as_malloc(c, (size_t)n, sizeof(double));
-        hd = as_malloc(c, (size_t)n, sizeof(double));
-        hb = as_malloc(c, (size_t)n, sizeof(double));
-        if (!hc || !hd || !hb) goto done;
-    }
     if (!H || !Hb || !wb || !wu || !colu || !posu || (kc > 0 && (!Hc || !wc || !colc))) goto done;
     {
         int64_t iu = 0, ic = 0;
@@ -283,12 +270,8 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
     if (as_gram_plus(X, ku, colu, wu, Hc, H, c) != AS_OK) goto done;
     /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
     if (!as_all_finite(n * n, H)) goto done;
-    /* the diagonal of Y Y' against that of X X': the certain columns' part
-       once, the sample's gap (hd: the sample's diagonal) */
-    if (rowsq) {
-        as_diag_gap(X, kc, colc, wc, NULL, rowsq, hc);
-        gap0 = as_diag_gap(X, ku, colu, wu, hc, rowsq, hd);
-    }
+    /* the diagonal of Y Y' against that of X X' */
+    if (rowsq) gap0 = as_diag_gap(n, H, rowsq, 1);
     as_progress(c, "estimate: %d resamples of %lld columns (%lld kept for certain)", B, (long long)k,
                 (long long)kc);
     for (b = 0; b < B; b++) {
@@ -301,7 +284,7 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
         if (as_compare_view(X, H, Hb, 0, &M, c) != AS_OK) goto done;
         rel[b] = M.rel;
         inf[b] = M.inf;
-        if (rowsq) gap[b] = as_diag_gap(X, ku, colu, wb, hc, hd, hb);
+        if (rowsq) gap[b] = as_diag_gap(n, Hb, H, n + 1);
         if (as_interrupted(c)) goto done;
     }
     qsort(rel, (size_t)B, sizeof(double), as_cmp_double);
@@ -332,9 +315,6 @@ done:
     as_free(c, colu);
     as_free(c, colc);
     as_free(c, posu);
-    as_free(c, hc);
-    as_free(c, hd);
-    as_free(c, hb);
     return c->status;
 }
 
