@@ -66,9 +66,11 @@ $(BUILD)/tests/%: tests/core/%.c tests/core/check.h $(CORE_LIB)
 # one line per test program, then "core C tests: N passed, M failed" (their sums)
 COUNT_SUM = awk '/ [0-9]+ passed, [0-9]+ failed/ { for (i = 2; i <= NF; i++) { if ($$i ~ /^passed,?$$/) p += $$(i-1); \
   if ($$i ~ /^failed,?$$/) f += $$(i-1) } } END { printf "%s: %d passed, %d failed\n", label, p, f }'
-check-core: $(CORE_TESTS)
-	@for t in $(CORE_TESTS); do echo "== $$t"; $$t; st=$$?; [ $$st -le 1 ] || echo "$$t: 0 passed, 1 failed (exited $$st)"; \
-	  done 2>&1 | tee $(BUILD)/tests/check-core.log; \
+# first the core's file-level call graph: no circle (tools/check-callgraph.sh)
+check-core: $(CORE_TESTS) $(CORE_LIB)
+	@{ tools/check-callgraph.sh $(CORE_OBJ); \
+	  for t in $(CORE_TESTS); do echo "== $$t"; $$t; st=$$?; [ $$st -le 1 ] || echo "$$t: 0 passed, 1 failed (exited $$st)"; \
+	  done; } 2>&1 | tee $(BUILD)/tests/check-core.log; \
 	  $(COUNT_SUM) label="core C tests" $(BUILD)/tests/check-core.log; \
 	  ! grep -q '^FAIL' $(BUILD)/tests/check-core.log && ! grep -qE ' [1-9][0-9]* failed' $(BUILD)/tests/check-core.log
 

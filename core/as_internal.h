@@ -115,17 +115,17 @@ static inline int64_t as_col_nnz(const as_matrix *A, int64_t j)
 
 /* Squared norm of column j. */
 double as_col_norm2(const as_matrix *A, int64_t j);
-
-/* ---- Q != K (qk.c) */
 /* The norm-sampling weight of column j, the entries divided by scale (1: as
    they are): ||x_j||^2, and for a stacked [Q; K] the product ||q_j|| ||k_j||
    (Drineas, Kannan, Mahoney 2006), which is ||q_j||^2 to the bit when K = Q. */
 double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
+
+/* ---- Q != K (qk.c) */
 /* Doubles in one block of logits of as_attention_qkv with V (default 4 Mi). */
 extern double as_qk_block;
 /* Multiply-adds from which a dense cross Gram calls dgemm (default 1 Mi; gram.c). */
 extern double as_qk_blas_madds;
-/* scores[j] = || z_j' N ||^2 for a stacked view (as_scores_cols in leverage.c; NT is
+/* scores[j] = || z_j' N ||^2 for a stacked view (leverage.c, beside as_scores_cols; NT is
    q x N with leading dimension qs). */
 int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, double *scores,
                  as_common *c);
@@ -204,13 +204,13 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
    the columns kept for certain once; 0: every resample's Gram whole. */
 extern int as_estimate_split;
 /* The multiply-adds of as_estimate for the sample X(:, index[0..k)) with
-   terms term (rand.c): AS_ESTIMATE_B Grams of it; with Poisson sampling one
+   terms term (sample.c): AS_ESTIMATE_B Grams of it; with Poisson sampling one
    Gram of the columns kept for certain (term >= 1), AS_ESTIMATE_B of the others. */
 double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
                          const double *term);
 /* 1 when the bootstrap estimate of the sample is worth making: it costs
    (*est, as_estimate_madds) at most as_estimate_auto_madds, or at most X X'
-   (*exact; NaN when not needed) shared among `share` such estimates (rand.c). */
+   (*exact; NaN when not needed) shared among `share` such estimates (sample.c). */
 int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
                            const double *term, int share, double *est, double *exact);
 /* The overflow check of Y from X(:, cols) (cols NULL: all columns of X) (sample.c). */

@@ -301,6 +301,45 @@ AS_SCORES_TILE_FN(as_scores_tile_avx2, __attribute__((target("avx2"))), AS_V4_DE
                   AS_V4_STORE)
 #endif
 
+/* Columns between interrupt polls of the stacked view's scores. */
+#define AS_QK_CHUNK 4096
+
+/* The scores of a stacked Z = [Q; K] (as_internal.h). */
+int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, double *scores,
+                 as_common *c)
+{
+    int64_t d = Z->ncol, j0;
+    int nt = as_threads(c);
+    double *acc = as_malloc(c, (size_t)nt * (size_t)q, sizeof(double));
+    if (!acc) return c->status;
+    for (j0 = 0; j0 < d; j0 += AS_QK_CHUNK) {
+        int64_t j1 = j0 + AS_QK_CHUNK < d ? j0 + AS_QK_CHUNK : d, j;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static)
+#endif
+        for (j = j0; j < j1; j++) {
+            int tid = 0;
+            double *u, s = 0;
+            int64_t a;
+#ifdef _OPENMP
+            tid = omp_get_thread_num();
+#endif
+            u = acc + (int64_t)tid * q;
+            memset(u, 0, sizeof(double) * (size_t)q);
+            /* u = N' z_j over the entries of Q's column, then K's */
+            AS_FOR_COL(Z, j, row, v, {
+                const double *nr = NT + row * qs;
+                for (a = 0; a < q; a++) u[a] += v * nr[a];
+            });
+            for (a = 0; a < q; a++) s += u[a] * u[a];
+            scores[j] = s;
+        }
+        if (as_interrupted(c)) break;
+    }
+    as_free(c, acc);
+    return c->status;
+}
+
 /* scores[j] = || x_j' N ||^2 with NT = N' (q x n, leading dimension qs, a
    multiple of AS_SCORE_TILE; rows q .. qs-1 zero). */
 int as_scores_cols(const as_matrix *X, const double *NT, int64_t q, int64_t qs, double *scores,

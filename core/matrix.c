@@ -1,5 +1,6 @@
 /* matrix.c: views of X, their validation and column selection (Y); the Gram matrix is in gram.c. */
 #include "as_internal.h"
+#include <float.h>
 
 void as_view_dense(as_matrix *A, int64_t nrow, int64_t ncol, const double *x, int64_t ld)
 {
@@ -151,6 +152,22 @@ double as_col_norm2(const as_matrix *A, int64_t j)
     double s = 0;
     AS_FOR_COL(A, j, row, v, { (void)row; s += v * v; });
     return s;
+}
+
+/* ||x_j||^2, or ||q_j|| ||k_j|| for a stacked [Q; K] (as_internal.h). */
+double as_col_norm_prob(const as_matrix *A, int64_t j, double scale)
+{
+    double s = 0, a, b, p;
+    if (A->kind != AS_STACKED) {
+        AS_FOR_COL(A, j, row, v, { (void)row; s += (v / scale) * (v / scale); });
+        return s;
+    }
+    a = as_col_norm_prob(A->part[0], j, scale);
+    b = as_col_norm_prob(A->part[1], j, scale);
+    /* sqrt(a * a) is a to the bit when a * a neither over- nor underflows */
+    p = a * b;
+    if (isfinite(p) && (p >= DBL_MIN || p == 0)) return sqrt(p);
+    return sqrt(a) * sqrt(b);
 }
 
 int64_t as_select_nnz(const as_matrix *X, int64_t k, const int64_t *index)

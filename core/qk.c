@@ -1,62 +1,10 @@
-/* qk.c: Q != K: the stacked view's passes (scores, norm products), the metrics of Att(Q, K) and Att V, exact attention by blocks of rows (the Grams: gram.c). */
+/* qk.c: Q != K: the metrics of Att(Q, K) and Att V, exact attention by blocks of rows, the API calls with keys and values (the Grams: gram.c; the stacked view's scores: leverage.c). */
 #include "as_internal.h"
 #include <float.h>
 #include <stdio.h>
 
-/* Columns between interrupt polls in the passes below. */
-#define AS_QK_CHUNK 4096
 /* Doubles in one block of logits of as_attention_qkv (32 MiB; tests set less). */
 double as_qk_block = 4194304.0;
-
-double as_col_norm_prob(const as_matrix *A, int64_t j, double scale)
-{
-    double s = 0, a, b, p;
-    if (A->kind != AS_STACKED) {
-        AS_FOR_COL(A, j, row, v, { (void)row; s += (v / scale) * (v / scale); });
-        return s;
-    }
-    a = as_col_norm_prob(A->part[0], j, scale);
-    b = as_col_norm_prob(A->part[1], j, scale);
-    /* sqrt(a * a) is a to the bit when a * a neither over- nor underflows */
-    p = a * b;
-    if (isfinite(p) && (p >= DBL_MIN || p == 0)) return sqrt(p);
-    return sqrt(a) * sqrt(b);
-}
-
-int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, double *scores,
-                 as_common *c)
-{
-    int64_t d = Z->ncol, j0;
-    int nt = as_threads(c);
-    double *acc = as_malloc(c, (size_t)nt * (size_t)q, sizeof(double));
-    if (!acc) return c->status;
-    for (j0 = 0; j0 < d; j0 += AS_QK_CHUNK) {
-        int64_t j1 = j0 + AS_QK_CHUNK < d ? j0 + AS_QK_CHUNK : d, j;
-#ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(static)
-#endif
-        for (j = j0; j < j1; j++) {
-            int tid = 0;
-            double *u, s = 0;
-            int64_t a;
-#ifdef _OPENMP
-            tid = omp_get_thread_num();
-#endif
-            u = acc + (int64_t)tid * q;
-            memset(u, 0, sizeof(double) * (size_t)q);
-            /* u = N' z_j over the entries of Q's column, then K's */
-            AS_FOR_COL(Z, j, row, v, {
-                const double *nr = NT + row * qs;
-                for (a = 0; a < q; a++) u[a] += v * nr[a];
-            });
-            for (a = 0; a < q; a++) s += u[a] * u[a];
-            scores[j] = s;
-        }
-        if (as_interrupted(c)) break;
-    }
-    as_free(c, acc);
-    return c->status;
-}
 
 /* att = softmax(g) (length n), row maximum subtracted. */
 static void as_qk_softmax_row(int64_t n, const double *g, double *att)

@@ -121,40 +121,6 @@ estimate:
     }
 }
 
-double as_estimate_auto_madds = 1e10;
-
-/* 'estimate' left to its default (-1): the estimate is made unless its
-   Grams (AS_ESTIMATE_B of Y; with Poisson sampling one of the columns kept
-   for certain and AS_ESTIMATE_B of the others) would cost more than
-   as_estimate_auto_madds multiply-adds and more than the one Gram of X that
-   gives the exact error (error = TRUE): when most of X's Gram work sits in
-   the resampled columns, the exact error is the cheaper way to learn how
-   close Y is. */
-double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
-                         const double *term)
-{
-    int64_t t, j;
-    double cost = 0, w;
-    if (sampling != AS_SAMPLING_POISSON) return AS_ESTIMATE_B * as_gram_madds(X, k, index);
-    /* one Gram of the columns kept for certain, AS_ESTIMATE_B of the others */
-    for (t = 0; t < k; t++) {
-        j = index[t];
-        w = as_gram_madds(X, 1, &j);
-        cost += term[t] >= 1 ? w : AS_ESTIMATE_B * w;
-    }
-    return cost;
-}
-
-int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
-                           const double *term, int share, double *est, double *exact)
-{
-    *est = as_estimate_madds(X, k, index, sampling, term);
-    *exact = NAN;
-    if (*est <= as_estimate_auto_madds) return 1;
-    *exact = as_gram_madds(X, X->ncol, NULL);
-    return *est * (share > 1 ? share : 1) <= *exact;
-}
-
 static int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, const as_sample *S,
                               const double *term, as_common *c)
 {
