@@ -12,7 +12,8 @@ qk_inputs <- function(X, K, V) {
   list(K = K, V = qk_values(V, if (is.null(K)) nrow(X) else nrow(K), if (is.null(K)) "X" else "K"))
 }
 
-# V as a base double matrix with n2 rows (a vector is one column).
+# V as a base double matrix (a vector is one column); its shape is checked by the glue, its values
+# by the core.
 qk_values <- function(V, n2, keys) {
   if (is.null(V)) return(NULL)
   if (is(V, "Matrix") || is.data.frame(V)) V <- as.matrix(V)
@@ -20,11 +21,7 @@ qk_values <- function(V, n2, keys) {
     stop(sprintf("'V' must be a numeric matrix, not %s", class(V)[1L]), call. = FALSE)
   if (is.null(dim(V))) V <- matrix(V, ncol = 1L)
   if (length(dim(V)) != 2L) stop("'V' must be a matrix (n2 x dv)", call. = FALSE)
-  if (nrow(V) != n2)
-    stop(sprintf("'V' must have as many rows as '%s' (n2 = %d), not %d", keys, n2, nrow(V)), call. = FALSE)
-  if (ncol(V) < 1L) stop("'V' has no columns", call. = FALSE)
   if (storage.mode(V) != "double") storage.mode(V) <- "double"
-  if (!all(is.finite(V))) stop("'V' holds NaN or infinite values", call. = FALSE)
   V
 }
 
@@ -39,26 +36,15 @@ qk_core_options <- function(core, qk) {
   core
 }
 
-# The Q != K fields of a result: YK (built by the glue), dim_K, out_error and out_rel_error (NA without V
-# or without the metrics).
-qk_result <- function(out, qk, res) {
-  if (!is.null(qk$K)) {
-    out$YK <- res$YK
-    out$dim_K <- dim(qk$K)
-  }
-  out$out_error <- res$out_error
-  out$out_rel_error <- res$out_rel_error
-  out
-}
-
-attention <- function(Q, K = Q, V = NULL, threads = 0) {
+attention <- function(Q, K = Q, V = NULL, ..., threads = NULL) {
+  opts <- core_options(list(threads = threads), list(...))
   Q <- as_input(Q, "Q")
   K <- as_input(K, "K")
   if (ncol(K) != ncol(Q))
     stop(sprintf("'K' must have as many columns as 'Q' (d = %d features), not %d", ncol(Q), ncol(K)),
          call. = FALSE)
   V <- qk_values(V, nrow(K), "K")
-  out <- .Call(C_attention, Q, K, V, list(threads = threads))
+  out <- .Call(C_attention, Q, K, V, opts)
   dn <- list(rownames(Q), if (is.null(V)) rownames(K) else colnames(V))
   if (!all(vapply(dn, is.null, NA))) dimnames(out) <- dn
   out

@@ -107,7 +107,7 @@ block_options <- function(X, dots, what = "attsparse_rand") {
 # attsparse_rand's passes over a DelayedMatrix X; `args` holds the checked m, eps, delta, seed, error.
 rand_blocks <- function(X, blocks, core_opts, args) {
   BPPARAM <- blocks$BPPARAM
-  error <- args$error
+  error <- !isFALSE(args$error)   # the option's default: true
   seed <- args$seed
   n <- nrow(X)
   d <- ncol(X)
@@ -119,7 +119,7 @@ rand_blocks <- function(X, blocks, core_opts, args) {
   threads <- if (is.null(core_opts[["threads", exact = TRUE]])) 0 else core_opts$threads
   if (plan[["in_memory"]] == 1) {
     # d <= s1: X is no larger than the sketch the passes would hold; read it whole
-    return(do.call(attsparse_rand, c(list(read_whole(X)), args, blocks$dots)))
+    return(do.call(attsparse_rand, c(list(read_whole(X)), core_opts)))
   }
   # the same workers for every pass (socket workers load the package once)
   if (start_workers(BPPARAM)) on.exit(stop_workers(BPPARAM), add = TRUE)
@@ -148,7 +148,9 @@ rand_blocks <- function(X, blocks, core_opts, args) {
   if (error) {
     t1 <- elapsed()
     G <- gram_blocks(X, ends, sparse, BPPARAM, threads, "attsparse_rand")
-    metrics <- .Call(C_error_gram, G, Y, list(spectral = spectral, threads = threads))
+    metrics[] <- NA_real_
+    got <- unlist(.Call(C_error_gram, G, Y, list(spectral = spectral, threads = threads)))
+    metrics[names(got)] <- got
     error_time <- elapsed() - t1
     warn_overflow(metrics)
   }
@@ -158,7 +160,7 @@ rand_blocks <- function(X, blocks, core_opts, args) {
                  baseline = metrics[["baseline"]], eps_spectral = metrics[["eps_spectral"]],
                  bound = metrics[["bound"]], rank = res$rank, method = "randomized",
                  dim = c(n, d), sparse = sparse, time = time, error_time = error_time,
-                 seed = as.numeric(seed), eps = args$eps, delta = args$delta,
+                 seed = as.numeric(seed), eps = res$eps, delta = res$delta,
                  probabilities = prob_names[[res$probabilities + 1L]],
                  sampling = c("iid", "poisson")[[res$sampling + 1L]],
                  rel_target = NA_real_, rel_estimate = est[["rel_estimate"]],
@@ -251,23 +253,20 @@ gram_blocks <- function(X, ends, sparse, BPPARAM, threads, what) {
   Reduce(`+`, Gs)
 }
 
-attention_error_blocks <- function(X, Y, spectral, threads) {
+attention_error_blocks <- function(X, Y, opts) {
   need_block_packages("attention_error")
   if (inherits(Y, "attsparse")) Y <- Y$Y
   if (is_block_input(Y)) stop("'Y' must be in memory (it is the small sketch)", call. = FALSE)
   Y <- as_input(Y, "Y")
-  check_flag(spectral, "spectral")
-  check_number(threads, "threads", lower = 0, upper = 1024, whole = TRUE)
   if (nrow(Y) != nrow(X))
     stop(sprintf("Y must have as many rows as X (%d); got %d", nrow(X), nrow(Y)), call. = FALSE)   # the core's words, before the passes
   BPPARAM <- DelayedArray::getAutoBPPARAM()
   if (is.null(BPPARAM)) BPPARAM <- BiocParallel::SerialParam()
   sparse <- DelayedArray::is_sparse(X)
   ends <- column_grid(nrow(X), ncol(X), 16384, NULL, sparse)
+  threads <- if (is.null(opts$threads)) 0 else opts$threads
   G <- gram_blocks(X, ends, sparse, BPPARAM, threads, "attention_error")
-  out <- .Call(C_error_gram, G, Y, list(spectral = spectral, threads = threads))
+  out <- .Call(C_error_gram, G, Y, opts)
   warn_overflow(out)
-  res <- as.list(out[c("inf", "rel", "baseline", "r")])
-  if (spectral) res <- c(res, as.list(out[c("eps_spectral", "bound")]))
-  res
+  out
 }

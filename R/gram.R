@@ -1,8 +1,9 @@
 # gram.R: the exact Gram matrix X X' through the core (no numerical work here).
 
-gram <- function(X, threads = 0) {
+gram <- function(X, ..., threads = NULL) {
+  opts <- core_options(list(threads = threads), list(...))
   X <- as_input(X)
-  G <- .Call(C_gram, X, list(threads = threads))
+  G <- .Call(C_gram, X, opts)
   if (!is.null(rownames(X))) dimnames(G) <- list(rownames(X), rownames(X))
   G
 }

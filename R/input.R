@@ -58,19 +58,6 @@ check_flag <- function(x, name) {
   invisible(x)
 }
 
-# Further options must be named, each once; their names, kinds and ranges are
-# checked by the core.
-check_named <- function(dots) {
-  if (length(dots) && (is.null(names(dots)) || any(names(dots) == "")))
-    stop("further options must be named, e.g. threads = 2", call. = FALSE)
-  twice <- unique(names(dots)[duplicated(names(dots))])
-  if (length(twice))
-    stop(sprintf("option '%s' is given twice", twice[[1L]]), call. = FALSE)
-  invisible(dots)
-}
-
-# A seed from R's generator, so that set.seed() reproduces a run.
-seed_from_rng <- function() {
-  as.numeric(floor(runif(1L) * 2147483647))
-}
-
+# A seed from R's generator by the core's rule (as_seed_resolve), so that set.seed() reproduces a
+# run; for the block passes, which R drives in several calls and which must share one seed.
+seed_from_rng <- function() .Call(C_draw_seed)

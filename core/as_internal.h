@@ -15,6 +15,10 @@
 void *as_malloc(as_common *c, size_t count, size_t size);
 void *as_calloc(as_common *c, size_t count, size_t size);
 
+/* A number for messages: whole numbers in full, powers of ten >= 1e6 as 1e6,
+   Inf and NaN as R and Octave print them (options.c). */
+const char *as_fmt_num(double v, char *buf, size_t len);
+
 /* Record an error (printf-style message) and return the status. */
 int as_error(as_common *c, int status, const char *fmt, ...)
 #ifdef __GNUC__
@@ -62,6 +66,10 @@ int as_threads_cap(void);
 /* AS_OK when `bytes` of working arrays fit under cap_mb MiB (0: 3/4 of the
    physical memory); else AS_ERR_TOOBIG saying `what` needs them. */
 int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what);
+/* Record in S what made it: the call (AS_FOR_*) and the options the result
+   fields show (NaN: not applicable) (result.c). */
+void as_sample_options(as_sample *S, unsigned call, double seed, double delta, double rel_target);
+
 /* 3/4 of the physical memory in MiB (0: unknown). */
 double as_mem_default_mb(void);
 /* Set the BLAS's thread count to n (n <= 0: leave it) where the library

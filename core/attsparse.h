@@ -31,7 +31,11 @@ typedef struct as_common {
     void  (*free_fn)(void *ptr);              /* default: free             */
     int   (*interrupt_fn)(void *ctx);         /* nonzero: stop; may be NULL */
     void  (*print_fn)(void *ctx, const char *line);  /* progress; may be NULL */
-    void  *ctx;                               /* passed to the two above    */
+    double (*unif_fn)(void *ctx);             /* a uniform number in [0, 1)
+                                                 from the host's generator, for
+                                                 a seed not given (see
+                                                 AS_SEED_DRAW); NULL: seed 0  */
+    void  *ctx;                               /* passed to the hooks above  */
     int    nthreads;       /* OpenMP threads; <= 0: the OpenMP default; at
                               most AS_THREADS_MAX and 4x the online CPUs
                               are used                                        */
@@ -134,10 +138,59 @@ typedef struct as_sample {
     double   out_error;    /* as_rand_qkv, as_det_qkv with V and option 'error':
                               max |Att~ V - Att V|; NaN otherwise              */
     double   out_rel_error;/* the same, relative (as_qk_metrics)               */
+    /* what made it (for the result fields below): */
+    unsigned call;         /* AS_FOR_RAND, AS_FOR_DET, ... (AS_FOR_METRICS:
+                              only metrics, see as_metrics_result)            */
+    unsigned has;          /* AS_HAS_* of the run                              */
+    double   seed;         /* the seed used (NaN: none)                        */
+    double   delta;        /* rand: the failure probability asked (else NaN)  */
+    double   rel_target;   /* rand: option 'rel' (NaN: not target mode)        */
 } as_sample;
 
 void as_sample_init(as_sample *S);
 void as_sample_free(as_sample *S, as_common *c);
+
+/* ------------------------------------------------------------------ result fields */
+/* Every field a front-end shows of a result, in the order it shows them: one
+   table (core/result.c) that R's list, Octave's info struct and the tests
+   are built from, so that the two front-ends cannot differ. A front-end
+   loops over the rows of its call, skips the rows as_field_present says are
+   absent, and turns each into a host value by its kind. */
+enum { AS_FIELD_Y = 0,      /* the sketch Y = X(:, index) diag(weight): n x k,
+                               sparse when X is (Octave: the first output)   */
+       AS_FIELD_YK = 1,     /* with keys K: K(:, index) diag(weight)           */
+       AS_FIELD_INDEX = 2,  /* the columns kept, 1-based                       */
+       AS_FIELD_WEIGHT = 3, /* their weights                                   */
+       AS_FIELD_NUMBER = 4, /* a number (as_field_number; NaN: not available) */
+       AS_FIELD_TEXT = 5 }; /* a word (as_field_text)                          */
+/* Conditions of presence (as_field.when): a row with when == 0 is always
+   present; else when one of its bits is in the sample's 'has'. */
+enum { AS_HAS_KEYS = 1,      /* queries != keys: K given                       */
+       AS_HAS_VALUES = 2,    /* values V given                                 */
+       AS_HAS_PRESAMPLE = 4, /* det with a randomized first stage              */
+       AS_HAS_SPECTRAL = 8 };/* attention_error with spectral = true           */
+
+typedef struct as_field {
+    const char *name;      /* as the user reads it ("rel_error", "seed", ...)  */
+    int         kind;      /* AS_FIELD_*                                       */
+    unsigned    calls;     /* AS_FOR_* mask of the calls whose results have it */
+    unsigned    when;      /* AS_HAS_* mask; 0: always                          */
+    const char *help;      /* one line: what it is                              */
+    int         id;        /* internal: which member holds it                   */
+} as_field;
+
+int             as_field_count(void);
+const as_field *as_field_at(int t);           /* NULL when out of range */
+/* Nonzero when row f belongs to results of `call` and S has it. */
+int    as_field_present(const as_field *f, unsigned call, const as_sample *S);
+/* The value of a AS_FIELD_NUMBER row (NaN: not available). */
+double as_field_number(const as_field *f, const as_sample *S);
+/* The value of a AS_FIELD_TEXT row into buf ("randomized", "poisson", ...). */
+const char *as_field_text(const as_field *f, const as_sample *S, char *buf, size_t len);
+/* S (initialized here) holding only the metrics M of attention_error, for
+   the same builders: fields inf, rel, baseline, r, and eps_spectral, bound
+   when `spectral`. */
+void as_metrics_result(const as_metrics *M, int spectral, as_sample *S);
 
 /* ------------------------------------------------------------------ randomized */
 /* MIXED: (p_leverage + p_norm) / 2, each part normalized to sum 1.
@@ -178,6 +231,7 @@ typedef struct as_option {
     const char *choices;   /* AS_OPT_CHOICE: "a|b|c", positions as the AS_* enums */
     const char *help;      /* one line: what it does, what its default is     */
     int         field;     /* internal: where as_options_set stores it        */
+    int         takes_logical; /* AS_OPT_WHOLE: true/false accepted too (as 1/0) */
 } as_option;
 
 int              as_option_count(void);
@@ -195,6 +249,24 @@ const char *as_option_expect(const as_option *op, char *buf, size_t len);
 /* AS_OK when v is a value of op (a number; a choice's position), else
    AS_ERR_ARG with a message naming the option. */
 int as_option_check(const as_option *op, double v, as_common *c);
+
+/* An option's value as the host language gave it (R, Octave), for
+   as_options_put: the core, not the front-end, decides which host types an
+   option takes, so that both front-ends accept and refuse the same values
+   with the same messages. Names are matched exactly (lower case). */
+enum { AS_HOST_NUMBER = 0,   /* a real number (integer types too)             */
+       AS_HOST_LOGICAL = 1,  /* true/false: flags; whole-number options marked
+                                takes_logical (presample: true = the default) */
+       AS_HOST_STRING = 2,   /* text: choices                                  */
+       AS_HOST_OTHER = 3 };  /* anything else (a function, a list, complex ...) */
+typedef struct as_host_value {
+    int         type;      /* AS_HOST_*                                         */
+    int64_t     length;    /* elements; only a single one is an option value   */
+    double      number;    /* NUMBER, LOGICAL (0 or 1); NaN for R's NA          */
+    const char *text;      /* STRING (NULL for NA)                              */
+    const char *what;      /* the host's words for the value, for messages:
+                              "a 1x2 double", "a list", "NA"                    */
+} as_host_value;
 /* Choice number pos of an AS_OPT_CHOICE row ("poisson" for sampling, 1), into
    buf; "" when out of range. */
 const char *as_option_choice(const as_option *op, int pos, char *buf, size_t len);
@@ -202,6 +274,7 @@ const char *as_option_choice(const as_option *op, int pos, char *buf, size_t len
 /* Options of the metrics and Gram calls. */
 typedef struct as_metrics_options {
     int spectral;          /* nonzero: eps_spectral and bound too             */
+    uint64_t given;        /* internal: the rows set by as_options_put         */
 } as_metrics_options;
 void as_metrics_options_init(as_metrics_options *o);
 
@@ -211,6 +284,22 @@ void as_metrics_options_init(as_metrics_options *o);
    messages naming the option; 'threads' and 'verbose' go to c. */
 int as_options_set(unsigned call, void *o, const char *name, double value,
                    const char *text, as_common *c);
+/* The same from a host value (see as_host_value): kind and range checked
+   against the row; an option given twice in one call is AS_ERR_ARG (the
+   struct remembers which rows were set). */
+int as_options_put(unsigned call, void *o, const char *name, const as_host_value *v,
+                   as_common *c);
+
+/* A seed not given: the default of the 'seed' rows. The core draws one
+   through as_common.unif_fn when the call needs randomness (rand, det with a
+   presample, approximate leverage scores): floor(u * AS_SEED_SPAN), u in
+   [0, 1) from the host's generator, so that R's set.seed() and Octave's
+   rand ("seed", ...) reproduce a run; the result carries the seed used. */
+#define AS_SEED_DRAW UINT64_MAX
+#define AS_SEED_SPAN 2147483647.0
+/* The seed a call uses: seed itself, or one drawn as said above (0 without
+   the hook). */
+uint64_t as_seed_resolve(uint64_t seed, as_common *c);
 
 typedef struct as_rand_options {
     int64_t  m;            /* draws; 0: the default (as_rand)                */
@@ -220,7 +309,7 @@ typedef struct as_rand_options {
     double   delta;        /* failure probability, in (0, 1)                 */
     double   beta;         /* score approximation factor of the default m; 0
                               (default): from the sketches (as_rand)          */
-    uint64_t seed;         /* in [0, 2^53)                                   */
+    uint64_t seed;         /* in [0, 2^53); AS_SEED_DRAW (default): drawn    */
     int      probabilities;/* AS_PROB_*                                      */
     int      leverage;     /* AS_LEV_*                                       */
     int      jl;           /* AS_JL_*                                        */
@@ -241,6 +330,7 @@ typedef struct as_rand_options {
     int      error;        /* nonzero (default): out->metrics inf, rel, baseline, r */
     int      spectral;     /* nonzero: out->metrics eps_spectral, bound; -1
                               (default): as error                             */
+    uint64_t given;        /* internal: the rows set by as_options_put         */
 } as_rand_options;
 
 /* The spectral error asked for when eps is not given (outside target mode). */
@@ -277,6 +367,12 @@ int  as_rand_options_set(as_rand_options *o, const char *name, double value,
    uniform ones, which carry no such bound, beta = 2.
    Returns a double so that an oversized m can be reported, not wrapped. */
 double as_default_m(int64_t rank, double eps, double delta, double beta);
+/* The beta of norm and uniform probabilities, which carry no such bound. */
+#define AS_BETA_UNBOUNDED 2.0
+/* as_default_m with its arguments as a front-end holds them, checked (eps,
+   delta, beta by their option rows, rank whole in [0, 2^31 - 1]); NaN takes
+   the default: AS_EPS_DEFAULT, the option's delta, AS_BETA_UNBOUNDED. */
+int as_default_m_args(double rank, double eps, double delta, double beta, double *m, as_common *c);
 
 /* Leverage scores of the columns of X (length d). Exact (O(d n^2), dense
    d x n workspace) or approximate (sparse embedding, pivoted QR, JL).
@@ -429,7 +525,8 @@ typedef struct as_det_options {
     int64_t presample;     /* 0 (default): BSS on X; else BSS on the columns of an
                               as_rand sample of X with this many draws (1: the
                               default, as_det_presample_m)                      */
-    uint64_t seed;         /* the presample's seed                              */
+    uint64_t seed;         /* the presample's seed; AS_SEED_DRAW (default): drawn */
+    uint64_t given;        /* internal: the rows set by as_options_put            */
 } as_det_options;
 
 void as_det_options_init(as_det_options *o);
@@ -550,6 +647,16 @@ int as_attention_qkv(const as_matrix *Q, const as_matrix *K, const double *V, in
 /* The built-in default input: X (n x d, dense, column-major, caller's buffer),
    seeded, rows scaled so that max |X X'| = r. */
 int as_example(int64_t n, int64_t d, double r, uint64_t seed, double *X, as_common *c);
+/* Its arguments as a front-end holds them, checked before X is allocated, a
+   NaN replaced by the default below: n, d whole in [1, 2^31 - 1], n d at most
+   AS_EXAMPLE_MAX (AS_ERR_TOOBIG), r positive and finite, seed as the option
+   'seed'. */
+#define AS_EXAMPLE_N 100
+#define AS_EXAMPLE_D 20000
+#define AS_EXAMPLE_R 0.05
+#define AS_EXAMPLE_SEED 1
+#define AS_EXAMPLE_MAX 4e9
+int as_example_args(double *n, double *d, double *r, double *seed, as_common *c);
 
 /* Counter-based generator: depends on (seed, stream, index) only. */
 uint64_t as_rng_u64(uint64_t seed, uint64_t stream, uint64_t index);

@@ -233,6 +233,7 @@ int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t ra
             return as_error(c, AS_ERR_INPUT, "X: the sum of squared column norms %s: rescale X",
                             isfinite(tn) ? "underflows" : "overflows");
     }
+    as_sample_options(out, AS_FOR_RAND, (double)o->seed, o->delta, o->rel);
     out->eps_target = as_rand_eps(o);
     out->rank = P->need_lev ? rank : (P->n < d ? P->n : d);
     out->s1 = P->need_lev && !P->in_memory ? P->s1 : 0;   /* approximate scores: the default m's beta */

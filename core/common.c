@@ -197,18 +197,6 @@ int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what)
     return AS_OK;
 }
 
-void as_sample_init(as_sample *S)
-{
-    memset(S, 0, sizeof(*S));
-    S->eps_bound = NAN;
-    S->rel_estimate = S->inf_estimate = NAN;
-    S->b = S->error_time = NAN;
-    S->presample_eps = S->eps_composed = NAN;
-    S->beta = S->out_error = S->out_rel_error = NAN;
-    S->metrics.inf = S->metrics.rel = S->metrics.baseline = S->metrics.r = NAN;
-    S->metrics.eps_spectral = S->metrics.bound = NAN;
-}
-
 double as_wtime(void)
 {
 #ifdef _OPENMP
@@ -220,15 +208,6 @@ double as_wtime(void)
 #else
     return (double)clock() / CLOCKS_PER_SEC;
 #endif
-}
-
-void as_sample_free(as_sample *S, as_common *c)
-{
-    as_free(c, S->index);
-    as_free(c, S->weight);
-    S->index = NULL;
-    S->weight = NULL;
-    S->k = 0;
 }
 
 int as_syev(int n, double *A, double *w, double *Z, as_common *c)

@@ -321,12 +321,18 @@ done:
     return c->status;
 }
 
-int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_common *c)
+int as_det(const as_matrix *X, const as_det_options *opts, as_sample *out, as_common *c)
 {
     double *Gm = NULL, t0 = as_wtime();
+    as_det_options seeded = *opts;
+    const as_det_options *o = &seeded;
     as_sample_init(out);
     if (as_matrix_check(X, c) != AS_OK || as_det_options_check(o, c) != AS_OK)
         return c->status;
+    /* only the presample draws at random */
+    if (o->presample > 0) seeded.seed = as_seed_resolve(o->seed, c);
+    as_sample_options(out, AS_FOR_DET, o->presample > 0 ? (double)o->seed : NAN, NAN, NAN);
+    if (o->presample > 0) out->has |= AS_HAS_PRESAMPLE;
     out->eps_target = o->eps;
     out->b = as_bss_b(o->eps);
     if (o->presample > 0) as_det_two_stage(X, o, &Gm, out, c);

@@ -1,5 +1,6 @@
 /* options.c: the one table of options (name, kind, range, default, choices, calls), their defaults, checks and setter by name. */
 #include "as_internal.h"
+#include <ctype.h>
 #include <stdio.h>
 
 /* Where a row's value is stored: a field of the call's options struct, or of
@@ -22,61 +23,63 @@ enum {
    struct but cannot be set by name. */
 static const as_option as_options[] = {
     {"m", AS_OPT_WHOLE, RAND, 1, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
-     "draws; default from the matrix Chernoff bound (as_default_m)", F_M},
+     "draws; default from the matrix Chernoff bound (as_default_m)", F_M, 0},
     {"eps", AS_OPT_REAL, RAND, 0, 1, 1, 1, NAN, NO_CHOICES,
-     "target spectral error (0.5; with 'rel': none unless given, then a floor on m)", F_EPS},
+     "target spectral error (0.5; with 'rel': none unless given, then a floor on m)", F_EPS, 0},
     {"eps", AS_OPT_REAL, DET, 0, 1, 1, 1, AS_EPS_DEFAULT, NO_CHOICES,
-     "target spectral error (0.5)", F_EPS},
+     "target spectral error (0.5)", F_EPS, 0},
     {"delta", AS_OPT_REAL, RAND | LEV, 0, 1, 1, 1, 0.01, NO_CHOICES,
-     "failure probability (0.01)", F_DELTA},
-    {"seed", AS_OPT_WHOLE, RAND | LEV | DET, 0, 9007199254740991.0, 0, 0, 0, NO_CHOICES,
-     "seed of the counter-based generator (the front-end draws one)", F_SEED},
+     "failure probability (0.01)", F_DELTA, 0},
+    {"seed", AS_OPT_WHOLE, RAND | LEV | DET, 0, 9007199254740991.0, 0, 0, -1, NO_CHOICES,
+     "seed of the counter-based generator (default: drawn from R's or Octave's generator, so set.seed / rand (\"seed\", s) reproduce a run)", F_SEED, 0},
     {"error", AS_OPT_FLAG, RAND | DET, 0, 1, 0, 0, 1, NO_CHOICES,
-     "compute the attention error metrics against X X' (true)", F_ERROR},
+     "compute the attention error metrics against X X' (true)", F_ERROR, 0},
     {"spectral", AS_OPT_FLAG, RAND | DET | MET, 0, 1, 0, 0, -1, NO_CHOICES,
-     "compute eps_spectral and bound (default: as 'error'; attention_error: false)", F_SPECTRAL},
+     "compute eps_spectral and bound (default: as 'error'; attention_error: false)", F_SPECTRAL, 0},
     {"probabilities", AS_OPT_CHOICE, RAND, 0, AS_PROB_AUTO, 0, 0, AS_PROB_AUTO,
      "leverage|uniform|norm|mixed|auto",
-     "sampling probabilities (auto: leverage, or in target mode the pilots' pick)", F_PROBABILITIES},
+     "sampling probabilities (auto: leverage, or in target mode the pilots' pick)", F_PROBABILITIES, 0},
     {"sampling", AS_OPT_CHOICE, RAND, 0, AS_SAMPLING_POISSON, 0, 0, -1, "iid|poisson",
-     "i.i.d. draws with replacement or Poisson sampling (iid; with 'rel': poisson)", F_SAMPLING},
+     "i.i.d. draws with replacement or Poisson sampling (iid; with 'rel': poisson)", F_SAMPLING, 0},
     {"rel", AS_OPT_REAL, RAND, 0, 1, 1, 1, NAN, NO_CHOICES,
-     "target for rel_estimate: m chosen over rounds (off)", F_REL},
+     "target for rel_estimate: m chosen over rounds (off)", F_REL, 0},
     {"estimate", AS_OPT_FLAG, RAND, 0, 1, 0, 0, -1, NO_CHOICES,
-     "bootstrap estimate of the error from Y alone (default: unless its 30 Grams of Y cost more than 1e10 multiply-adds and more than X X')", F_ESTIMATE},
+     "bootstrap estimate of the error from Y alone (default: unless its 30 Grams of Y cost more than 1e10 multiply-adds and more than X X')", F_ESTIMATE, 0},
     {"leverage", AS_OPT_CHOICE, RAND, 0, AS_LEV_EXACT, 0, 0, AS_LEV_APPROX, "approx|exact",
-     "approximate or exact leverage scores (approx)", F_LEVERAGE},
+     "approximate or exact leverage scores (approx)", F_LEVERAGE, 0},
     {"method", AS_OPT_CHOICE, LEV, 0, AS_LEV_EXACT, 0, 0, AS_LEV_APPROX, "approx|exact",
-     "approximate or exact leverage scores (approx)", F_LEVERAGE},
+     "approximate or exact leverage scores (approx)", F_LEVERAGE, 0},
     {"jl", AS_OPT_CHOICE, RAND | LEV, 0, AS_JL_AMS, 0, 0, AS_JL_GAUSSIAN, "gaussian|ams",
-     "Johnson-Lindenstrauss matrix (gaussian)", F_JL},
+     "Johnson-Lindenstrauss matrix (gaussian)", F_JL, 0},
     {"s1", AS_OPT_WHOLE, RAND | LEV, 1, (double)AS_INT_MAX, 0, 0, 0, NO_CHOICES,
-     "rows of the sparse embedding (4 n + 16)", F_S1},
+     "rows of the sparse embedding (4 n + 16)", F_S1, 0},
     {"s", AS_OPT_WHOLE, RAND | LEV, 1, 64, 0, 0, 0, NO_CHOICES,
-     "nonzeros per embedding column (4)", F_S},
+     "nonzeros per embedding column (4)", F_S, 0},
     {"s2", AS_OPT_WHOLE, RAND | LEV, 1, 100000, 0, 0, 0, NO_CHOICES,
-     "columns of the JL matrix (ceil(4.63 log(4 d / delta)) when at most rank/2, else none)", F_S2},
+     "columns of the JL matrix (ceil(4.63 log(4 d / delta)) when at most rank/2, else none)", F_S2, 0},
     {"beta", AS_OPT_REAL, RAND, 1, 1e6, 0, 1, 0, NO_CHOICES,
-     "score approximation factor in the default m (from the sketches' tail bounds)", F_BETA},
+     "score approximation factor in the default m (from the sketches' tail bounds)", F_BETA, 0},
     {"memory", AS_OPT_REAL, RAND, 0, 1e12, 0, 0, 0, NO_CHOICES,
-     "cap in MiB on the working arrays (0: 3/4 of the physical memory)", F_MEMORY},
+     "cap in MiB on the working arrays (0: 3/4 of the physical memory)", F_MEMORY, 0},
     {"memory", AS_OPT_REAL, DET, 0, 1e12, 0, 0, 0, NO_CHOICES,
-     "cap in MiB on the working arrays, estimated first (0: a search tree up to 512 MiB, the whole under 3/4 of the physical memory)", F_MEMORY},
+     "cap in MiB on the working arrays, estimated first (0: a search tree up to 512 MiB, the whole under 3/4 of the physical memory)", F_MEMORY, 0},
     {"leaf", AS_OPT_WHOLE, DET, 0, 1e18, 0, 0, 0, NO_CHOICES,
-     "columns per leaf of the search tree (0: at least 2 nrow(X), more under the memory cap)", F_LEAF},
+     "columns per leaf of the search tree (0: at least 2 nrow(X), more under the memory cap)", F_LEAF, 0},
     {"search", AS_OPT_CHOICE, DET, 0, 1, 0, 0, 0, "tree|scan",
-     "tree search or a plain scan of all columns each step (tree)", F_SEARCH},
+     "tree search or a plain scan of all columns each step (tree)", F_SEARCH, 0},
     {"batch", AS_OPT_WHOLE, DET, 0, 1e6, 0, 0, 0, NO_CHOICES,
-     "most barrier shifts per step, each step certified (0: up to 64; 1: one column per step)", F_BATCH},
+     "most barrier shifts per step, each step certified (0: up to 64; 1: one column per step)", F_BATCH, 0},
     {"presample", AS_OPT_WHOLE, DET, 0, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
-     "draws of a randomized first stage, BSS on its columns (0: none; 1: 8 n ln n)", F_PRESAMPLE},
+     "draws of a randomized first stage, BSS on its columns (0 or false: none; 1 or true: 8 n ln n)", F_PRESAMPLE, 1},
     {"threads", AS_OPT_WHOLE, RAND | DET | LEV | MET | GRAM, 0, AS_THREADS_MAX, 0, 0, 0, NO_CHOICES,
-     "OpenMP threads (0: the OpenMP default); results do not depend on it", F_THREADS},
+     "OpenMP threads (0: the OpenMP default); results do not depend on it", F_THREADS, 0},
     {"verbose", AS_OPT_FLAG, RAND | DET | LEV, 0, 1, 0, 0, 0, NO_CHOICES,
-     "progress lines through the print hook (false)", F_VERBOSE},
+     "progress lines through the print hook (false)", F_VERBOSE, 0},
 };
 
 #define AS_NOPTIONS ((int)(sizeof(as_options) / sizeof(as_options[0])))
+/* the rows an options struct has set are bits of its 64-bit 'given' */
+typedef char as_options_fit_given[AS_NOPTIONS <= 64 ? 1 : -1];
 
 int as_option_count(void) { return AS_NOPTIONS; }
 
@@ -115,12 +118,32 @@ const char *as_option_names(unsigned calls, char *buf, size_t len)
     return buf;
 }
 
+/* A row of `calls` whose name is `name` but for case, for a hint; NULL if none. */
+static const as_option *as_option_find_nocase(const char *name, unsigned calls)
+{
+    int t;
+    size_t a;
+    for (t = 0; t < AS_NOPTIONS; t++) {
+        const char *r = as_options[t].name;
+        if (!(as_options[t].calls & calls) || strlen(r) != strlen(name)) continue;
+        for (a = 0; r[a] && tolower((unsigned char)r[a]) == tolower((unsigned char)name[a]); a++)
+            ;
+        if (r[a] == '\0') return &as_options[t];
+    }
+    return NULL;
+}
+
 int as_option_lookup(const char *name, unsigned calls, const as_option **op, as_common *c)
 {
     char names[512];
+    const as_option *near;
     *op = as_option_find(name, calls);
     if (*op != NULL) return AS_OK;
-    return as_error(c, AS_ERR_ARG, "unknown option '%s'; valid options: %s", name,
+    near = as_option_find_nocase(name, calls);
+    if (near != NULL)
+        return as_error(c, AS_ERR_ARG, "unknown option '%.64s': option names are lower case, "
+                        "did you mean '%s'?", name, near->name);
+    return as_error(c, AS_ERR_ARG, "unknown option '%.64s'; valid options: %s", name,
                     as_option_names(calls, names, sizeof names));
 }
 
@@ -142,7 +165,7 @@ const char *as_option_choice(const as_option *op, int pos, char *buf, size_t len
 }
 
 /* A number for messages: whole numbers in full, powers of ten >= 1e6 as 1e6. */
-static const char *as_fmt_num(double v, char *buf, size_t len)
+const char *as_fmt_num(double v, char *buf, size_t len)
 {
     double e = v > 0 ? floor(log10(v) + 0.5) : 0;
     if (isnan(v)) snprintf(buf, len, "NaN");
@@ -203,7 +226,7 @@ static double as_option_load(unsigned call, const void *o, int field, const as_c
         case F_M: return (double)r->m;
         case F_EPS: return r->eps;
         case F_DELTA: return r->delta;
-        case F_SEED: return (double)r->seed;
+        case F_SEED: return r->seed == AS_SEED_DRAW ? -1 : (double)r->seed;
         case F_ERROR: return r->error;
         case F_SPECTRAL: return r->spectral;
         case F_PROBABILITIES: return r->probabilities;
@@ -231,7 +254,7 @@ static double as_option_load(unsigned call, const void *o, int field, const as_c
         case F_SEARCH: return d->search;
         case F_BATCH: return (double)d->batch;
         case F_PRESAMPLE: return (double)d->presample;
-        case F_SEED: return (double)d->seed;
+        case F_SEED: return d->seed == AS_SEED_DRAW ? -1 : (double)d->seed;
         default: return NAN;
         }
     }
@@ -250,7 +273,7 @@ static void as_option_store(unsigned call, void *o, int field, double v, as_comm
         case F_M: r->m = (int64_t)v; break;
         case F_EPS: r->eps = v; break;
         case F_DELTA: r->delta = v; break;
-        case F_SEED: r->seed = (uint64_t)v; break;
+        case F_SEED: r->seed = v < 0 ? AS_SEED_DRAW : (uint64_t)v; break;
         case F_ERROR: r->error = (int)v; break;
         case F_SPECTRAL: r->spectral = (int)v; break;
         case F_PROBABILITIES: r->probabilities = (int)v; break;
@@ -277,7 +300,7 @@ static void as_option_store(unsigned call, void *o, int field, double v, as_comm
         case F_SEARCH: d->search = (int)v; break;
         case F_BATCH: d->batch = (int64_t)v; break;
         case F_PRESAMPLE: d->presample = (int64_t)v; break;
-        case F_SEED: d->seed = (uint64_t)v; break;
+        case F_SEED: d->seed = v < 0 ? AS_SEED_DRAW : (uint64_t)v; break;
         default: break;
         }
     } else if (field == F_SPECTRAL) {
@@ -350,6 +373,55 @@ int as_options_set(unsigned call, void *o, const char *name, double value, const
     if (as_option_check(op, value, c) != AS_OK) return c->status;
     as_option_store(call, o, op->field, value, c);
     return AS_OK;
+}
+
+/* The 'given' mask of a call's options struct. */
+static uint64_t *as_options_given(unsigned call, void *o)
+{
+    if (call == AS_FOR_RAND || call == AS_FOR_LEVERAGE) return &((as_rand_options *)o)->given;
+    if (call == AS_FOR_DET) return &((as_det_options *)o)->given;
+    return &((as_metrics_options *)o)->given;
+}
+
+int as_options_put(unsigned call, void *o, const char *name, const as_host_value *v, as_common *c)
+{
+    const as_option *op;
+    char expect[160];
+    uint64_t *given, bit;
+    int st = AS_ERR_ARG;
+    c->status = AS_OK;
+    if (as_option_lookup(name, call, &op, c) != AS_OK) return c->status;
+    given = as_options_given(call, o);
+    bit = (uint64_t)1 << (op - as_options);
+    if (*given & bit) return as_error(c, AS_ERR_ARG, "option '%s' is given twice", op->name);
+    if (v->length == 1) {
+        int number = v->type == AS_HOST_NUMBER && !isnan(v->number);
+        int logical = v->type == AS_HOST_LOGICAL && !isnan(v->number);
+        if (op->kind == AS_OPT_CHOICE && v->type == AS_HOST_STRING && v->text != NULL)
+            st = as_options_set(call, o, op->name, 0, v->text, c);
+        /* a flag takes true/false and the numbers 0 and 1; a number, a number
+           (true/false too where the row says so) */
+        else if ((op->kind == AS_OPT_FLAG && (logical || (number && (v->number == 0 || v->number == 1)))) ||
+                 (op->kind != AS_OPT_FLAG && op->kind != AS_OPT_CHOICE &&
+                  (number || (logical && op->takes_logical))))
+            st = as_options_set(call, o, op->name, v->number, NULL, c);
+        else if (op->kind == AS_OPT_FLAG && number)
+            return as_error(c, AS_ERR_ARG, "'%s' must be %s, got %.17g", op->name,
+                            as_option_expect(op, expect, sizeof expect), v->number);
+        if (st == AS_OK) *given |= bit;
+        if (st != AS_ERR_ARG || c->status == AS_ERR_ARG) return c->status;
+    }
+    return as_error(c, AS_ERR_ARG, "'%s' must be %s, got %s", op->name,
+                    as_option_expect(op, expect, sizeof expect), v->what ? v->what : "another type");
+}
+
+uint64_t as_seed_resolve(uint64_t seed, as_common *c)
+{
+    double u;
+    if (seed != AS_SEED_DRAW) return seed;
+    if (c->unif_fn == NULL) return 0;
+    u = c->unif_fn(c->ctx);
+    return u >= 0 && u < 1 ? (uint64_t)floor(u * AS_SEED_SPAN) : 0;
 }
 
 /* ---------------------------------------------------------------- per call */

@@ -162,6 +162,7 @@ static int as_qkv_run(as_qkv_algorithm run, const as_matrix *X, const as_matrix 
         *error = *spectral = 0;
     }
     if (run(K != NULL ? &Z : X, inner, out, c) != AS_OK) return c->status;
+    out->has |= (K != NULL ? AS_HAS_KEYS : 0) | (V != NULL ? AS_HAS_VALUES : 0);
     return as_qkv_metrics(X, K, V, dv, want_error, want_spectral, mem_mb, out, c);
 }
 

@@ -52,12 +52,15 @@ done:
     return c->status;
 }
 
-int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
+int as_leverage(const as_matrix *X, const as_rand_options *opts, double *scores,
                 int64_t *rank, as_common *c)
 {
     as_lev_info info;
+    as_rand_options seeded = *opts;
+    const as_rand_options *o = &seeded;
     if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
         return c->status;
+    if (o->leverage != AS_LEV_EXACT) seeded.seed = as_seed_resolve(o->seed, c);
     as_leverage_run(X, o, scores, &info, c);
     *rank = info.rank;
     return c->status;
@@ -132,16 +135,20 @@ static int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, cons
     return 0;
 }
 
-int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c)
+int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j;
     double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL, *G = NULL;
     int target, scheme, need_lev, need_nrm;
     double t0 = as_wtime();
+    as_rand_options seeded = *opts;
+    const as_rand_options *o = &seeded;
 
     as_sample_init(out);
     if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
         return c->status;
+    seeded.seed = as_seed_resolve(o->seed, c);
+    as_sample_options(out, AS_FOR_RAND, o->seed, o->delta, o->rel);
     if (o->s1 > 0 && o->s1 < n)
         return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
                         (long long)n, (long long)o->s1);
@@ -194,4 +201,23 @@ done:
     as_free(c, G);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
+}
+
+int as_default_m_args(double rank, double eps, double delta, double beta, double *m, as_common *c)
+{
+    const as_option *row_eps = as_option_find("eps", AS_FOR_DET), *row_delta = as_option_find("delta", AS_FOR_RAND);
+    char got[32];
+    *m = NAN;
+    c->status = AS_OK;
+    if (!(rank >= 0 && rank <= AS_INT_MAX && rank == floor(rank)))
+        return as_error(c, AS_ERR_ARG, "'rank' must be a whole number in [0, %lld], got %s",
+                        (long long)AS_INT_MAX, as_fmt_num(rank, got, sizeof got));
+    if (isnan(eps)) eps = AS_EPS_DEFAULT;
+    if (isnan(delta)) delta = row_delta->dflt;
+    if (isnan(beta)) beta = AS_BETA_UNBOUNDED;
+    if (as_option_check(row_eps, eps, c) != AS_OK || as_option_check(row_delta, delta, c) != AS_OK ||
+        as_option_check(as_option_find("beta", AS_FOR_RAND), beta, c) != AS_OK)
+        return c->status;
+    *m = as_default_m((int64_t)rank, eps, delta, beta);
+    return AS_OK;
 }

@@ -11,6 +11,7 @@ SEXP as_r_leverage(SEXP X, SEXP opts);
 SEXP as_r_example(SEXP n, SEXP d, SEXP r, SEXP seed);
 SEXP as_r_option_table(SEXP calls);
 SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta);
+SEXP as_r_draw_seed(void);
 SEXP as_r_gram(SEXP X, SEXP opts);
 SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts);
 /* rblocks.c */
@@ -32,6 +33,7 @@ static const R_CallMethodDef call_methods[] = {
     {"example", (DL_FUNC)&as_r_example, 4},
     {"option_table", (DL_FUNC)&as_r_option_table, 1},
     {"default_m", (DL_FUNC)&as_r_default_m, 4},
+    {"draw_seed", (DL_FUNC)&as_r_draw_seed, 0},
     {"gram", (DL_FUNC)&as_r_gram, 2},
     {"attention", (DL_FUNC)&as_r_attention, 4},
     {"block_plan", (DL_FUNC)&as_r_block_plan, 3},

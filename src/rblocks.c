@@ -141,7 +141,8 @@ SEXP as_r_block_scores(SEXP Xb, SEXP j0, SEXP factor, SEXP need, SEXP threads)
 /* Pass 4 from the scores of all columns: list(index (1-based), weight, m, rank, term, ..., beta). */
 SEXP as_r_block_sample(SEXP n, SEXP d, SEXP opts, SEXP rank, SEXP lev, SEXP nrm)
 {
-    const char *names[] = {"index", "weight", "m", "k", "rank", "term", "probabilities", "sampling", "beta", ""};
+    const char *names[] = {"index", "weight", "m", "k", "rank", "term", "probabilities", "sampling", "beta",
+                           "eps", "delta", ""};
     as_rand_options o;
     as_block_plan P;
     as_common c;
@@ -174,6 +175,8 @@ SEXP as_r_block_sample(SEXP n, SEXP d, SEXP opts, SEXP rank, SEXP lev, SEXP nrm)
     SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(S.probabilities));
     SET_VECTOR_ELT(out, 7, Rf_ScalarInteger(S.sampling));
     SET_VECTOR_ELT(out, 8, Rf_ScalarReal(S.beta));
+    SET_VECTOR_ELT(out, 9, Rf_ScalarReal(S.eps_target));
+    SET_VECTOR_ELT(out, 10, Rf_ScalarReal(S.delta));
     as_free(&c, term);
     as_sample_free(&S, &c);
     UNPROTECT(1);
@@ -216,6 +219,7 @@ SEXP as_r_error_gram(SEXP G, SEXP Y, SEXP opts)
     as_metrics_options o;
     as_metrics M;
     as_matrix B;
+    as_sample S;
     r_common(&c);
     as_metrics_options_init(&o);
     r_set_options(AS_FOR_METRICS, &o, opts, &c);
@@ -223,5 +227,6 @@ SEXP as_r_error_gram(SEXP G, SEXP Y, SEXP opts)
         Rf_errorcall(R_NilValue, "G must be an n x n double matrix");
     r_view(Y, &B, "Y");
     if (as_attention_error_gram(Rf_nrows(G), REAL(G), &B, NULL, &o, &M, &c) != AS_OK) r_raise(&c);
-    return r_metrics(&M);
+    as_metrics_result(&M, o.spectral, &S);
+    return r_result(R_NilValue, NULL, R_NilValue, NULL, &S, &c);
 }

@@ -29,52 +29,105 @@ static void r_print(void *ctx, const char *line)
     Rprintf("%s\n", line);
 }
 
-/* The context for a call: R's interrupt and print hooks. */
+/* A seed the caller did not give comes from R's generator (runif's draw), so
+   that set.seed() reproduces a run. */
+static double r_unif(void *ctx)
+{
+    double u;
+    (void)ctx;
+    GetRNGstate();
+    u = unif_rand();
+    PutRNGstate();
+    return u;
+}
+
+/* The context for a call: R's interrupt, print and generator hooks. */
 void r_common(as_common *c)
 {
     as_common_init(c);
     c->interrupt_fn = r_interrupt;
     c->print_fn = r_print;
+    c->unif_fn = r_unif;
 }
 
 
+/* R's words for a value, for the core's messages about a value of the wrong
+   kind ("NA", "\"abc\"", "a numeric vector of length 2", "a function"). */
+static const char *r_describe(SEXP v, char *buf, size_t len)
+{
+    R_xlen_t n = XLENGTH(v);
+    if (IS_S4_OBJECT(v)) {
+        SEXP cl = Rf_getAttrib(v, R_ClassSymbol);
+        snprintf(buf, len, "an object of class %s",
+                 TYPEOF(cl) == STRSXP && XLENGTH(cl) > 0 ? CHAR(STRING_ELT(cl, 0)) : "S4");
+    } else if (Rf_isFunction(v)) snprintf(buf, len, "a function");
+    else if (Rf_isFactor(v)) snprintf(buf, len, "a factor");
+    else if (TYPEOF(v) == VECSXP) snprintf(buf, len, "a list of length %lld", (long long)n);
+    else if (TYPEOF(v) == CPLXSXP) snprintf(buf, len, "a complex number");
+    else if (TYPEOF(v) != LGLSXP && TYPEOF(v) != INTSXP && TYPEOF(v) != REALSXP && TYPEOF(v) != STRSXP)
+        snprintf(buf, len, "an object of type %s", Rf_type2char(TYPEOF(v)));
+    else if (n != 1)
+        snprintf(buf, len, "a %s vector of length %lld", TYPEOF(v) == LGLSXP ? "logical" :
+                 TYPEOF(v) == STRSXP ? "character" : "numeric", (long long)n);
+    else if (TYPEOF(v) == STRSXP)
+        snprintf(buf, len, STRING_ELT(v, 0) == NA_STRING ? "NA" : "\"%.64s\"", CHAR(STRING_ELT(v, 0)));
+    else if ((TYPEOF(v) == LGLSXP && LOGICAL(v)[0] == NA_LOGICAL) ||
+             (TYPEOF(v) == INTSXP && INTEGER(v)[0] == NA_INTEGER) || (TYPEOF(v) == REALSXP && ISNA(REAL(v)[0])))
+        snprintf(buf, len, "NA");
+    else if (TYPEOF(v) == LGLSXP) snprintf(buf, len, "%s", LOGICAL(v)[0] ? "TRUE" : "FALSE");
+    else snprintf(buf, len, "%.17g", Rf_asReal(v));
+    return buf;
+}
+
+/* An R value as the core's host value; what it is, the core decides. */
+static void r_host_value(SEXP v, as_host_value *h, char *what, size_t len)
+{
+    int plain = !IS_S4_OBJECT(v) && !Rf_isFactor(v);
+    h->length = plain && (Rf_isVectorAtomic(v)) ? (int64_t)XLENGTH(v) : 0;
+    h->what = r_describe(v, what, len);
+    h->text = NULL;
+    h->number = NAN;
+    h->type = AS_HOST_OTHER;
+    if (!plain || h->length != 1) return;
+    switch (TYPEOF(v)) {
+    case LGLSXP:
+        h->type = AS_HOST_LOGICAL;
+        if (LOGICAL(v)[0] != NA_LOGICAL) h->number = LOGICAL(v)[0];
+        break;
+    case INTSXP:
+        h->type = AS_HOST_NUMBER;
+        if (INTEGER(v)[0] != NA_INTEGER) h->number = INTEGER(v)[0];
+        break;
+    case REALSXP:
+        h->type = AS_HOST_NUMBER;
+        h->number = REAL(v)[0];
+        break;
+    case STRSXP:
+        h->type = AS_HOST_STRING;
+        if (STRING_ELT(v, 0) != NA_STRING) h->text = CHAR(STRING_ELT(v, 0));
+        break;
+    default: break;
+    }
+}
+
 /* The options of `call` (one AS_FOR_*), a named list, into o and c by name:
-   the core's table says what each is; here only R's types are read (a
-   logical for a flag, a number for a number, a string for a choice; NULL:
-   the default). */
+   names, kinds, ranges and repeats are the core's to check. NULL: the
+   default; K and V are inputs beside X (r_read_inputs). */
 void r_set_options(unsigned call, void *o, SEXP opts, as_common *c)
 {
     SEXP names = Rf_getAttrib(opts, R_NamesSymbol);
     R_xlen_t t;
-    char expect[160];
+    char what[160];
     if (TYPEOF(opts) != VECSXP || (XLENGTH(opts) > 0 && names == R_NilValue))
         Rf_errorcall(R_NilValue, "further options must be named, e.g. threads = 2");
     for (t = 0; t < XLENGTH(opts); t++) {
         const char *name = CHAR(STRING_ELT(names, t));
         SEXP v = VECTOR_ELT(opts, t);
-        const as_option *op;
-        int st, one;
-        /* K and V (the keys and values of Q != K) are inputs beside X (r_read_inputs) */
+        as_host_value h;
+        if (*name == '\0') Rf_errorcall(R_NilValue, "further options must be named, e.g. threads = 2");
         if (v == R_NilValue || strcmp(name, "K") == 0 || strcmp(name, "V") == 0) continue;
-        one = XLENGTH(v) == 1;
-        if (as_option_lookup(name, call, &op, c) != AS_OK) r_raise(c);
-        if (op->kind == AS_OPT_FLAG) {
-            if (!Rf_isLogical(v) || !one || LOGICAL(v)[0] == NA_LOGICAL)
-                Rf_errorcall(R_NilValue, "'%s' must be TRUE or FALSE", name);
-            st = as_options_set(call, o, name, (double)LOGICAL(v)[0], NULL, c);
-        } else if (op->kind == AS_OPT_CHOICE) {
-            if (!Rf_isString(v) || !one || STRING_ELT(v, 0) == NA_STRING)
-                Rf_errorcall(R_NilValue, "'%s' must be a single string: %s", name,
-                             as_option_expect(op, expect, sizeof expect));
-            st = as_options_set(call, o, name, 0, CHAR(STRING_ELT(v, 0)), c);
-        } else {
-            if (!(Rf_isReal(v) || Rf_isInteger(v)) || Rf_isFactor(v) || !one ||
-                (Rf_isReal(v) && ISNA(REAL(v)[0])) || (Rf_isInteger(v) && INTEGER(v)[0] == NA_INTEGER))
-                Rf_errorcall(R_NilValue, "'%s' must be a single number: %s", name,
-                             as_option_expect(op, expect, sizeof expect));
-            st = as_options_set(call, o, name, Rf_asReal(v), NULL, c);
-        }
-        if (st != AS_OK) r_raise(c);
+        r_host_value(v, &h, what, sizeof what);
+        if (as_options_put(call, o, name, &h, c) != AS_OK) r_raise(c);
     }
 }
 
@@ -120,13 +173,6 @@ void r_view(SEXP X, as_matrix *A, const char *what)
 static void r_check(const as_matrix *A, as_common *c)
 {
     if (as_matrix_check(A, c) != AS_OK) r_raise(c);
-}
-
-/* The name of a choice the core made (probabilities, sampling). */
-static SEXP r_choice_name(const char *option, int pos)
-{
-    char buf[64];
-    return Rf_mkString(as_option_choice(as_option_find(option, AS_FOR_RAND), pos, buf, sizeof buf));
 }
 
 /* Y[, t] = weight[t] * X[, index[t]], with X's row names and the names of the
@@ -186,6 +232,47 @@ SEXP r_metrics(const as_metrics *M)
 }
 
 /* ---------------------------------------------------------------- results */
+/* A result as a named list: one element per row of the core's field table
+   (core/result.c) that S has, in the table's order; Y and YK as R matrices
+   with X's (K's) row names. Xr, X, Kr, K are not read for a metrics result. */
+SEXP r_result(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, const as_sample *S,
+              const as_common *c)
+{
+    int t, n = 0, at = 0;
+    int64_t j;
+    char text[64];
+    SEXP out, names, v;
+    for (t = 0; t < as_field_count(); t++) n += as_field_present(as_field_at(t), S->call, S);
+    out = PROTECT(Rf_allocVector(VECSXP, n));
+    names = PROTECT(Rf_allocVector(STRSXP, n));
+    for (t = 0; t < as_field_count(); t++) {
+        const as_field *f = as_field_at(t);
+        double x;
+        if (!as_field_present(f, S->call, S)) continue;
+        switch (f->kind) {
+        case AS_FIELD_Y: v = r_make_y(Xr, X, S, c); break;
+        case AS_FIELD_YK: v = r_make_y(Kr, K, S, c); break;
+        case AS_FIELD_INDEX:
+            v = Rf_allocVector(INTSXP, S->k);
+            for (j = 0; j < S->k; j++) INTEGER(v)[j] = (int)(S->index[j] + 1);
+            break;
+        case AS_FIELD_WEIGHT:
+            v = Rf_allocVector(REALSXP, S->k);
+            if (S->k > 0) memcpy(REAL(v), S->weight, sizeof(double) * (size_t)S->k);
+            break;
+        case AS_FIELD_TEXT: v = Rf_mkString(as_field_text(f, S, text, sizeof text)); break;
+        default:
+            x = as_field_number(f, S);
+            v = Rf_ScalarReal(ISNAN(x) ? NA_REAL : x);
+        }
+        SET_VECTOR_ELT(out, at, v);
+        SET_STRING_ELT(names, at++, Rf_mkChar(f->name));
+    }
+    Rf_setAttrib(out, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return out;
+}
+
 typedef struct {
     SEXP Xr, Kr;                /* Kr: the keys of Q != K (YK), else R_NilValue */
     const as_matrix *X, *K;
@@ -199,77 +286,10 @@ static void r_wrap_cleanup(void *data)
     as_sample_free(w->S, w->c);
 }
 
-/* Y = X(:, index) diag(weight): a base matrix, or the slots of a dgCMatrix. */
-static SEXP r_select(const as_matrix *X, const as_sample *S, as_common *c)
-{
-    int64_t k = S->k;
-    SEXP Y;
-    if (X->kind == AS_DENSE) {
-        Y = PROTECT(Rf_allocMatrix(REALSXP, (int)X->nrow, (int)k));
-        as_select_dense(X, k, S->index, S->weight, REAL(Y), c);
-    } else {
-        const char *ynames[] = {"p", "i", "x", ""};
-        int64_t nz = as_select_nnz(X, k, S->index);
-        Y = PROTECT(Rf_mkNamed(VECSXP, ynames));
-        SET_VECTOR_ELT(Y, 0, Rf_allocVector(INTSXP, k + 1));
-        SET_VECTOR_ELT(Y, 1, Rf_allocVector(INTSXP, nz));
-        SET_VECTOR_ELT(Y, 2, Rf_allocVector(REALSXP, nz));
-        as_select_csc32(X, k, S->index, S->weight, INTEGER(VECTOR_ELT(Y, 0)),
-                        INTEGER(VECTOR_ELT(Y, 1)), REAL(VECTOR_ELT(Y, 2)), c);
-    }
-    UNPROTECT(1);
-    return Y;
-}
-
 static SEXP r_wrap_body(void *data)
 {
     r_wrap_args *w = data;
-    const as_sample *S = w->S;
-    const char *names[] = {"Y", "index", "weight", "m", "k", "rank", "s1", "s", "s2", "eps_bound",
-                           "rel_estimate", "inf_estimate", "rounds", "probabilities", "sampling",
-                           "b", "max_columns", "time", "error_time", "metrics", "YK",
-                           "steps", "presample_k", "presample_eps", "eps_composed", "beta",
-                           "out_error", "out_rel_error", "eps_target", ""};
-    SEXP out = PROTECT(Rf_mkNamed(VECSXP, names)), index, weight;
-    int64_t t, k = S->k;
-
-    SET_VECTOR_ELT(out, 0, r_make_y(w->Xr, w->X, S, w->c));
-    index = Rf_allocVector(INTSXP, k);
-    SET_VECTOR_ELT(out, 1, index);
-    weight = Rf_allocVector(REALSXP, k);
-    SET_VECTOR_ELT(out, 2, weight);
-    for (t = 0; t < k; t++) {
-        INTEGER(index)[t] = (int)(S->index[t] + 1);
-        REAL(weight)[t] = S->weight[t];
-    }
-    SET_VECTOR_ELT(out, 3, Rf_ScalarReal((double)S->m));
-    SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double)k));
-    SET_VECTOR_ELT(out, 5, Rf_ScalarReal((double)S->rank));
-    SET_VECTOR_ELT(out, 6, Rf_ScalarReal((double)S->s1));
-    SET_VECTOR_ELT(out, 7, Rf_ScalarReal((double)S->s));
-    SET_VECTOR_ELT(out, 8, Rf_ScalarReal((double)S->s2));
-    SET_VECTOR_ELT(out, 9, Rf_ScalarReal(S->eps_bound));
-    SET_VECTOR_ELT(out, 10, Rf_ScalarReal(S->rel_estimate));
-    SET_VECTOR_ELT(out, 11, Rf_ScalarReal(S->inf_estimate));
-    SET_VECTOR_ELT(out, 12, Rf_ScalarReal((double)S->rounds));
-    SET_VECTOR_ELT(out, 13, r_choice_name("probabilities", S->probabilities));
-    SET_VECTOR_ELT(out, 14, r_choice_name("sampling", S->sampling));
-    SET_VECTOR_ELT(out, 15, Rf_ScalarReal(S->b));
-    SET_VECTOR_ELT(out, 16, Rf_ScalarReal((double)S->max_columns));
-    SET_VECTOR_ELT(out, 17, Rf_ScalarReal(S->time));
-    SET_VECTOR_ELT(out, 18, Rf_ScalarReal(S->error_time));
-    SET_VECTOR_ELT(out, 19, r_metrics(&S->metrics));
-    if (w->K) SET_VECTOR_ELT(out, 20, r_make_y(w->Kr, w->K, S, w->c));
-    SET_VECTOR_ELT(out, 21, Rf_ScalarReal((double)S->steps));
-    SET_VECTOR_ELT(out, 22, Rf_ScalarReal((double)S->presample_k));
-    SET_VECTOR_ELT(out, 23, Rf_ScalarReal(S->presample_eps));
-    SET_VECTOR_ELT(out, 24, Rf_ScalarReal(S->eps_composed));
-    SET_VECTOR_ELT(out, 25, Rf_ScalarReal(S->beta));
-    SET_VECTOR_ELT(out, 26, Rf_ScalarReal(ISNAN(S->out_error) ? NA_REAL : S->out_error));
-    SET_VECTOR_ELT(out, 27, Rf_ScalarReal(ISNAN(S->out_rel_error) ? NA_REAL : S->out_rel_error));
-    SET_VECTOR_ELT(out, 28, Rf_ScalarReal(ISNAN(S->eps_target) ? NA_REAL : S->eps_target));
-    UNPROTECT(1);
-    return out;
+    return r_result(w->Xr, w->X, w->Kr, w->K, w->S, w->c);
 }
 
 /* Copy a sample into R objects; the core's arrays are freed on every exit. */
@@ -297,7 +317,7 @@ static SEXP r_opt(SEXP opts, const char *name)
     return R_NilValue;
 }
 
-static const double *r_values(SEXP V, int64_t n2, int64_t *dv);
+static const double *r_values(SEXP V, int64_t n2, const char *keys, int64_t *dv);
 
 /* The inputs of rand and det: X, and the keys K and values V when opts holds
    them (K NULL and V NULL otherwise). */
@@ -317,7 +337,7 @@ static void r_read_inputs(SEXP X, SEXP opts, r_inputs *in)
         r_view(K, &in->Kv, "K");
         in->K = &in->Kv;
     }
-    in->V = r_values(r_opt(opts, "V"), in->K ? in->K->nrow : in->X.nrow, &in->dv);
+    in->V = r_values(r_opt(opts, "V"), in->K ? in->K->nrow : in->X.nrow, in->K ? "K" : "X", &in->dv);
 }
 
 SEXP as_r_rand(SEXP X, SEXP opts)
@@ -354,13 +374,15 @@ SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts)
     as_common c;
     as_metrics_options o;
     as_metrics M;
+    as_sample S;
     r_common(&c);
     as_metrics_options_init(&o);
     r_set_options(AS_FOR_METRICS, &o, opts, &c);
     r_view(X, &A, "X");
     r_view(Y, &B, "Y");
     if (as_attention_error_xy(&A, &B, &o, &M, &c) != AS_OK) r_raise(&c);
-    return r_metrics(&M);
+    as_metrics_result(&M, o.spectral, &S);
+    return r_result(R_NilValue, NULL, R_NilValue, NULL, &S, &c);
 }
 
 SEXP as_r_softmax(SEXP X, SEXP opts)
@@ -401,22 +423,32 @@ SEXP as_r_leverage(SEXP X, SEXP opts)
 SEXP as_r_example(SEXP n, SEXP d, SEXP r, SEXP seed)
 {
     as_common c;
-    double nn = Rf_asReal(n), dd = Rf_asReal(d);
+    double nn = Rf_asReal(n), dd = Rf_asReal(d), rr = Rf_asReal(r), ss = Rf_asReal(seed);
     SEXP X;
     as_common_init(&c);
-    if (!(nn >= 1 && dd >= 1 && nn <= 1e5 && dd <= 2147483647.0 && nn * dd <= 4e9))
-        Rf_errorcall(R_NilValue, "'n' and 'd' must be at least 1 with n * d at most 4e9");
+    /* the defaults (NA here) and every limit are the core's, checked before X is allocated */
+    if (as_example_args(&nn, &dd, &rr, &ss, &c) != AS_OK) r_raise(&c);
     X = PROTECT(Rf_allocMatrix(REALSXP, (int)nn, (int)dd));
-    if (as_example((int64_t)nn, (int64_t)dd, Rf_asReal(r), (uint64_t)Rf_asReal(seed), REAL(X), &c) != AS_OK)
-        r_raise(&c);
+    if (as_example((int64_t)nn, (int64_t)dd, rr, (uint64_t)ss, REAL(X), &c) != AS_OK) r_raise(&c);
     UNPROTECT(1);
     return X;
 }
 
+SEXP as_r_draw_seed(void)
+{
+    as_common c;
+    r_common(&c);
+    return Rf_ScalarReal((double)as_seed_resolve(AS_SEED_DRAW, &c));
+}
+
 SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta)
 {
-    return Rf_ScalarReal(as_default_m((int64_t)Rf_asReal(rank), Rf_asReal(eps),
-                                      Rf_asReal(delta), Rf_asReal(beta)));
+    as_common c;
+    double m;
+    as_common_init(&c);
+    if (as_default_m_args(Rf_asReal(rank), Rf_asReal(eps), Rf_asReal(delta), Rf_asReal(beta), &m, &c) != AS_OK)
+        r_raise(&c);
+    return Rf_ScalarReal(m);
 }
 
 SEXP as_r_gram(SEXP X, SEXP opts)
@@ -437,15 +469,16 @@ SEXP as_r_gram(SEXP X, SEXP opts)
 }
 
 /* ---------------------------------------------------------------- Q != K */
-/* V: a double matrix with nrow(K) rows, or NULL. */
-static const double *r_values(SEXP V, int64_t n2, int64_t *dv)
+/* V: a double matrix with as many rows as the keys (`keys`: "K", or "X" when
+   K is X), or NULL; its values are the core's to check. */
+static const double *r_values(SEXP V, int64_t n2, const char *keys, int64_t *dv)
 {
     *dv = 0;
     if (V == R_NilValue) return NULL;
     if (!Rf_isReal(V) || !Rf_isMatrix(V))
         Rf_errorcall(R_NilValue, "'V' must be a double matrix");
     if (Rf_nrows(V) != n2)
-        Rf_errorcall(R_NilValue, "'V' must have as many rows as 'K' has (%lld), not %d", (long long)n2,
+        Rf_errorcall(R_NilValue, "'V' must have as many rows as '%s' (n2 = %lld), not %d", keys, (long long)n2,
                      Rf_nrows(V));
     *dv = Rf_ncols(V);
     return REAL(V);
@@ -464,7 +497,7 @@ SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts)
     r_set_options(AS_FOR_GRAM, &o, opts, &c);
     r_view(Q, &A, "Q");
     r_view(K, &B, "K");
-    v = r_values(V, B.nrow, &dv);
+    v = r_values(V, B.nrow, "K", &dv);
     out = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)(v ? dv : B.nrow)));
     if (as_attention_qkv(&A, &B, v, dv, REAL(out), &c) != AS_OK) r_raise(&c);
     UNPROTECT(1);

@@ -9,5 +9,8 @@ void r_common(as_common *c);                                       /* R's interr
 /* the options of `call` (one AS_FOR_*), a named list, into o and c by the core's table */
 void r_set_options(unsigned call, void *o, SEXP opts, as_common *c);
 SEXP r_metrics(const as_metrics *M);                               /* named: inf, rel, baseline, r, eps_spectral, bound (NA: not computed) */
+/* a result as a named list, one element per row of the core's field table (core/result.c) */
+SEXP r_result(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, const as_sample *S,
+              const as_common *c);
 void r_raise(const as_common *c);                                  /* the core's error as R's (does not return) */
 #endif

@@ -18,7 +18,7 @@
 ## @code{max (abs (Att(@var{Y}) - Att(@var{X}))(:))}, or NaN with
 ## @code{"error", false}.
 ##
-## Options, as name/value pairs (names are case-insensitive):
+## Options, as name/value pairs (names and choices are matched exactly, in lower case, as in R; an option given twice is an error):
 ##
 ## @table @asis
 ## @item @qcode{"eps"}
@@ -91,7 +91,8 @@
 ## @var{info} has the fields of @code{attsparse_rand} (@code{index},
 ## @code{weight}, @code{m} (iterations: barrier shifts), @code{k}, @code{rank},
 ## @code{eps}, @code{time}, @code{error}, @code{rel_error}, @code{r},
-## @code{baseline}, @code{eps_spectral}, @code{bound}, @code{error_time}),
+## @code{baseline}, @code{eps_spectral}, @code{bound}, @code{error_time},
+## @code{method} (@qcode{"deterministic"})),
 ## @code{eps_bound}, the spectral error @code{(u-l)/(u+l)} the barriers
 ## guarantee, @code{b}, the sparsity factor above, @code{max_columns}, the
 ## column budget @code{ceil (b rank)} (the number of barrier shifts),
@@ -113,16 +114,7 @@ function [Y, err, info] = attsparse_det (X, varargin)
                                   "column at every step); for a block reader use attsparse_rand"]);
   endif
   [K, V, opts] = qk_options (varargin, "attsparse_det");
-  ## the randomized first stage takes its seed from rand (), as attsparse_rand does
-  if (mod (numel (opts), 2) == 0)
-    pre = find (cellfun (@(s) ischar (s) && strcmpi (s, "presample"), opts(1:2:end)), 1, "last");
-    if (! isempty (pre) && isscalar (opts{2*pre}) && islogical (opts{2*pre}))
-      opts{2*pre} = double (opts{2*pre});    # true: the default number of draws
-    endif
-    if (! isempty (pre) && isscalar (opts{2*pre}) && isnumeric (opts{2*pre}) && opts{2*pre} > 0)
-      opts = with_seed (opts);
-    endif
-  endif
+  ## a first stage ("presample") takes its seed from rand () when none is given, as attsparse_rand does
   if (isempty (K) && isempty (V))
     [Y, err, info] = __attsparse__ ("det", double_input (X), opts{:});
   else

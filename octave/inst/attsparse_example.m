@@ -18,16 +18,16 @@ function X = attsparse_example (varargin)
   if (nargin > 4)
     print_usage ();
   endif
-  args = {100, 20000, 0.05, 1};
-  given = ! cellfun (@isempty, varargin);
-  args(given) = varargin(given);
+  ## [] or a missing argument takes the core's default (100 x 20000, r = 0.05, seed 1)
+  args = {[], [], [], []};
+  args(1:nargin) = varargin;
   try
     X = __attsparse__ ("example", args{:});
   catch err
     ## Octave's own allocation failure has no identifier and names the gateway
     if (isempty (err.identifier))
-      error ("attsparse:noMemory", "attsparse_example: out of memory for a %d x %d matrix (%.3g GiB)",
-             args{1}, args{2}, 8 * args{1} * args{2} / 2^30);
+      error ("attsparse:noMemory", "attsparse_example: out of memory for a %s x %s matrix",
+             num2str (args{1}), num2str (args{2}));
     endif
     rethrow (err);
   end_try_catch
@@ -46,5 +46,5 @@ endfunction
 
 %!error <'n' must be a whole number> attsparse_example (0)
 %!error <'d' must be a whole number> attsparse_example (2, 2.5)
-%!error <'r' must be positive> attsparse_example (2, 3, -1)
-%!error <'seed' must be a whole number> attsparse_example (2, 3, 1, NaN)
+%!error <'r' must be a positive finite number, got -1> attsparse_example (2, 3, -1)
+%!error <'seed' must be a single number, got NaN> attsparse_example (2, 3, 1, NaN)

@@ -25,7 +25,7 @@
 ## @code{r = max (abs (@var{X}*@var{X}')(:))} even the empty sketch has a small
 ## @var{err}.
 ##
-## Options, as name/value pairs (names are case-insensitive):
+## Options, as name/value pairs (names and choices are matched exactly, in lower case, as in R; an option given twice is an error):
 ##
 ## @table @asis
 ## @item @qcode{"m"}
@@ -205,7 +205,10 @@
 ## @var{Y} alone; NaN with @code{"estimate", false} or when the default
 ## skipped it), @code{rounds} and
 ## @code{beta} (the factor of the default @var{m}, see @qcode{"m"}; NaN with
-## @qcode{"rel"}).  Metrics not computed are NaN.
+## @qcode{"rel"}), @code{method} (@qcode{"randomized"}), @code{delta} and
+## @code{rel_target} (the options the run was given; NaN outside target mode).
+## Metrics not computed are NaN.  The fields and their order are those of the
+## R result (one table in the C core makes both).
 ##
 ## Errors have identifiers @qcode{"attsparse:badInput"} (@var{X}),
 ## @qcode{"attsparse:badArgument"} (options), @qcode{"attsparse:interrupted"}
@@ -225,8 +228,7 @@ function [Y, err, info] = attsparse_rand (X, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  opts = with_seed (varargin);
-  [K, V, opts] = qk_options (opts, "attsparse_rand");
+  [K, V, opts] = qk_options (varargin, "attsparse_rand");
   if (is_function_handle (X))
     if (! (isempty (K) && isempty (V)))
       error ("attsparse:badArgument", "attsparse_rand: a block reader X does not take K or V");
@@ -265,10 +267,11 @@ endfunction
 %! assert (info.k <= 200);
 
 %!test
+%! ## option names and choices are matched exactly, as in R
 %! [Y1, ~, i1] = attsparse_rand (X, "seed", 11, "error", false);
-%! [Y2, ~, i2] = attsparse_rand (X, "SEED", 11, "Error", false);
-%! assert (isequal (Y1, Y2) && isequal (i1.index, i2.index) && isequal (i1.weight, i2.weight));
 %! assert (isnan (i1.error) && isnan (i1.rel_error) && isnan (i1.eps_spectral));
+%!error <unknown option 'SEED': option names are lower case, did you mean 'seed'\?> attsparse_rand (X, "SEED", 11)
+%!error <'sampling' must be one of iid\|poisson, got "Poisson"> attsparse_rand (X, "sampling", "Poisson")
 
 %!test
 %! rand ("state", 42);

@@ -42,16 +42,18 @@
 function [tau, rank] = leverage_scores (X, method, varargin)
   if (nargin < 1)
     print_usage ();
-  elseif (nargin < 2)
-    method = "approx";
   endif
-  opts = with_seed (varargin);
+  ## without a method the core's default ("approx")
+  opts = varargin;
+  if (nargin >= 2)
+    opts = [{"method", method}, opts];
+  endif
   if (is_function_handle (X))
     [rd, ncol, nrow, block, rest] = reader_args (X, opts, "leverage_scores");
-    [tau, rank] = __attsparse__ ("leverage_blocks", rd, ncol, nrow, block, "method", method, rest{:});
+    [tau, rank] = __attsparse__ ("leverage_blocks", rd, ncol, nrow, block, rest{:});
     return;
   endif
-  [tau, rank] = __attsparse__ ("leverage", double_input (X), "method", method, opts{:});
+  [tau, rank] = __attsparse__ ("leverage", double_input (X), opts{:});
 endfunction
 
 %!test
@@ -84,7 +86,7 @@ endfunction
 
 %!test
 %! X = [1 0 2 0; 0 1 0 0];
-%! assert (leverage_scores (sparse (X), "EXACT"), [0.2; 1; 0.8; 0], 1e-12);
+%! assert (leverage_scores (sparse (X), "exact"), [0.2; 1; 0.8; 0], 1e-12);
 
 %!error <Invalid call> leverage_scores ()
 %!error <'method' must be one of approx\|exact> leverage_scores (1, "fast")

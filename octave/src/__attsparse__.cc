@@ -58,6 +58,7 @@ public:
     c.free_fn = std::free;
     c.interrupt_fn = octave_hook_interrupt;
     c.print_fn = octave_hook_print;
+    c.unif_fn = octave_hook_unif;
     as_sample_init (&S);
   }
   ~Work (void) { release (); }
@@ -220,15 +221,49 @@ double scalar_arg (Work& w, const char *name, const mxArray *v, bool whole, doub
   return x;
 }
 
-// Name/value pairs into the core's options of `call` (one AS_FOR_*) in o.
-// Names are case-insensitive (Octave's habit): lowered here, then looked up
-// in the core's table, which also says each value's kind and range. Choices
-// are case-insensitive too.
+// An Octave value as the core's host value; which kinds an option takes,
+// and the messages, are the core's (as_options_put), as in R.
+void host_value (const mxArray *v, as_host_value *h, char *what, size_t len)
+{
+  describe (v, what, len);
+  h->what = what;
+  h->text = nullptr;
+  h->number = NAN;
+  h->type = AS_HOST_OTHER;
+  h->length = (int64_t) mxGetNumberOfElements (v);
+  if (mxIsChar (v) && mxGetM (v) == 1 && mxGetNumberOfDimensions (v) == 2)
+    {
+      h->length = 1;
+      h->type = AS_HOST_STRING;
+      return;
+    }
+  if (h->length != 1 || mxIsComplex (v) || mxIsSparse (v) || ! (mxIsNumeric (v) || mxIsLogical (v)))
+    return;
+  // a 64-bit integer beyond 2^53 has no exact double: said as it is
+  if (mxIsInt64 (v) || mxIsUint64 (v))
+    {
+      bool big = mxIsInt64 (v) ? std::llabs (*static_cast<const long long *> (mxGetData (v))) > (1LL << 53)
+                               : *static_cast<const unsigned long long *> (mxGetData (v)) > (1ULL << 53);
+      if (big)
+        {
+          if (mxIsInt64 (v))
+            std::snprintf (what, len, "%lld", *static_cast<const long long *> (mxGetData (v)));
+          else
+            std::snprintf (what, len, "%llu", *static_cast<const unsigned long long *> (mxGetData (v)));
+          return;
+        }
+    }
+  h->type = mxIsLogical (v) ? AS_HOST_LOGICAL : AS_HOST_NUMBER;
+  h->number = mxGetScalar (v);
+  if (h->type == AS_HOST_NUMBER && std::isnan (h->number))
+    std::snprintf (what, len, "NaN");
+}
+
+// Name/value pairs into the core's options of `call` (one AS_FOR_*) in o:
+// names are matched exactly, values checked, repeats refused, all by the core.
 void set_options (Work& w, unsigned call, void *o, const mxArray *const *args, int nargs)
 {
-  char name[64], what[96], expect[160], valid[512];
-  const as_option *seen[32];
-  int nseen = 0;
+  char name[64], what[96], valid[512], text[256];
   as_option_names (call, valid, sizeof valid);
   if (nargs % 2 != 0)
     w.fail ("badArgument", "options must come in name/value pairs; got %d option argument%s",
@@ -250,36 +285,15 @@ void set_options (Work& w, unsigned call, void *o, const mxArray *const *args, i
       if (mxGetString (nm, name, sizeof name) != 0 || std::strlen (name) != len)
         w.fail ("badArgument", "option argument %d holds a NUL character; valid options: %s",
                 a + 1, valid);
-      for (char *p = name; *p; p++)
-        *p = (char) std::tolower ((unsigned char) *p);
-      const as_option *op;
-      w.check (as_option_lookup (name, call, &op, &w.c));
-      for (int t = 0; t < nseen; t++)
-        if (seen[t] == op)
-          w.fail ("badArgument", "option '%s' is given twice", op->name);
-      if (nseen < 32)
-        seen[nseen++] = op;
-
-      describe (v, what, sizeof what);
-      bool scalar = (mxIsNumeric (v) || mxIsLogical (v)) && ! mxIsComplex (v)
-                    && ! mxIsSparse (v) && mxGetNumberOfElements (v) == 1;
-      bool text = mxIsChar (v) && mxGetM (v) == 1 && mxGetNumberOfDimensions (v) == 2;
-      if (op->kind == AS_OPT_CHOICE && text)
+      as_host_value h;
+      host_value (v, &h, what, sizeof what);
+      if (h.type == AS_HOST_STRING)
         {
-          char s[64];
-          if (mxGetString (v, s, sizeof s) != 0)
-            w.fail ("badArgument", "'%s' must be %s, got %s", op->name,
-                    as_option_expect (op, expect, sizeof expect), what);
-          for (char *p = s; *p; p++)
-            *p = (char) std::tolower ((unsigned char) *p);
-          w.check (as_options_set (call, o, name, 0, s, &w.c));
+          if (mxGetNumberOfElements (v) >= sizeof text || mxGetString (v, text, sizeof text) != 0)
+            text[0] = '\0';
+          h.text = text;
         }
-      else if ((op->kind == AS_OPT_FLAG && scalar)
-               || (op->kind != AS_OPT_CHOICE && scalar && ! mxIsLogical (v)))
-        w.check (as_options_set (call, o, name, mxGetScalar (v), nullptr, &w.c));
-      else
-        w.fail ("badArgument", "'%s' must be %s, got %s", op->name,
-                as_option_expect (op, expect, sizeof expect), what);
+      w.check (as_options_put (call, o, name, &h, &w.c));
     }
 }
 
@@ -303,8 +317,8 @@ public:
     return s;
   }
 private:
-  const char *m_names[32];
-  mxArray *m_vals[32];
+  const char *m_names[64];
+  mxArray *m_vals[64];
   int m_n = 0;
 };
 
@@ -347,58 +361,61 @@ mxArray * make_y (Work& w, const as_matrix *X)
   return Y;
 }
 
-// The metrics as struct fields, the first two under the caller's names.
-void metric_fields (const as_metrics& M, const char *inf_name, const char *rel_name,
-                    Fields& f)
-{
-  f.add (inf_name, M.inf);
-  f.add (rel_name, M.rel);
-  f.add ("baseline", M.baseline);
-  f.add ("r", M.r);
-  f.add ("eps_spectral", M.eps_spectral);
-  f.add ("bound", M.bound);
-}
-
 double seconds_since (std::chrono::steady_clock::time_point t0)
 {
   return std::chrono::duration<double> (std::chrono::steady_clock::now () - t0).count ();
 }
 
-
-// Y and err of a sample, and the info fields every algorithm has: index
-// (1-based) and weight columns, sizes, times and the metrics of the same call
-// (NaN for what was not asked).
-void sample_outputs (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArray *plhs[])
+// A result as Octave's outputs, every row of the core's field table
+// (core/result.c) that S has, in order: Y is the first output (made from X;
+// X null: left to the caller), the other rows are fields of info, the third;
+// the second is the inf error.
+void result_fields (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArray *plhs[])
 {
   const as_sample *S = &w.S;
-  mxArray *index = mxCreateDoubleMatrix ((mwSize) S->k, 1, mxREAL);
-  mxArray *weight = mxCreateDoubleMatrix ((mwSize) S->k, 1, mxREAL);
-  for (int64_t t = 0; t < S->k; t++)
+  char text[64];
+  for (int t = 0; t < as_field_count (); t++)
     {
-      mxGetPr (index)[t] = (double) S->index[t] + 1;
-      mxGetPr (weight)[t] = S->weight[t];
+      const as_field *f = as_field_at (t);
+      if (! as_field_present (f, S->call, S))
+        continue;
+      switch (f->kind)
+        {
+        case AS_FIELD_Y:
+          if (X)
+            plhs[0] = make_y (w, X);
+          break;
+        case AS_FIELD_YK:
+          info.add (f->name, make_y (w, w.K));
+          break;
+        case AS_FIELD_INDEX:
+        case AS_FIELD_WEIGHT:
+          {
+            mxArray *v = mxCreateDoubleMatrix ((mwSize) S->k, 1, mxREAL);
+            for (int64_t j = 0; j < S->k; j++)
+              mxGetPr (v)[j] = f->kind == AS_FIELD_INDEX ? (double) S->index[j] + 1 : S->weight[j];
+            info.add (f->name, v);
+            break;
+          }
+        case AS_FIELD_TEXT:
+          info.add (f->name, mxCreateString (as_field_text (f, S, text, sizeof text)));
+          break;
+        default:
+          info.add (f->name, as_field_number (f, S));
+        }
     }
-  info.add ("index", index);
-  info.add ("weight", weight);
-  info.add ("m", (double) S->m);
-  info.add ("k", (double) S->k);
-  info.add ("rank", (double) S->rank);
-  info.add ("eps", S->eps_target);
-  info.add ("time", S->time);
   if (! std::isnan (S->metrics.r))
     w.warn_overflow (S->metrics);
-  metric_fields (S->metrics, "error", "rel_error", info);
-  info.add ("error_time", S->error_time);
-  if (w.K || w.V)
-    {
-      info.add ("out_error", S->out_error);
-      info.add ("out_rel_error", S->out_rel_error);
-    }
-  plhs[0] = make_y (w, X);
-  if (w.K)
-    info.add ("YK", make_y (w, w.K));
   if (nlhs > 1)
     plhs[1] = mxCreateDoubleScalar (S->metrics.inf);
+}
+
+void result_outputs (Work& w, const as_matrix *X, int nlhs, mxArray *plhs[])
+{
+  Fields info;
+  result_fields (w, X, info, nlhs, plhs);
+  if (nlhs > 2)
+    plhs[2] = info.make ();
 }
 
 // ------------------------------------------------------------------ commands
@@ -425,14 +442,6 @@ void start (Work& w, unsigned call, void *o, int nrhs, const mxArray *prhs[], as
   set_options (w, call, o, prhs + nmat, nrhs - nmat);
 }
 
-// The name of a choice the core made (probabilities, sampling).
-mxArray * choice_name (const char *option, int pos)
-{
-  char buf[64];
-  return mxCreateString (as_option_choice (as_option_find (option, AS_FOR_RAND), pos, buf,
-                                           sizeof buf));
-}
-
 void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   as_matrix X;
@@ -440,21 +449,7 @@ void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs
   as_rand_options_init (&ro);
   start (w, AS_FOR_RAND, &ro, nrhs, prhs, &X);
   w.check (as_rand_qkv (&X, w.K, w.V, w.dv, &ro, &w.S, &w.c));
-
-  Fields info;
-  sample_outputs (w, &X, info, nlhs, plhs);
-  info.add ("seed", (double) ro.seed);
-  info.add ("s1", (double) w.S.s1);
-  info.add ("s", (double) w.S.s);
-  info.add ("s2", (double) w.S.s2);
-  info.add ("sampling", choice_name ("sampling", w.S.sampling));
-  info.add ("probabilities", choice_name ("probabilities", w.S.probabilities));
-  info.add ("rel_estimate", w.S.rel_estimate);
-  info.add ("inf_estimate", w.S.inf_estimate);
-  info.add ("rounds", (double) w.S.rounds);
-  info.add ("beta", w.S.beta);
-  if (nlhs > 2)
-    plhs[2] = info.make ();
+  result_outputs (w, &X, nlhs, plhs);
 }
 
 void cmd_det (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -464,22 +459,7 @@ void cmd_det (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
   as_det_options_init (&dopt);
   start (w, AS_FOR_DET, &dopt, nrhs, prhs, &X);
   w.check (as_det_qkv (&X, w.K, w.V, w.dv, &dopt, &w.S, &w.c));
-
-  Fields info;
-  sample_outputs (w, &X, info, nlhs, plhs);
-  info.add ("eps_bound", w.S.eps_bound);
-  info.add ("b", w.S.b);
-  info.add ("max_columns", (double) w.S.max_columns);
-  info.add ("steps", (double) w.S.steps);
-  if (dopt.presample > 0)
-    {
-      info.add ("presample_k", (double) w.S.presample_k);
-      info.add ("presample_eps", w.S.presample_eps);
-      info.add ("eps_composed", w.S.eps_composed);
-      info.add ("seed", (double) dopt.seed);
-    }
-  if (nlhs > 2)
-    plhs[2] = info.make ();
+  result_outputs (w, &X, nlhs, plhs);
 }
 
 void cmd_leverage (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -504,9 +484,9 @@ void cmd_error (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   as_metrics_options_init (&mo);
   start (w, AS_FOR_METRICS, &mo, nrhs, prhs, &X, &Y);
   w.check (as_attention_error_xy (&X, &Y, &mo, &M, &w.c));
-  w.warn_overflow (M);
+  as_metrics_result (&M, mo.spectral, &w.S);
   Fields f;
-  metric_fields (M, "inf", "rel", f);
+  result_fields (w, nullptr, f, 1, plhs);
   plhs[0] = f.make ();
 }
 
@@ -524,25 +504,28 @@ void cmd_attention (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs
 void cmd_example (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   need_args (w, nrhs, 4);
-  const double int_max = 2147483647.0;
-  double n = scalar_arg (w, "n", prhs[0], true, 1, int_max);
-  double d = scalar_arg (w, "d", prhs[1], true, 1, int_max);
-  double r = scalar_arg (w, "r", prhs[2], false, -HUGE_VAL, HUGE_VAL);
-  // the example's seed is a seed of the core's generator: checked by its row of the table
-  const as_option *seed_row = as_option_find ("seed", AS_FOR_RAND);
-  char expect[160], what[96];
-  describe (prhs[3], what, sizeof what);
-  if (! mxIsNumeric (prhs[3]) || mxIsComplex (prhs[3]) || mxIsSparse (prhs[3])
-      || mxGetNumberOfElements (prhs[3]) != 1)
-    w.fail ("badArgument", "'seed' must be %s, got %s",
-            as_option_expect (seed_row, expect, sizeof expect), what);
-  double seed = mxGetScalar (prhs[3]);
-  w.check (as_option_check (seed_row, seed, &w.c));
-  // refused before allocating, with the R front-end's limit and words
-  if (n * d > 4e9)
-    w.fail ("tooBig", "'n' and 'd' must be at least 1 with n * d at most 4e9; got %.0f x %.0f", n, d);
-  plhs[0] = mxCreateDoubleMatrix ((mwSize) n, (mwSize) d, mxREAL);
-  w.check (as_example ((int64_t) n, (int64_t) d, r, (uint64_t) seed, mxGetPr (plhs[0]),
+  // [] takes the core's default; the defaults and every limit are the core's
+  double a[4];
+  const char *names[4] = { "n", "d", "r", "seed" };
+  char what[96];
+  for (int t = 0; t < 4; t++)
+    {
+      const mxArray *v = prhs[t];
+      if (mxIsEmpty (v) && mxIsDouble (v))
+        a[t] = NAN;
+      else if (mxIsNumeric (v) && ! mxIsComplex (v) && ! mxIsSparse (v) && mxGetNumberOfElements (v) == 1
+               && ! std::isnan (mxGetScalar (v)))
+        a[t] = mxGetScalar (v);
+      else
+        {
+          as_host_value h;
+          host_value (v, &h, what, sizeof what);
+          w.fail ("badArgument", "'%s' must be a single number, got %s", names[t], h.what);
+        }
+    }
+  w.check (as_example_args (&a[0], &a[1], &a[2], &a[3], &w.c));
+  plhs[0] = mxCreateDoubleMatrix ((mwSize) a[0], (mwSize) a[1], mxREAL);
+  w.check (as_example ((int64_t) a[0], (int64_t) a[1], a[2], (uint64_t) a[3], mxGetPr (plhs[0]),
                        &w.c));
 }
 

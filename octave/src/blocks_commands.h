@@ -1,7 +1,7 @@
 // blocks_commands.h: the gateway's "rand_blocks" and "leverage_blocks" commands: attsparse_rand and leverage_scores on X read by a function handle, a block of columns at a time.
 //
 // Included by __attsparse__.cc inside its namespace (it uses Work, scalar_arg, set_options,
-// view_matrix, make_y, metric_fields, choice_name, Fields). The core's block passes (core/blocks.c):
+// view_matrix, make_y, result_fields, Fields). The core's block passes (core/blocks.c):
 //   1. sketch: every canonical chunk of columns read in pieces of at most `block` columns, its
 //      leaf summed from zero, the leaves added in chunk order;
 //   2. the factor N' (n x s2);  3. per-column scores, piece by piece;
@@ -104,6 +104,7 @@ const mxArray *reader_args (Work& w, int nrhs, const mxArray *prhs[], int which,
   double block = scalar_arg (w, "block", prhs[3], true, 1, 9.2e18);
   as_rand_options_init (ro);
   set_options (w, which, ro, prhs + 4, nrhs - 4);
+  ro->seed = as_seed_resolve (ro->seed, &w.c);   // one seed for every pass
   w.check (as_block_plan_init ((int64_t) n, (int64_t) d, ro, P, &w.c));
   *piece = (int64_t) block < P->chunk ? (int64_t) block : P->chunk;
   return prhs[0];
@@ -259,8 +260,6 @@ void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArra
       w.check (as_attention_error_gram (P.n, G.data (), &g.view, w.S.weight, &mo, &M, &w.c));
       if (! error)
         M.inf = M.rel = M.baseline = M.r = NAN;
-      else
-        w.warn_overflow (M);
       t_err = seconds_since (t1);
     }
 
@@ -271,36 +270,15 @@ void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArra
   plhs[0] = make_y (w, &g.view);
   std::copy (global.begin (), global.end (), w.S.index);
 
+  w.S.metrics = M;
+  w.S.time = time;
+  w.S.error_time = t_err;
+  w.S.s1 = P.need_lev ? P.s1 : 0;
+  w.S.s = P.need_lev ? P.s : 0;
+  w.S.s2 = F.s2;
   Fields info;
-  mxArray *index = mxCreateDoubleMatrix ((mwSize) k, 1, mxREAL);
-  mxArray *weight = mxCreateDoubleMatrix ((mwSize) k, 1, mxREAL);
-  for (t = 0; t < k; t++)
-    {
-      mxGetPr (index)[t] = (double) w.S.index[t] + 1;
-      mxGetPr (weight)[t] = w.S.weight[t];
-    }
-  info.add ("index", index);
-  info.add ("weight", weight);
-  info.add ("m", (double) w.S.m);
-  info.add ("k", (double) k);
-  info.add ("rank", (double) w.S.rank);
-  info.add ("eps", w.S.eps_target);
-  info.add ("time", time);
-  metric_fields (M, "error", "rel_error", info);
-  info.add ("error_time", t_err);
-  info.add ("seed", (double) ro.seed);
-  info.add ("s1", (double) (P.need_lev ? P.s1 : 0));
-  info.add ("s", (double) (P.need_lev ? P.s : 0));
-  info.add ("s2", (double) F.s2);
-  info.add ("sampling", choice_name ("sampling", w.S.sampling));
-  info.add ("probabilities", choice_name ("probabilities", w.S.probabilities));
-  info.add ("rel_estimate", w.S.rel_estimate);
-  info.add ("inf_estimate", w.S.inf_estimate);
-  info.add ("rounds", (double) w.S.rounds);
-  info.add ("beta", w.S.beta);
+  result_fields (w, nullptr, info, nlhs, plhs);
   info.add ("chunk", (double) P.chunk);
-  if (nlhs > 1)
-    plhs[1] = mxCreateDoubleScalar (M.inf);
   if (nlhs > 2)
     plhs[2] = info.make ();
 }

@@ -38,6 +38,17 @@ int octave_hook_call (int nlhs, void **plhs, int nrhs, void **prhs, const char *
     }
 }
 
+double octave_hook_unif (void *)
+{
+  mxArray *u = nullptr;
+  double v = 0;
+  if (mexCallMATLAB (1, &u, 0, nullptr, "rand") == 0 && u)
+    v = mxGetScalar (u);
+  if (u)
+    mxDestroyArray (u);
+  return v;
+}
+
 void octave_hook_print (void *, const char *line)
 {
   octave_stdout << line << '\n';

@@ -5,6 +5,10 @@
 /* The core's interrupt_fn: nonzero once the user pressed Ctrl-C. */
 int octave_hook_interrupt (void *ctx);
 
+/* The core's unif_fn: rand (), a uniform number from Octave's generator, for
+   a seed the caller did not give (rand ("seed", s) reproduces a run). */
+double octave_hook_unif (void *ctx);
+
 /* The core's print_fn: one line on Octave's stdout, flushed. */
 void octave_hook_print (void *ctx, const char *line);
 

@@ -177,4 +177,4 @@
 %!error <V must be a real full matrix> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", sparse (ones (2, 1)))
 %!error <K: column 2 holds a NaN> attsparse_rand (ones (3, 5), "K", [1 NaN 1 1 1; 1 1 1 1 1])
 %!error <K must be a real matrix> attsparse_rand (ones (3, 5), "K", {1})
-%!error <option 'K' is given twice> attsparse_rand (ones (3, 5), "K", ones (2, 5), "k", ones (2, 5))
+%!error <option 'K' is given twice> attsparse_rand (ones (3, 5), "K", ones (2, 5), "K", ones (2, 5))

@@ -63,7 +63,7 @@ test_that("two stages: the seed comes from R's RNG, NA metrics without error, ba
   expect_error(attsparse_det(X, presample = -1), "'presample' must be a whole number in [0, 2147483647], got -1",
                fixed = TRUE)
   expect_error(attsparse_det(X, presample = 2.5), "'presample' must be a whole number", fixed = TRUE)
-  expect_error(attsparse_det(X, presample = "yes"), "'presample' must be a single number", fixed = TRUE)
+  expect_error(attsparse_det(X, presample = "yes"), "'presample' must be a whole number in [0, 2147483647], got \"yes\"", fixed = TRUE)
   expect_error(attsparse_det(X, batch = -1), "'batch' must be a whole number in [0, 1e6], got -1", fixed = TRUE)
 })
 

@@ -27,7 +27,7 @@ test_that("columns and weights do not depend on the scale of X (1e-150 to 1e150)
 
 test_that("duplicate and zero columns: zero columns are never kept, duplicates share a score", {
   X <- cbind(X0[, rep(1:200, each = 2)], matrix(0, 10, 50))   # pairs, then 50 zero columns
-  lev <- c(leverage_scores(X, "exact"))
+  lev <- c(leverage_scores(X, method = "exact"))
   expect_equal(lev[seq(1, 400, 2)], lev[seq(2, 400, 2)], tolerance = 1e-10)
   expect_true(all(lev[401:450] == 0))
   r <- attsparse_rand(X, seed = 1, spectral = TRUE)
@@ -43,7 +43,7 @@ test_that("exactly rank-deficient X: the rank is found and the guarantee holds o
   X[6:10, ] <- 2 * X[6:10, ]
   r <- attsparse_rand(X, seed = 4, leverage = "exact", spectral = TRUE)
   expect_equal(r$rank, 5)
-  expect_equal(sum(leverage_scores(X, "exact")), 5, tolerance = 1e-8)
+  expect_equal(sum(leverage_scores(X, method = "exact")), 5, tolerance = 1e-8)
   d <- attsparse_det(X, eps = 0.5)
   expect_equal(d$rank, 5)
   # the column budget from the BSS barriers recomputed from Y on the 5-dimensional range (eigen()):
@@ -62,7 +62,7 @@ test_that("n = 1 and d < n", {
   expect_equal(d$rank, 1)
   expect_lte(spectral_eps(x1, d$Y), d$eps_bound + 1e-9)
   Xn <- X0[, 1:4]    # 10 x 4
-  expect_equal(c(leverage_scores(Xn, "exact")), rep(1, 4), tolerance = 1e-10)
+  expect_equal(c(leverage_scores(Xn, method = "exact")), rep(1, 4), tolerance = 1e-10)
   d <- attsparse_det(Xn)
   expect_equal(d$rank, 4)
   expect_lte(spectral_eps(Xn, d$Y), d$eps_bound + 1e-9)

@@ -10,7 +10,7 @@ test_that("exact leverage scores equal R's qr() to 1e-10", {
   )
   for (nm in names(inputs)) {
     X <- inputs[[nm]]
-    lev <- leverage_scores(X, "exact")
+    lev <- leverage_scores(X, method = "exact")
     ref <- leverage_direct(X)
     expect_equal(as.numeric(lev), ref, tolerance = 1e-10, label = nm)
     expect_equal(attr(lev, "rank"), qr(as.matrix(X))$rank, label = nm)
@@ -25,8 +25,8 @@ test_that("approximate leverage scores are within a factor 3 of the exact ones, 
                  rank_deficient = rbind(matrix(rnorm(20 * 3000), 20), matrix(rnorm(20 * 3000), 20))[c(1:20, 1:5), ])
   for (nm in names(inputs)) for (seed in 1:3) {
     X <- inputs[[nm]]
-    ex <- leverage_scores(X, "exact")
-    ap <- leverage_scores(X, "approx", seed = seed)
+    ex <- leverage_scores(X, method = "exact")
+    ap <- leverage_scores(X, method = "approx", seed = seed)
     ratio <- ap[ex > 1e-12] / ex[ex > 1e-12]
     expect_true(all(ratio > 1/3 & ratio < 3), label = sprintf("%s seed %d: ratio in [%.3f, %.3f]", nm, seed, min(ratio), max(ratio)))
     expect_true(all(ap[ex <= 1e-12] < 1e-10), label = paste(nm, "zero columns"))
@@ -36,9 +36,9 @@ test_that("approximate leverage scores are within a factor 3 of the exact ones, 
 test_that("the JL step (Gaussian and AMS) keeps scores within a factor 3", {
   set.seed(3)
   X <- matrix(rnorm(200 * 3000), 200)
-  ex <- leverage_scores(X, "exact")
+  ex <- leverage_scores(X, method = "exact")
   for (jl in c("gaussian", "ams")) {
-    ap <- leverage_scores(X, "approx", seed = 5, jl = jl, s2 = 60)
+    ap <- leverage_scores(X, method = "approx", seed = 5, jl = jl, s2 = 60)
     ratio <- ap / ex
     expect_true(all(ratio > 1/3 & ratio < 3), label = sprintf("%s: [%.3f, %.3f]", jl, min(ratio), max(ratio)))
     expect_true(abs(log(sum(ap) / sum(ex))) < log(1.5))

@@ -67,5 +67,5 @@ test_that("unknown options are listed from the core's table, per function", {
                fixed = TRUE)
   expect_error(leverage_scores(X, m = 3), "unknown option 'm'; valid options: delta, seed, method", fixed = TRUE)
   expect_error(sym_attention(X, threads = 0.5), "'threads' must be a whole number in [0, 1024], got 0.5", fixed = TRUE)
-  expect_error(attsparse_rand(X, sampling = 1), "'sampling' must be a single string: one of iid|poisson", fixed = TRUE)
+  expect_error(attsparse_rand(X, sampling = 1), "'sampling' must be one of iid|poisson, got 1", fixed = TRUE)
 })

@@ -179,7 +179,7 @@ test_that("bad K and V get errors naming the argument", {
   expect_error(attsparse_det(X, K = X[, 1:40]), "'K' must have as many columns")
   expect_error(attsparse_rand(X, K = X[1:4, ], V = matrix(1, 6, 2)), "'V' must have as many rows as 'K' \\(n2 = 4")
   expect_error(attsparse_rand(X, V = matrix(1, 5, 2)), "'V' must have as many rows as 'X' \\(n2 = 6")
-  expect_error(attsparse_rand(X, K = X, V = matrix(NA, 6, 2)), "'V' holds NaN")
+  expect_error(attsparse_rand(X, K = X, V = matrix(NA, 6, 2)), "V holds a NaN or infinite value (row 1, column 1)", fixed = TRUE)
   expect_error(attsparse_rand(X, K = "a"), "'K' must be a numeric matrix")
   expect_error(attsparse_rand(X, K = X, V = "a"), "'V' must be a numeric matrix")
   Kn <- X; Kn[2, 3] <- NaN

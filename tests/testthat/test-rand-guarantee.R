@@ -1,5 +1,5 @@
 # test-rand-guarantee.R: the default m's argument on real data: every approximate probability is at
-# least tau_j / (beta r) (exact tau_j from leverage_scores(X, "exact")), and the spectral guarantee
+# least tau_j / (beta r) (exact tau_j from leverage_scores(X, method = "exact")), and the spectral guarantee
 # holds at the default m.
 
 guarantee_sets <- c(ALL = "r-bioc-all", acq = "r-cran-tm", crude = "r-cran-tm", golub = "r-bioc-multtest")
@@ -11,7 +11,7 @@ for (nm in names(guarantee_sets)) {
     skip_if_fast()
     X <- real_data(nm)
     skip_if_no_data(X, guarantee_sets[[nm]])
-    tau <- leverage_scores(X, "exact")
+    tau <- leverage_scores(X, method = "exact")
     pos <- tau > 1e-10
     seeds <- seq_len(guarantee_seeds[[nm]])
     ratio <- t(vapply(seeds, function(s) {

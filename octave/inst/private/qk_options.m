@@ -10,8 +10,8 @@ function [K, V, opts] = qk_options (opts, fname)
     return;   # the gateway says what is wrong with the pairs
   endif
   names = opts(1:2:end);
-  isk = cellfun (@(s) ischar (s) && strcmpi (s, "K"), names);
-  isv = cellfun (@(s) ischar (s) && strcmpi (s, "V"), names);
+  isk = cellfun (@(s) ischar (s) && strcmp (s, "K"), names);
+  isv = cellfun (@(s) ischar (s) && strcmp (s, "V"), names);
   if (sum (isk) > 1 || sum (isv) > 1)
     error ("attsparse:badArgument", "%s: option '%s' is given twice", fname, ifelse_kv (sum (isk) > 1));
   endif

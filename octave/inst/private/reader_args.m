@@ -11,7 +11,7 @@ function [rd, ncol, nrow, block, rest] = reader_args (reader, opts, caller)
     if (! ischar (opts{a}))
       continue;
     endif
-    switch (lower (opts{a}))
+    switch (opts{a})
       case "ncol"
         ncol = opts{a+1}; keep(a:a+1) = false;
       case "nrow"
