@@ -31,10 +31,10 @@ LAPACK_LIBS ?= -llapack -lblas -lgfortran -lm
 
 RLIB := $(BUILD)/Rlib
 R_STAMP := $(RLIB)/attsparse/DESCRIPTION
-R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c src/*.h) $(wildcard src/Make*) $(CORE_SRC) $(CORE_HDR) \
+R_SRC := DESCRIPTION NAMESPACE $(wildcard R/*.R) $(wildcard src/*.c src/*.h) src/Makevars.in $(CORE_SRC) $(CORE_HDR) \
          $(wildcard inst/extdata/*)
 
-.PHONY: all core r r-tarball check check-fast check-cross check-core check-r check-vignette check-cran check-makevars demo demo-r bench clean
+.PHONY: all core r r-tarball check check-fast check-cross check-core check-flags check-r check-vignette check-cran demo demo-r bench clean
 all: r octave
 
 # ---------------------------------------------------------------- Debian packages
@@ -51,9 +51,11 @@ CHECK_DEPS := build r data docs octave sanitize tex
 DEMO_DEPS  := build r data octave
 
 # ---------------------------------------------------------------- core
-$(BUILD)/core/%.o: core/%.c $(CORE_HDR)
+# each object depends on the headers it includes (-MMD: build/core/*.d, written by the compiler)
+$(BUILD)/core/%.o: core/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CORE_CFLAGS) -c $< -o $@
+	$(CC) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
+-include $(CORE_OBJ:.o=.d)
 $(CORE_LIB): $(CORE_OBJ)
 	rm -f $@
 	ar rcs $@ $^
@@ -74,14 +76,28 @@ check-core: $(CORE_TESTS) $(CORE_LIB)
 	  $(COUNT_SUM) label="core C tests" $(BUILD)/tests/check-core.log; \
 	  ! grep -q '^FAIL' $(BUILD)/tests/check-core.log && ! grep -qE ' [1-9][0-9]* failed' $(BUILD)/tests/check-core.log
 
-# ---------------------------------------------------------------- R
-# src/Makevars lists the core's sources by name (portable make): every core/*.c must be there
-check-makevars:
-	@missing=$$(for f in $(notdir $(CORE_SRC:.c=.o)); do grep -q "(CORE)/$$f" src/Makevars || echo $$f; done); \
-	  [ -z "$$missing" ] || { echo "src/Makevars: CORE_OBJ lacks $$missing"; exit 1; }
+# The same bits whichever front-end builds the core: the core and tests/core/bits_dump.c compiled with R's
+# CFLAGS (R CMD config), with Octave's (mkoctfile -p CFLAGS), each plus -march=native -ffp-contract=fast, must
+# print what the Makefile's build prints (core/as_internal.h turns contraction off in the source).
+FLAG_SETS := make r octave
+flags_cflags = $(if $(filter r,$(1)),$$($(R) CMD config CFLAGS),$$(mkoctfile -p CFLAGS)) -std=c99 -fPIC -fopenmp \
+  -march=native -ffp-contract=fast
+check-flags: $(CORE_SRC) $(CORE_HDR) tests/core/bits_dump.c
+	@rm -rf $(BUILD)/flags; ok=0; bad=0; \
+	for s in $(FLAG_SETS); do mkdir -p $(BUILD)/flags/$$s; \
+	  case $$s in make) cf='$(CORE_CFLAGS)';; r) cf="$(call flags_cflags,r)";; octave) cf="$(call flags_cflags,octave)";; esac; \
+	  for f in $(CORE_SRC); do $(CC) $$cf -c $$f -o $(BUILD)/flags/$$s/$$(basename $$f .c).o || exit 1; done; \
+	  $(CC) $$cf -Icore tests/core/bits_dump.c $(BUILD)/flags/$$s/*.o $(LAPACK_LIBS) -o $(BUILD)/flags/$$s/bits_dump || exit 1; \
+	  OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=2 $(BUILD)/flags/$$s/bits_dump >$(BUILD)/flags/$$s.txt || exit 1; \
+	done; \
+	for s in r octave; do if cmp -s $(BUILD)/flags/make.txt $(BUILD)/flags/$$s.txt; then ok=$$((ok+1)); \
+	  else bad=$$((bad+1)); echo "core flags: $$s's flags give other bits:"; diff $(BUILD)/flags/make.txt $(BUILD)/flags/$$s.txt; fi; done; \
+	echo "core flags: $$(wc -l <$(BUILD)/flags/make.txt) calls compared under R's and Octave's flags with -march=native"; \
+	echo "core flags: $$ok passed, $$bad failed"; [ $$bad -eq 0 ]
 
+# ---------------------------------------------------------------- R
 # R CMD INSTALL compiles in the source tree (src/, core/): one install at a time
-$(R_STAMP): $(R_SRC) | check-makevars
+$(R_STAMP): $(R_SRC) configure
 	@mkdir -p $(RLIB)
 	flock $(BUILD)/.r-install.lock $(R) CMD INSTALL --no-multiarch --library=$(RLIB) . >$(RLIB).log 2>&1 \
 	  || { cat $(RLIB).log; exit 1; }
@@ -93,19 +109,18 @@ check-r: r
 
 # R CMD build: the source tarball, its vignette built (knitr, rmarkdown, pandoc). It is built from a
 # staged copy (build/rstage/attsparse) in which the core sits in src/core, a standard place for a
-# source package, instead of the repository's top-level core/ (src/Makevars: CORE = core), and the table of
+# source package, instead of the repository's top-level core/ (./configure then writes src/Makevars with CORE = core), and the table of
 # docs/bad-input.md (its one source; docs/ is build-ignored) is installed as inst/extdata/bad-input.md for
 # tests/testthat/test-badinput.R under R CMD check.
 R_VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 R_TARBALL := $(BUILD)/attsparse_$(R_VERSION).tar.gz
 R_STAGE   := $(BUILD)/rstage/attsparse
-$(R_TARBALL): $(R_SRC) $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) $(wildcard inst/*/*) docs/bad-input.md .Rbuildignore | check-makevars
+$(R_TARBALL): $(R_SRC) configure cleanup $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) $(wildcard inst/*/*) docs/bad-input.md .Rbuildignore
 	rm -rf $(BUILD)/rstage && mkdir -p $(R_STAGE)/src/core
 	tar -cf - --exclude=./$(BUILD) --exclude=./.git --exclude='*.o' --exclude='*.so' . | tar -C $(R_STAGE) -xf -
 	mv $(R_STAGE)/core/*.c $(R_STAGE)/core/*.h $(R_STAGE)/src/core/ && rm -rf $(R_STAGE)/core
 	mkdir -p $(R_STAGE)/inst/extdata && cp docs/bad-input.md $(R_STAGE)/inst/extdata/
-	sed -i 's|^CORE = \.\./core$$|CORE = core|' $(R_STAGE)/src/Makevars
-	grep -q '^CORE = core$$' $(R_STAGE)/src/Makevars
+	rm -f $(R_STAGE)/src/Makevars   # configure writes it at install, from src/core
 	cd $(BUILD)/rstage && flock $(CURDIR)/$(BUILD)/.r-install.lock $(R) CMD build attsparse >build.log 2>&1 \
 	  || { cat build.log; exit 1; }
 	mv $(BUILD)/rstage/attsparse_$(R_VERSION).tar.gz $@
@@ -187,7 +202,7 @@ check-fast: $(CORE_TESTS) r octave
 
 # Every stage runs, even after a failure; each ends with a line "STAGE: N passed, M failed" (a stage
 # that fails without one counts as 1 failed) and the last line sums them.
-CHECK_STAGES = check-core check-r check-vignette check-octave check-cross check-octave-pkg $(EXTRA_CHECKS) \
+CHECK_STAGES = check-core check-flags check-r check-vignette check-octave check-cross check-octave-pkg $(EXTRA_CHECKS) \
                $(if $(shell command -v pdflatex),check-cran)
 check: $(call DEPS_DONE,$(CHECK_DEPS))
 	@mkdir -p $(BUILD)/check; pass=0; fail=0; \
@@ -214,4 +229,4 @@ demo: $(call DEPS_DONE,$(DEMO_DEPS))
 	else echo "make demo: R and Octave tables differ:"; echo "$$d"; exit 1; fi
 
 clean:
-	rm -rf $(BUILD) src/*.o src/*.so core/*.o
+	rm -rf $(BUILD) src/*.o src/*.so src/Makevars core/*.o

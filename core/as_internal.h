@@ -4,6 +4,20 @@
 
 #include "attsparse.h"
 #include "lapack.h"
+
+/* One floating-point contract whoever compiles the core (R CMD INSTALL with
+   R's flags, Octave's mkoctfile, a user's -march=native): no fused
+   multiply-add contraction, so that the same sums give the same bits in both
+   front-ends (make check-flags builds the core with -march=native
+   -ffp-contract=fast and compares). Every core file includes this header
+   first. */
+#if defined(__clang__)
+#pragma clang fp contract(off)
+#elif defined(__GNUC__)
+#pragma GCC optimize("fp-contract=off")
+#else
+#pragma STDC FP_CONTRACT OFF
+#endif
 #include <math.h>
 #include <string.h>
 
