@@ -171,8 +171,15 @@ include tests/reliability/fuzz.mk tests/reliability/sanitize.mk
 # Octave reproduces it bit for bit, then the reverse; the committed fixtures (tests/fixtures) are compared to
 # 1e-13 instead, as the machines that wrote them may differ. Then the option sweep: every row of the core's
 # option table of attsparse_rand and attsparse_det at a non-default value (and K, V), R's result fields
-# reproduced by Octave (the same names and values), then the reverse (tests/fixtures/option-sweep.R).
+# reproduced by Octave (the same names and values), then the reverse (tests/fixtures/option-sweep.R). Then the
+# api cases: attention_error, attention, sym_attention, gram, leverage_scores, attsparse_example and bad input of
+# every kind, made by both (tests/fixtures/api-cases.R, api_cases.m): the same values bit for bit, the same messages.
 CROSS_DIR := $(BUILD)/cross
+# the api cases (tests/fixtures/api-cases.R, api_cases.m): the same ids, values and messages line by line
+API_COMPARE := awk 'NR == FNR { want[$$1] = $$0; n++; next } { seen[$$1] = 1; if (want[$$1] == $$0) p++; \
+  else { f++; print "api case " $$1 " differs: R: " substr(want[$$1], 1, 160) " | Octave: " substr($$0, 1, 160) } } \
+  END { for (k in want) if (!(k in seen)) { f++; print "api case " k ": Octave did not write it" } \
+  printf "api cross-check R = Octave: %d passed, %d failed\n", p, f }'
 check-cross: r octave
 	@rm -rf $(CROSS_DIR) && mkdir -p $(CROSS_DIR)
 	@{ R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/make-fixtures.R $(CROSS_DIR)/r all && \
@@ -185,13 +192,17 @@ check-cross: r octave
 	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
 	    --eval 'exit (option_sweep ("$(CROSS_DIR)/opt-r", "$(CROSS_DIR)/opt-octave") > 0)'; \
 	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/option-sweep.R check $(CROSS_DIR)/opt-r $(CROSS_DIR)/opt-octave; \
+	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/api-cases.R $(CROSS_DIR)/api-r.txt && \
+	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
+	    --eval 'api_cases ("$(CROSS_DIR)/api-octave.txt")' && $(API_COMPARE) $(CROSS_DIR)/api-r.txt $(CROSS_DIR)/api-octave.txt; \
 	  } 2>&1 | tee $(CROSS_DIR)/check.log; \
 	  $(COUNT_SUM) label="R/Octave live cross-check" $(CROSS_DIR)/check.log; \
 	  grep -qE '^cross-check R -> Octave: [0-9]+ passed, 0 failed' $(CROSS_DIR)/check.log && \
 	  grep -qE '^cross-check Octave -> R: [0-9]+ passed, 0 failed' $(CROSS_DIR)/check.log && \
 	  grep -qE '^option sweep coverage: [0-9]+ passed, 0 failed' $(CROSS_DIR)/check.log && \
 	  grep -qE '^option sweep R -> Octave: [1-9][0-9]* passed, 0 failed' $(CROSS_DIR)/check.log && \
-	  grep -qE '^option sweep Octave -> R: [1-9][0-9]* passed, 0 failed' $(CROSS_DIR)/check.log
+	  grep -qE '^option sweep Octave -> R: [1-9][0-9]* passed, 0 failed' $(CROSS_DIR)/check.log && \
+	  grep -qE '^api cross-check R = Octave: [1-9][0-9]* passed, 0 failed' $(CROSS_DIR)/check.log
 
 # The builds first (R's install and the core's library compile core/ apart), then the core's, R's and
 # Octave's tests side by side, their output kept whole per target; ATTSPARSE_FAST=1 leaves out R's long

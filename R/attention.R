@@ -1,14 +1,10 @@
 # attention.R: Q != K and values V: exact attention D^-1 exp(Q K') V and the fields a sketch of [Q; K] adds.
 
-# K and V checked against X (playing Q); NULL when both are NULL (the symmetric case).
+# K and V as the core takes them (their shapes and values are the core's to check); NULL when both are
+# NULL (the symmetric case).
 qk_inputs <- function(X, K, V) {
   if (is.null(K) && is.null(V)) return(NULL)
-  if (!is.null(K)) {
-    K <- as_input(K, "K")
-    if (ncol(K) != ncol(X))
-      stop(sprintf("'K' must have as many columns as 'X' (d = %d features), not %d", ncol(X), ncol(K)),
-           call. = FALSE)
-  }
+  if (!is.null(K)) K <- as_input(K, "K")
   list(K = K, V = qk_values(V, if (is.null(K)) nrow(X) else nrow(K), if (is.null(K)) "X" else "K"))
 }
 
@@ -40,9 +36,6 @@ attention <- function(Q, K = Q, V = NULL, ..., threads = NULL) {
   opts <- core_options(list(threads = threads), list(...))
   Q <- as_input(Q, "Q")
   K <- as_input(K, "K")
-  if (ncol(K) != ncol(Q))
-    stop(sprintf("'K' must have as many columns as 'Q' (d = %d features), not %d", ncol(Q), ncol(K)),
-         call. = FALSE)
   V <- qk_values(V, nrow(K), "K")
   out <- .Call(C_attention, Q, K, V, opts)
   dn <- list(rownames(Q), if (is.null(V)) rownames(K) else colnames(V))

@@ -259,7 +259,7 @@ attention_error_blocks <- function(X, Y, opts) {
   if (is_block_input(Y)) stop("'Y' must be in memory (it is the small sketch)", call. = FALSE)
   Y <- as_input(Y, "Y")
   if (nrow(Y) != nrow(X))
-    stop(sprintf("Y must have as many rows as X (%d); got %d", nrow(X), nrow(Y)), call. = FALSE)   # the core's words, before the passes
+    stop(sprintf("Y must have as many rows as X (%d), got %d", nrow(X), nrow(Y)), call. = FALSE)   # the core's words, before the passes
   BPPARAM <- DelayedArray::getAutoBPPARAM()
   if (is.null(BPPARAM)) BPPARAM <- BiocParallel::SerialParam()
   sparse <- DelayedArray::is_sparse(X)

@@ -254,18 +254,20 @@ int as_option_check(const as_option *op, double v, as_common *c);
    as_options_put: the core, not the front-end, decides which host types an
    option takes, so that both front-ends accept and refuse the same values
    with the same messages. Names are matched exactly (lower case). */
-enum { AS_HOST_NUMBER = 0,   /* a real number (integer types too)             */
+enum { AS_HOST_NUMBER = 0,   /* real numbers (integer types too)               */
        AS_HOST_LOGICAL = 1,  /* true/false: flags; whole-number options marked
                                 takes_logical (presample: true = the default) */
-       AS_HOST_STRING = 2,   /* text: choices                                  */
+       AS_HOST_STRING = 2,   /* text: choices (Octave: a char row is one)      */
        AS_HOST_OTHER = 3 };  /* anything else (a function, a list, complex ...) */
 typedef struct as_host_value {
-    int         type;      /* AS_HOST_*                                         */
+    int         type;      /* AS_HOST_* of the elements                         */
     int64_t     length;    /* elements; only a single one is an option value   */
-    double      number;    /* NUMBER, LOGICAL (0 or 1); NaN for R's NA          */
-    const char *text;      /* STRING (NULL for NA)                              */
-    const char *what;      /* the host's words for the value, for messages:
-                              "a 1x2 double", "a list", "NA"                    */
+    double      number;    /* NUMBER, LOGICAL (0 or 1), the first element; NaN
+                              for R's NA                                        */
+    const char *text;      /* STRING, the first element (NULL for R's NA)       */
+    const char *what;      /* the host's words for the value, said in messages
+                              only where the core has none: "NA", "a function",
+                              "a list of length 2"                              */
 } as_host_value;
 /* Choice number pos of an AS_OPT_CHOICE row ("poisson" for sampling, 1), into
    buf; "" when out of range. */
@@ -625,6 +627,15 @@ typedef struct as_qk_metrics {
    (Z = [Q; K] a stacked view); V (n2 x dv, column-major) may be NULL. */
 int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
                 const double *V, int64_t dv, int spectral, as_qk_metrics *out, as_common *c);
+
+/* The shapes of keys K (NULL: none) and values V (v_rows x v_cols; v_rows < 0:
+   no V) against the queries Q, named qname in messages ("X" in the sketches,
+   "Q" in attention), before any work: K as many columns as Q, V as many rows
+   as the keys (K, or Q itself without K) and at least one column. The
+   front-ends call it before they view V, whose row count the calls below
+   cannot see. AS_ERR_INPUT naming K or V. */
+int as_qkv_shapes(const as_matrix *Q, const as_matrix *K, int64_t v_rows, int64_t v_cols, const char *qname,
+                  as_common *c);
 
 /* as_rand and as_det with keys K and values V (X plays the queries Q): the
    sample is of Z = [X; K] (K NULL: of X), and the metrics the options ask for

@@ -269,7 +269,7 @@ int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
 static int as_check_y(int64_t n, const as_matrix *Y, as_common *c)
 {
     if (Y->nrow != n)
-        return as_error(c, AS_ERR_INPUT, "Y must have as many rows as X (%lld); got %lld", (long long)n,
+        return as_error(c, AS_ERR_INPUT, "Y must have as many rows as X (%lld), got %lld", (long long)n,
                         (long long)Y->nrow);
     if (Y->ncol > 0) return as_matrix_check_named(Y, "Y", c);
     return c->status = AS_OK;

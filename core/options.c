@@ -383,10 +383,27 @@ static uint64_t *as_options_given(unsigned call, void *o)
     return &((as_metrics_options *)o)->given;
 }
 
+/* A host value for messages, the same words in R and Octave: a number as
+   as_fmt_num, true/false, "text", "2 values"; the host's own words only for
+   what has no such form (NA, a function, a list, ...). */
+static const char *as_host_got(const as_host_value *v, char *buf, size_t len)
+{
+    const char *host = v->what ? v->what : "another type";
+    if (v->type == AS_HOST_OTHER) return host;
+    if (v->length != 1) snprintf(buf, len, "%lld values", (long long)v->length);
+    else if (v->type == AS_HOST_STRING) {
+        if (v->text == NULL) return host;
+        snprintf(buf, len, "\"%.64s\"", v->text);
+    } else if (isnan(v->number)) return v->what ? v->what : "NaN";
+    else if (v->type == AS_HOST_LOGICAL) snprintf(buf, len, "%s", v->number ? "true" : "false");
+    else as_fmt_num(v->number, buf, len);
+    return buf;
+}
+
 int as_options_put(unsigned call, void *o, const char *name, const as_host_value *v, as_common *c)
 {
     const as_option *op;
-    char expect[160];
+    char expect[160], got[96];
     uint64_t *given, bit;
     int st = AS_ERR_ARG;
     c->status = AS_OK;
@@ -405,14 +422,11 @@ int as_options_put(unsigned call, void *o, const char *name, const as_host_value
                  (op->kind != AS_OPT_FLAG && op->kind != AS_OPT_CHOICE &&
                   (number || (logical && op->takes_logical))))
             st = as_options_set(call, o, op->name, v->number, NULL, c);
-        else if (op->kind == AS_OPT_FLAG && number)
-            return as_error(c, AS_ERR_ARG, "'%s' must be %s, got %.17g", op->name,
-                            as_option_expect(op, expect, sizeof expect), v->number);
         if (st == AS_OK) *given |= bit;
         if (st != AS_ERR_ARG || c->status == AS_ERR_ARG) return c->status;
     }
     return as_error(c, AS_ERR_ARG, "'%s' must be %s, got %s", op->name,
-                    as_option_expect(op, expect, sizeof expect), v->what ? v->what : "another type");
+                    as_option_expect(op, expect, sizeof expect), as_host_got(v, got, sizeof got));
 }
 
 uint64_t as_seed_resolve(uint64_t seed, as_common *c)

@@ -182,6 +182,22 @@ int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t 
     return as_qkv_run(as_qkv_det, X, K, V, dv, &inner, &inner.error, &inner.spectral, o->mem_mb, out, c);
 }
 
+int as_qkv_shapes(const as_matrix *Q, const as_matrix *K, int64_t v_rows, int64_t v_cols, const char *qname,
+                  as_common *c)
+{
+    const char *keys = K != NULL ? "K" : qname;
+    int64_t n2 = K != NULL ? K->nrow : Q->nrow;
+    c->status = AS_OK;
+    if (K != NULL && K->ncol != Q->ncol)
+        return as_error(c, AS_ERR_INPUT, "K must have as many columns as %s (d = %lld features), got %lld", qname,
+                        (long long)Q->ncol, (long long)K->ncol);
+    if (v_rows >= 0 && v_rows != n2)
+        return as_error(c, AS_ERR_INPUT, "V must have as many rows as %s (n2 = %lld), got %lld", keys,
+                        (long long)n2, (long long)v_rows);
+    if (v_rows >= 0 && v_cols < 1) return as_error(c, AS_ERR_INPUT, "V has no columns");
+    return AS_OK;
+}
+
 int as_attention_qkv(const as_matrix *Q, const as_matrix *K, const double *V, int64_t dv,
                      double *out, as_common *c)
 {
@@ -189,10 +205,8 @@ int as_attention_qkv(const as_matrix *Q, const as_matrix *K, const double *V, in
     double *C = NULL, *att = NULL, *y = NULL;
     if (as_matrix_check_named(Q, "Q", c) != AS_OK || as_matrix_check_named(K, "K", c) != AS_OK)
         return c->status;
-    if (K->ncol != Q->ncol)
-        return as_error(c, AS_ERR_INPUT, "K has %lld columns but Q has %lld: queries and keys need the same number of features d",
-                        (long long)K->ncol, (long long)Q->ncol);
-    if (V != NULL && dv < 1) return as_error(c, AS_ERR_INPUT, "V has no columns");
+    if (as_qkv_shapes(Q, K, V != NULL ? n2 : -1, dv, "Q", c) != AS_OK || as_qkv_check_v(n2, V, dv, c) != AS_OK)
+        return c->status;
     /* with V, blocks of rows of Q K' (transposed: a row's logits contiguous);
        without, the n1 x n2 result is the output anyway */
     nb = V == NULL ? n1 : (int64_t)(as_qk_block / (double)n2);

@@ -74,6 +74,7 @@ static const char *r_describe(SEXP v, char *buf, size_t len)
     else if ((TYPEOF(v) == LGLSXP && LOGICAL(v)[0] == NA_LOGICAL) ||
              (TYPEOF(v) == INTSXP && INTEGER(v)[0] == NA_INTEGER) || (TYPEOF(v) == REALSXP && ISNA(REAL(v)[0])))
         snprintf(buf, len, "NA");
+    else if (TYPEOF(v) == REALSXP && ISNAN(REAL(v)[0])) snprintf(buf, len, "NaN");
     else if (TYPEOF(v) == LGLSXP) snprintf(buf, len, "%s", LOGICAL(v)[0] ? "TRUE" : "FALSE");
     else snprintf(buf, len, "%.17g", Rf_asReal(v));
     return buf;
@@ -82,29 +83,29 @@ static const char *r_describe(SEXP v, char *buf, size_t len)
 /* An R value as the core's host value; what it is, the core decides. */
 static void r_host_value(SEXP v, as_host_value *h, char *what, size_t len)
 {
-    int plain = !IS_S4_OBJECT(v) && !Rf_isFactor(v);
-    h->length = plain && (Rf_isVectorAtomic(v)) ? (int64_t)XLENGTH(v) : 0;
+    int plain = !IS_S4_OBJECT(v) && !Rf_isFactor(v) && Rf_isVectorAtomic(v);
+    h->length = plain ? (int64_t)XLENGTH(v) : 0;
     h->what = r_describe(v, what, len);
     h->text = NULL;
     h->number = NAN;
     h->type = AS_HOST_OTHER;
-    if (!plain || h->length != 1) return;
+    if (!plain) return;
     switch (TYPEOF(v)) {
     case LGLSXP:
         h->type = AS_HOST_LOGICAL;
-        if (LOGICAL(v)[0] != NA_LOGICAL) h->number = LOGICAL(v)[0];
+        if (h->length > 0 && LOGICAL(v)[0] != NA_LOGICAL) h->number = LOGICAL(v)[0];
         break;
     case INTSXP:
         h->type = AS_HOST_NUMBER;
-        if (INTEGER(v)[0] != NA_INTEGER) h->number = INTEGER(v)[0];
+        if (h->length > 0 && INTEGER(v)[0] != NA_INTEGER) h->number = INTEGER(v)[0];
         break;
     case REALSXP:
         h->type = AS_HOST_NUMBER;
-        h->number = REAL(v)[0];
+        if (h->length > 0) h->number = REAL(v)[0];
         break;
     case STRSXP:
         h->type = AS_HOST_STRING;
-        if (STRING_ELT(v, 0) != NA_STRING) h->text = CHAR(STRING_ELT(v, 0));
+        if (h->length > 0 && STRING_ELT(v, 0) != NA_STRING) h->text = CHAR(STRING_ELT(v, 0));
         break;
     default: break;
     }
@@ -317,7 +318,7 @@ static SEXP r_opt(SEXP opts, const char *name)
     return R_NilValue;
 }
 
-static const double *r_values(SEXP V, int64_t n2, const char *keys, int64_t *dv);
+static const double *r_values(SEXP V, const as_matrix *Q, const as_matrix *K, const char *qname, int64_t *dv);
 
 /* The inputs of rand and det: X, and the keys K and values V when opts holds
    them (K NULL and V NULL otherwise). */
@@ -337,7 +338,7 @@ static void r_read_inputs(SEXP X, SEXP opts, r_inputs *in)
         r_view(K, &in->Kv, "K");
         in->K = &in->Kv;
     }
-    in->V = r_values(r_opt(opts, "V"), in->K ? in->K->nrow : in->X.nrow, in->K ? "K" : "X", &in->dv);
+    in->V = r_values(r_opt(opts, "V"), &in->X, in->K, "X", &in->dv);
 }
 
 SEXP as_r_rand(SEXP X, SEXP opts)
@@ -469,17 +470,18 @@ SEXP as_r_gram(SEXP X, SEXP opts)
 }
 
 /* ---------------------------------------------------------------- Q != K */
-/* V: a double matrix with as many rows as the keys (`keys`: "K", or "X" when
-   K is X), or NULL; its values are the core's to check. */
-static const double *r_values(SEXP V, int64_t n2, const char *keys, int64_t *dv)
+/* V: a double matrix or NULL; its shape against Q and K (qname: "X" in the
+   sketches, "Q" in attention) and its values are the core's to check. */
+static const double *r_values(SEXP V, const as_matrix *Q, const as_matrix *K, const char *qname, int64_t *dv)
 {
+    as_common c;
     *dv = 0;
-    if (V == R_NilValue) return NULL;
-    if (!Rf_isReal(V) || !Rf_isMatrix(V))
+    as_common_init(&c);
+    if (V != R_NilValue && (!Rf_isReal(V) || !Rf_isMatrix(V)))
         Rf_errorcall(R_NilValue, "'V' must be a double matrix");
-    if (Rf_nrows(V) != n2)
-        Rf_errorcall(R_NilValue, "'V' must have as many rows as '%s' (n2 = %lld), not %d", keys, (long long)n2,
-                     Rf_nrows(V));
+    if (as_qkv_shapes(Q, K, V == R_NilValue ? -1 : Rf_nrows(V), V == R_NilValue ? 0 : Rf_ncols(V), qname, &c) != AS_OK)
+        r_raise(&c);
+    if (V == R_NilValue) return NULL;
     *dv = Rf_ncols(V);
     return REAL(V);
 }
@@ -497,7 +499,7 @@ SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts)
     r_set_options(AS_FOR_GRAM, &o, opts, &c);
     r_view(Q, &A, "Q");
     r_view(K, &B, "K");
-    v = r_values(V, B.nrow, "K", &dv);
+    v = r_values(V, &A, &B, "Q", &dv);
     out = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)(v ? dv : B.nrow)));
     if (as_attention_qkv(&A, &B, v, dv, REAL(out), &c) != AS_OK) r_raise(&c);
     UNPROTECT(1);

@@ -38,14 +38,16 @@ function out = attention (Q, K, V, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  if (nargin < 2)
-    K = [];
+  ## {} : not given (K is Q, no V); {value}: given, even when empty (the core says what is wrong)
+  Kc = {};
+  Vc = {};
+  if (nargin >= 2)
+    Kc = {double_input(K)};
   endif
-  if (nargin < 3)
-    V = [];
+  if (nargin >= 3)
+    Vc = {double_input(V)};
   endif
-  out = __attsparse__ ("qk", "attention", double_input (K), double_input (V), double_input (Q),
-                       varargin{:});
+  out = __attsparse__ ("qk", "attention", Kc, Vc, double_input (Q), varargin{:});
 endfunction
 
 %!function A = plain (Q, K)
@@ -66,4 +68,4 @@ endfunction
 %! assert (all (isfinite (attention (40 * Q, 40 * K, V)(:))));
 %!error <K must have as many columns as Q> attention (ones (2, 3), ones (2, 4))
 %!error <V must have as many rows as K> attention (ones (2, 3), ones (4, 3), ones (3, 1))
-%!error <attention: V holds NaN> attention (ones (2, 3), ones (4, 3), NaN (4, 1))
+%!error <attention: V holds a NaN or infinite value \(row 1, column 1\)> attention (ones (2, 3), ones (4, 3), NaN (4, 1))

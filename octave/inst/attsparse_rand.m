@@ -236,7 +236,7 @@ function [Y, err, info] = attsparse_rand (X, varargin)
     [Y, err, info] = rand_blocks (X, opts);
     return;
   endif
-  if (isempty (K) && isempty (V))
+  if (isempty (K) && isempty (V))   # neither given
     [Y, err, info] = __attsparse__ ("rand", double_input (X), opts{:});
   else
     [Y, err, info] = __attsparse__ ("qk", "rand", K, V, double_input (X), opts{:});

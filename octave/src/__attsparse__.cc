@@ -9,8 +9,8 @@
 //   X              = __attsparse__ ("example", n, d, r, seed)
 //   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
 //   [tau, rank] = __attsparse__ ("leverage_blocks", reader, ncol, nrow, block, name, value, ...)
-//   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", K, V, X, name, value, ...)
-//                    Q != K: the command on [X; K] (K [] for X) with values V (or [])
+//   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", {K}, {V}, X, name, value, ...)
+//                    Q != K: the command on [X; K] ({} for X) with values V ({} for none)
 // The inst/*.m wrappers convert single/logical/integer input to double and
 // pick the default seed from Octave's rand; everything else is checked here
 // (host types) or by the core (option names, kinds, ranges and defaults
@@ -231,13 +231,16 @@ void host_value (const mxArray *v, as_host_value *h, char *what, size_t len)
   h->number = NAN;
   h->type = AS_HOST_OTHER;
   h->length = (int64_t) mxGetNumberOfElements (v);
-  if (mxIsChar (v) && mxGetM (v) == 1 && mxGetNumberOfDimensions (v) == 2)
+  if (mxIsChar (v) && mxGetNumberOfDimensions (v) == 2 && mxGetM (v) <= 1)
     {
-      h->length = 1;
+      h->length = 1;   // a char row is one string (the caller reads it into text)
       h->type = AS_HOST_STRING;
       return;
     }
-  if (h->length != 1 || mxIsComplex (v) || mxIsSparse (v) || ! (mxIsNumeric (v) || mxIsLogical (v)))
+  if (mxIsComplex (v) || mxIsSparse (v) || ! (mxIsNumeric (v) || mxIsLogical (v)))
+    return;
+  h->type = mxIsLogical (v) ? AS_HOST_LOGICAL : AS_HOST_NUMBER;
+  if (h->length != 1)
     return;
   // a 64-bit integer beyond 2^53 has no exact double: said as it is
   if (mxIsInt64 (v) || mxIsUint64 (v))
@@ -246,6 +249,7 @@ void host_value (const mxArray *v, as_host_value *h, char *what, size_t len)
                                : *static_cast<const unsigned long long *> (mxGetData (v)) > (1ULL << 53);
       if (big)
         {
+          h->type = AS_HOST_OTHER;
           if (mxIsInt64 (v))
             std::snprintf (what, len, "%lld", *static_cast<const long long *> (mxGetData (v)));
           else
@@ -253,9 +257,8 @@ void host_value (const mxArray *v, as_host_value *h, char *what, size_t len)
           return;
         }
     }
-  h->type = mxIsLogical (v) ? AS_HOST_LOGICAL : AS_HOST_NUMBER;
   h->number = mxGetScalar (v);
-  if (h->type == AS_HOST_NUMBER && std::isnan (h->number))
+  if (std::isnan (h->number))
     std::snprintf (what, len, "NaN");
 }
 
@@ -571,32 +574,30 @@ void cmd_qk (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
   w.rename (fnames[t]);
   const char *xname = t == 2 ? "Q" : "X";
   const mxArray *X = prhs[3];
-  int64_t d = (int64_t) mxGetN (X), n2 = (int64_t) mxGetM (X);
+  // K and V come as {} (not given) or {value} (given, even when empty: the core says what is wrong)
+  if (! mxIsCell (prhs[1]) || ! mxIsCell (prhs[2]) || mxGetNumberOfElements (prhs[1]) > 1
+      || mxGetNumberOfElements (prhs[2]) > 1)
+    w.fail ("badArgument", "qk: K and V must be {} or {value}");
   as_matrix K;
-  if (! mxIsEmpty (prhs[1]))
+  if (mxGetNumberOfElements (prhs[1]) == 1)
     {
-      view_matrix (w, prhs[1], "K", &K);
-      if (mxGetNumberOfDimensions (X) == 2 && K.ncol != d)
-        w.fail ("badInput", "K must have as many columns as %s (d = %lld features); got %lld",
-                xname, (long long) d, (long long) K.ncol);
+      view_matrix (w, mxGetCell (prhs[1], 0), "K", &K);
       w.K = &K;
-      n2 = K.nrow;
     }
-  const mxArray *V = prhs[2];
-  if (! mxIsEmpty (V))
+  const mxArray *V = mxGetNumberOfElements (prhs[2]) == 1 ? mxGetCell (prhs[2], 0) : nullptr;
+  bool has_v = V != nullptr;
+  if (has_v && (! mxIsDouble (V) || mxIsComplex (V) || mxIsSparse (V) || mxGetNumberOfDimensions (V) != 2))
     {
-      if (! mxIsDouble (V) || mxIsComplex (V) || mxIsSparse (V) || mxGetNumberOfDimensions (V) != 2)
-        {
-          describe (V, desc, sizeof desc);
-          w.fail ("badInput", "V must be a real full matrix; got %s", desc);
-        }
-      if ((int64_t) mxGetM (V) != n2)
-        w.fail ("badInput", "V must have as many rows as %s (n2 = %lld); got %lld",
-                w.K ? "K" : xname, (long long) n2, (long long) mxGetM (V));
-      size_t len = mxGetNumberOfElements (V);
-      for (size_t e = 0; e < len; e++)
-        if (! std::isfinite (mxGetPr (V)[e]))
-          w.fail ("badInput", "V holds NaN or infinite values");
+      describe (V, desc, sizeof desc);
+      w.fail ("badInput", "V must be a real full matrix; got %s", desc);
+    }
+  // the shapes (and later V's values) are the core's to check; X's shape is all it reads here
+  as_matrix Xshape;
+  as_view_dense (&Xshape, (int64_t) mxGetM (X), (int64_t) mxGetN (X), nullptr, (int64_t) mxGetM (X));
+  w.check (as_qkv_shapes (&Xshape, w.K, has_v ? (int64_t) mxGetM (V) : -1, has_v ? (int64_t) mxGetN (V) : 0,
+                          xname, &w.c));
+  if (has_v)
+    {
       w.V = mxGetPr (V);
       w.dv = (int64_t) mxGetN (V);
     }

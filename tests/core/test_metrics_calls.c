@@ -161,7 +161,7 @@ static void test_error_gram(void)
               fabs(M.eps_spectral - Mw.eps_spectral) <= 1e-10,
           "gram given: rel %g vs %g, eps %g vs %g", M.rel, Mw.rel, M.eps_spectral, Mw.eps_spectral);
     CHECK(as_attention_error_gram(n + 1, G, &B, w, &o, &M, &c) == AS_ERR_INPUT &&
-              strcmp(c.msg, "Y must have as many rows as X (7); got 6") == 0, "rows: %s", c.msg);
+              strcmp(c.msg, "Y must have as many rows as X (7), got 6") == 0, "rows: %s", c.msg);
     free(X); free(Y); free(G); free(Yw);
 }
 
@@ -177,7 +177,7 @@ static void test_bad_inputs(void)
     as_view_dense(&A, 4, 2, X, 4);
     as_view_dense(&B, 3, 2, Y, 3);
     CHECK(as_attention_error_xy(&A, &B, &o, &M, &c) == AS_ERR_INPUT &&
-              strcmp(c.msg, "Y must have as many rows as X (4); got 3") == 0, "rows: %s", c.msg);
+              strcmp(c.msg, "Y must have as many rows as X (4), got 3") == 0, "rows: %s", c.msg);
     as_view_dense(&A, 3, 2, X, 3);
     CHECK(as_attention_error_xy(&A, &B, &o, &M, &c) == AS_ERR_INPUT && strstr(c.msg, "Y: column 2 holds a NaN"),
           "NaN in Y: %s", c.msg);

@@ -426,7 +426,7 @@ static void test_bad_inputs(void)
     as_common_init(&c);
     CHECK(as_rand(&S, &o, &s, &c) == AS_ERR_INPUT && strstr(c.msg, "K has 2 columns but X has 3"),
           "another d: %s", c.msg);
-    CHECK(as_attention_qkv(&A, &B, NULL, 0, out, &c) == AS_ERR_INPUT && strstr(c.msg, "K has 2 columns"),
+    CHECK(as_attention_qkv(&A, &B, NULL, 0, out, &c) == AS_ERR_INPUT && strstr(c.msg, "K must have as many columns as Q (d = 3 features), got 2"),
           "attention, another d: %s", c.msg);
     as_view_dense(&B, 2, 3, bad, 2);
     as_view_stacked(&S, &A, &B);

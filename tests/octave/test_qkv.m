@@ -173,7 +173,7 @@
 %!error <attsparse_det: K must have as many columns as X> attsparse_det (ones (3, 5), "K", ones (2, 4))
 %!error <V must have as many rows as K \(n2 = 2\)> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", ones (3, 1))
 %!error <V must have as many rows as X \(n2 = 3\)> attsparse_rand (ones (3, 5), "V", ones (2, 1))
-%!error <V holds NaN> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", [1; NaN])
+%!error <V holds a NaN or infinite value \(row 2, column 1\)> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", [1; NaN])
 %!error <V must be a real full matrix> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", sparse (ones (2, 1)))
 %!error <K: column 2 holds a NaN> attsparse_rand (ones (3, 5), "K", [1 NaN 1 1 1; 1 1 1 1 1])
 %!error <K must be a real matrix> attsparse_rand (ones (3, 5), "K", {1})

@@ -175,17 +175,17 @@ test_that("the stacked Grams of the error estimate and of the error metrics coun
 
 test_that("bad K and V get errors naming the argument", {
   X <- attsparse_example(6, 50, seed = 1)
-  expect_error(attsparse_rand(X, K = X[, 1:40]), "'K' must have as many columns as 'X' \\(d = 50")
-  expect_error(attsparse_det(X, K = X[, 1:40]), "'K' must have as many columns")
-  expect_error(attsparse_rand(X, K = X[1:4, ], V = matrix(1, 6, 2)), "'V' must have as many rows as 'K' \\(n2 = 4")
-  expect_error(attsparse_rand(X, V = matrix(1, 5, 2)), "'V' must have as many rows as 'X' \\(n2 = 6")
+  expect_error(attsparse_rand(X, K = X[, 1:40]), "K must have as many columns as X \\(d = 50")
+  expect_error(attsparse_det(X, K = X[, 1:40]), "K must have as many columns as X")
+  expect_error(attsparse_rand(X, K = X[1:4, ], V = matrix(1, 6, 2)), "V must have as many rows as K \\(n2 = 4")
+  expect_error(attsparse_rand(X, V = matrix(1, 5, 2)), "V must have as many rows as X \\(n2 = 6")
   expect_error(attsparse_rand(X, K = X, V = matrix(NA, 6, 2)), "V holds a NaN or infinite value (row 1, column 1)", fixed = TRUE)
   expect_error(attsparse_rand(X, K = "a"), "'K' must be a numeric matrix")
   expect_error(attsparse_rand(X, K = X, V = "a"), "'V' must be a numeric matrix")
   Kn <- X; Kn[2, 3] <- NaN
   expect_error(attsparse_rand(X, K = Kn), "K: column 3 holds a NaN")
-  expect_error(attention(X, X[, 1:3]), "'K' must have as many columns as 'Q'")
-  expect_error(attention(X, X, matrix(1, 2, 2)), "'V' must have as many rows as 'K'")
+  expect_error(attention(X, X[, 1:3]), "K must have as many columns as Q")
+  expect_error(attention(X, X, matrix(1, 2, 2)), "V must have as many rows as K")
 })
 
 qkv_dir <- function() {

@@ -1,11 +1,13 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
 ## qk_options.m: takes the "K" and "V" name/value pairs (Q != K, values) out of an option list.
 
-## [K, V, opts] = qk_options (opts, fname): K and V ([] when not given) as doubles, the
-## other pairs left in order for the gateway (which checks them); fname prefixes messages.
+## [K, V, opts] = qk_options (opts, fname): K and V as the gateway's "qk" command takes them, {} when
+## not given and {value} (as double) when given -- an empty K or V is given, and the core says what is
+## wrong with it, as in R; the other pairs left in order for the gateway (which checks them); fname
+## prefixes messages.
 function [K, V, opts] = qk_options (opts, fname)
-  K = [];
-  V = [];
+  K = {};
+  V = {};
   if (mod (numel (opts), 2) != 0)
     return;   # the gateway says what is wrong with the pairs
   endif
@@ -16,10 +18,10 @@ function [K, V, opts] = qk_options (opts, fname)
     error ("attsparse:badArgument", "%s: option '%s' is given twice", fname, ifelse_kv (sum (isk) > 1));
   endif
   if (any (isk))
-    K = double_input (opts{2 * find (isk)});
+    K = {double_input(opts{2 * find (isk)})};
   endif
   if (any (isv))
-    V = double_input (opts{2 * find (isv)});
+    V = {double_input(opts{2 * find (isv)})};
   endif
   at = find (isk | isv);
   drop = [2*at-1, 2*at];
