@@ -143,6 +143,14 @@ double as_col_norm2(const as_matrix *A, int64_t j);
 double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
 
 /* ---- Q != K (qk.c) */
+/* as_qk_error with its two N x N Grams under mem_mb MiB (0: 3/4 of the
+   physical memory; as_rand_qkv, as_det_qkv: the option 'memory'). */
+int as_qk_error_cap(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
+                    const double *V, int64_t dv, int spectral, double mem_mb, as_qk_metrics *out,
+                    as_common *c);
+/* V's values (its shape is the caller's: n2 x dv, as_qkv_shapes); K is
+   checked with X by the run (the stacked view: as_matrix_check). */
+int as_qkv_check_v(int64_t n2, const double *V, int64_t dv, as_common *c);
 /* Doubles in one block of logits of as_attention_qkv with V (default 4 Mi). */
 extern double as_qk_block;
 /* Multiply-adds from which a dense cross Gram calls dgemm (default 1 Mi; gram.c). */

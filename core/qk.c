@@ -1,4 +1,4 @@
-/* qk.c: Q != K: the metrics of Att(Q, K) and Att V, exact attention by blocks of rows, the API calls with keys and values (the Grams: gram.c; the stacked view's scores: leverage.c). */
+/* qk.c: Q != K primitives: the metrics of Att(Q, K) and Att V, the shapes and values of K and V, exact attention by blocks of rows (the Grams: gram.c; the stacked view's scores: leverage.c; the sketches with keys and values: qkv.c). */
 #include "as_internal.h"
 #include <float.h>
 #include <stdio.h>
@@ -31,21 +31,15 @@ static void as_qk_times_v(int64_t n2, const double *att, const double *V, int64_
     }
 }
 
-/* as_qk_error with its two N x N Grams under mem_mb MiB (0: 3/4 of the
-   physical memory; as_rand_qkv, as_det_qkv: the option 'memory'). */
-static int as_qk_error_cap(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
-                           const double *V, int64_t dv, int spectral, double mem_mb, as_qk_metrics *out,
-                           as_common *c);
-
 int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
                 const double *V, int64_t dv, int spectral, as_qk_metrics *out, as_common *c)
 {
     return as_qk_error_cap(Z, k, index, weight, V, dv, spectral, 0, out, c);
 }
 
-static int as_qk_error_cap(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
-                           const double *V, int64_t dv, int spectral, double mem_mb, as_qk_metrics *out,
-                           as_common *c)
+int as_qk_error_cap(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
+                    const double *V, int64_t dv, int spectral, double mem_mb, as_qk_metrics *out,
+                    as_common *c)
 {
     int64_t N = Z->nrow, n1, n2, i, l;
     double *G = NULL, *H = NULL, *w = NULL;
@@ -93,9 +87,7 @@ done:
     return c->status;
 }
 
-/* V's values (its shape is the caller's: n2 x dv); K is checked with X by the
-   run (the stacked view: as_matrix_check). */
-static int as_qkv_check_v(int64_t n2, const double *V, int64_t dv, as_common *c)
+int as_qkv_check_v(int64_t n2, const double *V, int64_t dv, as_common *c)
 {
     int64_t t;
     if (V == NULL) return AS_OK;
@@ -105,81 +97,6 @@ static int as_qkv_check_v(int64_t n2, const double *V, int64_t dv, as_common *c)
             return as_error(c, AS_ERR_INPUT, "V holds a NaN or infinite value (row %lld, column %lld)",
                             (long long)(t % n2 + 1), (long long)(t / n2 + 1));
     return AS_OK;
-}
-
-/* The metrics of a sample S of [X; K] (of X when K is NULL) that 'error' and
-   'spectral' ask for: with K those of Att(X, K) replace S's (which the run
-   did not compute), with V out_error and out_rel_error. */
-static int as_qkv_metrics(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-                          int error, int spectral, double mem_mb, as_sample *S, as_common *c)
-{
-    as_matrix Z;
-    as_qk_metrics Q;
-    double t0 = as_wtime();
-    if (spectral < 0) spectral = error;
-    if (K == NULL && (!error || V == NULL)) return AS_OK;   /* the run's own metrics */
-    if (K != NULL && !error && !spectral) return AS_OK;
-    as_view_stacked(&Z, X, K != NULL ? K : X);
-    if (as_qk_error_cap(&Z, S->k, S->index, S->weight, V, dv, K != NULL && spectral, mem_mb, &Q, c) != AS_OK)
-        return c->status;
-    if (K != NULL) {
-        S->metrics = Q.att;
-        if (!error) S->metrics.inf = S->metrics.rel = S->metrics.baseline = S->metrics.r = NAN;
-        S->error_time = 0;
-    }
-    if (error) {
-        S->out_error = Q.out_error;
-        S->out_rel_error = Q.out_rel_error;
-    }
-    S->error_time = (isnan(S->error_time) ? 0 : S->error_time) + (as_wtime() - t0);
-    return AS_OK;
-}
-
-/* as_rand or as_det behind one signature */
-typedef int (*as_qkv_algorithm)(const as_matrix *X, const void *o, as_sample *out, as_common *c);
-static int as_qkv_rand(const as_matrix *X, const void *o, as_sample *out, as_common *c)
-{
-    return as_rand(X, (const as_rand_options *)o, out, c);
-}
-static int as_qkv_det(const as_matrix *X, const void *o, as_sample *out, as_common *c)
-{
-    return as_det(X, (const as_det_options *)o, out, c);
-}
-
-/* The run on [X; K] (K NULL: X) with the options `inner`, a copy of the
-   caller's whose 'error' and 'spectral' (*error, *spectral) are turned off
-   with K; then the metrics the caller asked for, their Grams under mem_mb. */
-static int as_qkv_run(as_qkv_algorithm run, const as_matrix *X, const as_matrix *K, const double *V,
-                      int64_t dv, const void *inner, int *error, int *spectral, double mem_mb,
-                      as_sample *out, as_common *c)
-{
-    int want_error = *error, want_spectral = *spectral;
-    as_matrix Z;
-    as_sample_init(out);   /* freeable whatever fails */
-    if (as_qkv_check_v(K != NULL ? K->nrow : X->nrow, V, dv, c) != AS_OK) return c->status;
-    if (K != NULL) {
-        as_view_stacked(&Z, X, K);
-        *error = *spectral = 0;
-    }
-    if (run(K != NULL ? &Z : X, inner, out, c) != AS_OK) return c->status;
-    out->has |= (K != NULL ? AS_HAS_KEYS : 0) | (V != NULL ? AS_HAS_VALUES : 0);
-    return as_qkv_metrics(X, K, V, dv, want_error, want_spectral, mem_mb, out, c);
-}
-
-int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-                const as_rand_options *o, as_sample *out, as_common *c)
-{
-    as_rand_options inner = *o;
-    if (K == NULL && V == NULL) return as_rand(X, o, out, c);
-    return as_qkv_run(as_qkv_rand, X, K, V, dv, &inner, &inner.error, &inner.spectral, o->mem_mb, out, c);
-}
-
-int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-               const as_det_options *o, as_sample *out, as_common *c)
-{
-    as_det_options inner = *o;
-    if (K == NULL && V == NULL) return as_det(X, o, out, c);
-    return as_qkv_run(as_qkv_det, X, K, V, dv, &inner, &inner.error, &inner.spectral, o->mem_mb, out, c);
 }
 
 int as_qkv_shapes(const as_matrix *Q, const as_matrix *K, int64_t v_rows, int64_t v_cols, const char *qname,
