@@ -201,7 +201,7 @@ int as_exact_factor(const as_matrix *X, const as_rand_options *o, as_block_facto
 /* Target mode (see as_rand in attsparse.h); lev, nrm as needed by the
    candidates, prob a work array; out->rank and sketch sizes already set;
    *G receives X X' when the rounds computed it (else NULL; the caller frees
-   it with as_free) (sample.c). */
+   it with as_free) (target.c). */
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
                    const double *nrm, double *prob, as_sample *out, double **G, as_common *c);
 
@@ -225,7 +225,7 @@ int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm
                    const as_rand_options *o, double *prob, as_sample *out, double **term,
                    as_common *c);
 /* The bootstrap estimate of a sample whose columns are X(:, cols) (cols NULL:
-   X's columns are the sample's), d the width of the whole input (sample.c).
+   X's columns are the sample's), d the width of the whole input (estimate.c).
    rowsq (NULL: no check): the diagonal of X X' (the rows' squared norms),
    against which the bootstrap is checked (as_rand_target; see there). */
 int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
@@ -234,15 +234,36 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
    the columns kept for certain once; 0: every resample's Gram whole. */
 extern int as_estimate_split;
 /* The multiply-adds of as_estimate for the sample X(:, index[0..k)) with
-   terms term (sample.c): AS_ESTIMATE_B Grams of it; with Poisson sampling one
+   terms term (estimate.c): AS_ESTIMATE_B Grams of it; with Poisson sampling one
    Gram of the columns kept for certain (term >= 1), AS_ESTIMATE_B of the others. */
 double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
                          const double *term);
 /* 1 when the bootstrap estimate of the sample is worth making: it costs
    (*est, as_estimate_madds) at most as_estimate_auto_madds, or at most X X'
-   (*exact; NaN when not needed) shared among `share` such estimates (sample.c). */
+   (*exact; NaN when not needed) shared among `share` such estimates (estimate.c). */
 int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
                            const double *term, int share, double *est, double *exact);
+/* 'estimate' = -1 (the default) made or not for the sample S (see
+   as_estimate_affordable), o->estimate otherwise (estimate.c). */
+int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, const as_sample *S,
+                       const double *term, as_common *c);
+/* The estimate's working arrays (and target mode's rounds') on top of
+   `bytes` of the sampling's, refused above the 'memory' cap (estimate.c). */
+int as_estimate_memory(const as_matrix *X, const as_rand_options *o, double bytes, as_common *c);
+/* The pieces of sampling that target mode shares (sample.c): prob from lev
+   and nrm for one scheme (unnormalized); Poisson's q_j = min(1, m p / total);
+   the Poisson sample of all d columns (*qk: q of each kept column, owned);
+   the sum of v in order; whether all len values are finite; the beta of a
+   scheme's probabilities and the failure probability left to sampling. */
+void as_scheme_probabilities(int64_t d, int scheme, const double *lev, const double *nrm,
+                             double *prob);
+double as_poisson_q(int64_t m, double p, double total);
+int as_sample_poisson(int64_t d, const double *prob, double total, int64_t m,
+                      uint64_t seed, as_sample *out, double **qk, as_common *c);
+double as_sum(int64_t d, const double *v);
+int as_all_finite(int64_t len, const double *v);
+double as_scheme_beta(int64_t d, int64_t rank, const double *lev, int scheme, int64_t s1,
+                      const as_rand_options *o, double *delta_sampling);
 /* The overflow check of Y from X(:, cols) (cols NULL: all columns of X) (sample.c). */
 int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const as_sample *S,
                                 as_common *c);

@@ -111,28 +111,7 @@ static int as_rand_memory(const as_matrix *X, const as_rand_options *o, int need
                  "and an n x n factor (n = nrow(X) = %.0f)", s1, n, n);
     if (as_mem_check(c, bytes, o->mem_mb, what) != AS_OK) return c->status;
 estimate:
-    /* the bootstrap estimate's Y Y' and one resample's Gram (Poisson: and
-       the Gram of the columns kept for certain) */
-    if (!o->estimate && isnan(o->rel)) return AS_OK;
-    {
-        int poisson = as_rand_sampling(o) == AS_SAMPLING_POISSON, target = !isnan(o->rel);
-        /* target mode's exact rounds: X X', Y Y', the rounds' two Grams and a scratch */
-        snprintf(what, sizeof what, "the error estimate needs Y Y' and a resample's Gram (%s n^2 doubles, "
-                 "n = nrow(X) = %.0f; estimate = FALSE skips it)",
-                 target ? "with target mode's rounds', 5" : poisson ? "with the certain columns', 3" : "2", n);
-        return as_mem_check(c, bytes + (target ? 40 : poisson ? 24 : 16) * n * n, o->mem_mb, what);
-    }
-}
-
-static int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, const as_sample *S,
-                              const double *term, as_common *c)
-{
-    double est, exact;
-    if (o->estimate >= 0) return o->estimate;
-    if (as_estimate_affordable(X, S->k, S->index, as_rand_sampling(o), term, 1, &est, &exact)) return 1;
-    as_progress(c, "estimate: not made: its Grams of the %lld kept columns (%.3g multiply-adds) cost more "
-                "than X X' (%.3g); estimate = TRUE makes it", (long long)S->k, est, exact);
-    return 0;
+    return as_estimate_memory(X, o, bytes, c);
 }
 
 int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_common *c)
