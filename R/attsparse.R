@@ -41,8 +41,7 @@ attsparse_rand <- function(X, ..., m = NULL, eps = NULL, delta = NULL, seed = NU
   blocks <- block_options(X, opts)
   if (!is.null(blocks)) {
     if (!is.null(K) || !is.null(V)) stop("'K' and 'V' need X in memory, not a DelayedMatrix", call. = FALSE)
-    if (is.null(blocks$dots$seed)) blocks$dots$seed <- seed_from_rng()
-    return(rand_blocks(X, blocks, blocks$dots, blocks$dots))
+    return(rand_blocks(X, blocks))
   }
   X <- as_input(X)
   qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
@@ -83,15 +82,7 @@ sym_attention <- function(X, ..., threads = NULL) {
 leverage_scores <- function(X, ..., method = NULL, seed = NULL) {
   opts <- core_options(list(method = method, seed = seed), list(...))
   blocks <- block_options(X, opts, "leverage_scores")
-  if (!is.null(blocks)) {
-    if (identical(method, "exact"))
-      stop("leverage_scores(method = \"exact\") needs X in memory; on a DelayedMatrix use method = \"approx\"",
-           call. = FALSE)
-    if (is.null(blocks$dots$seed)) blocks$dots$seed <- seed_from_rng()
-    scores <- leverage_blocks(X, blocks$dots, blocks)
-    names(scores) <- colnames(X)
-    return(scores)
-  }
+  if (!is.null(blocks)) return(leverage_blocks(X, blocks))
   X <- as_input(X)
   scores <- .Call(C_leverage, X, opts)
   names(scores) <- colnames(X)

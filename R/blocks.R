@@ -1,10 +1,10 @@
-# blocks.R: attsparse_rand and attention_error on a DelayedMatrix (HDF5Array, ...), read a block of columns at a time over BiocParallel workers.
+# blocks.R: attsparse_rand, leverage_scores and attention_error on a DelayedMatrix (HDF5Array, ...): the
+# core's block run (core/block_run.c) with DelayedArray as its reader and BiocParallel's workers.
 #
-# The core's block passes (core/blocks.c): 1. sketch leaves, one per canonical chunk of columns,
-# summed in chunk order; 2. factor (once, here); 3. per-column scores; 4. sampling from the scores of
-# all columns (here: 8 or 16 bytes per column of X); 5. gather the chosen columns, finish. Blocks are
-# whole chunks, so any block size and any worker count give as_rand's index and weight, bit for bit.
-# X is never realised: each worker reads its block with DelayedArray::read_block on a column grid.
+# The core drives the passes: it hands out waves of blocks (a task, a raw vector), each worker reads
+# its block with DelayedArray and has the core make the block's partial (a raw vector), and the core
+# merges the partials in block order and does the master's steps (the factor, the sampling, the
+# estimate, the metrics). X is never realised.
 
 is_block_input <- function(X) isS4(X) && methods::is(X, "DelayedMatrix")
 
@@ -14,32 +14,33 @@ need_block_packages <- function(what) {
       stop(sprintf("%s on a DelayedMatrix needs the Bioconductor package '%s'", what, p), call. = FALSE)
 }
 
-# Block `i` of the column grid `ends` (block i holds columns ends[i-1]+1 .. ends[i]) as a base
-# double matrix or a dgCMatrix; runs on a worker.
-read_column_block <- function(X, ends, i, sparse) {
-  j0 <- if (i == 1L) 0L else ends[[i - 1L]]
-  grid <- DelayedArray::ArbitraryArrayGrid(list(nrow(X), ends))
-  blk <- DelayedArray::read_block(X, grid[[i]], as.sparse = sparse)
-  as_block_matrix(blk, sparse)
-}
-
-as_block_matrix <- function(blk, sparse) {
+# The reader: columns at$j0 + 1 .. at$j1 of X (dims: dim(X), from the master) or the columns at$cols,
+# as a base double matrix or a dgCMatrix; on a worker.
+read_columns <- function(X, dims, at, sparse) {
+  if (is.null(at$cols)) {
+    ticks <- unique(c(if (at$j0 > 0) at$j0, at$j1, dims[[2L]]))
+    grid <- DelayedArray::ArbitraryArrayGrid(list(dims[[1L]], as.integer(ticks)))
+    blk <- DelayedArray::read_block(X, grid[[if (at$j0 > 0) 2L else 1L]], as.sparse = sparse)
+  } else {
+    idx <- list(NULL, as.integer(at$cols))
+    blk <- if (sparse) DelayedArray::extract_sparse_array(X, idx) else DelayedArray::extract_array(X, idx)
+  }
   if (sparse) return(methods::as(blk, "dgCMatrix"))
   blk <- as.matrix(blk)
   if (storage.mode(blk) != "double") storage.mode(blk) <- "double"
   blk
 }
 
-# One task on a worker. BiocParallel's socket workers do not keep a function's environment: the
-# task finds the package's namespace itself (loading it on the worker).
-block_task <- function(i, ...) asNamespace("attsparse")$block_task_run(i, ...)
+# One block on a worker: read it, and the core's partial of it; a read that fails gives its message
+# (the core reports it with the block's columns). BiocParallel's socket workers do not keep a
+# function's environment: the task finds the package's namespace itself (loading it on the worker).
+block_task <- function(t, ...) asNamespace("attsparse")$block_work(t, ...)
 
-block_task_run <- function(i, DX, ends, sparse, pass, n, d, core_opts, factor, need, threads) {
-  blk <- read_column_block(DX, ends, i, sparse)
-  j0 <- if (i == 1L) 0 else as.numeric(ends[[i - 1L]])
-  if (pass == "sketch") .Call(C_block_sketch, blk, j0, n, d, core_opts)
-  else if (pass == "scores") .Call(C_block_scores, blk, j0, factor, need, threads)
-  else .Call(C_gram, blk, list(threads = threads))
+block_work <- function(t, DX, dims, task, sparse) {
+  at <- .Call(C_blocks_task_block, task, t)
+  blk <- tryCatch(read_columns(DX, dims, at, sparse), error = function(e) conditionMessage(e))
+  if (is.character(blk)) return(blk)
+  .Call(C_blocks_work, task, t, blk)
 }
 
 # Start the workers unless they are up; TRUE when this call started them (and must stop them).
@@ -57,13 +58,14 @@ stop_workers <- function(BPPARAM) {
   invisible(NULL)
 }
 
-# bplapply over blocks `ids`; a worker's error becomes one clear R error.
-block_apply <- function(ids, BPPARAM, what, ...) {
-  tryCatch(BiocParallel::bplapply(ids, block_task, ..., BPPARAM = BPPARAM),
+# bplapply over the blocks of a task. A block's own errors come back in its partial; what is left
+# to catch here is a Ctrl-C and a worker that is gone.
+block_apply <- function(count, BPPARAM, what, ...) {
+  tryCatch(BiocParallel::bplapply(seq_len(count), block_task, ..., BPPARAM = BPPARAM),
            error = function(e) {
              msg <- conditionMessage(e)
-             # Ctrl-C while a block was in the core: the core stops with "interrupted by the user", which
-             # BiocParallel wraps as a block's error (in the session itself with SerialParam)
+             # Ctrl-C while a block was in the core: the worker stops with "interrupted by the user",
+             # which BiocParallel wraps as a block's error (in the session itself with SerialParam)
              if (grepl("interrupted by the user", msg, fixed = TRUE))
                stop(sprintf("%s: interrupted by the user", what), call. = FALSE)
              # a worker that is gone (Ctrl-C reaches the workers too, or it was killed) shows up as
@@ -75,182 +77,69 @@ block_apply <- function(ids, BPPARAM, what, ...) {
            })
 }
 
-# The column grid: blocks of whole chunks, as many chunks as `block_columns` asks (default: as
-# many as fit in DelayedArray's automatic block size, at least one).
-column_grid <- function(n, d, chunk, block_columns, sparse) {
-  if (is.null(block_columns)) {
-    per_col <- 8 * max(n, 1) * (if (sparse) 0.25 else 1)
-    bc <- max(1, floor(DelayedArray::getAutoBlockSize() / (per_col * chunk)))
-  } else {
-    check_number(block_columns, "block_columns", lower = 1, whole = TRUE)
-    bc <- ceiling(block_columns / chunk)
-  }
-  width <- bc * chunk
-  ends <- if (d > width) seq(width, d - 1, by = width) else numeric()
-  as.integer(c(ends, d))
-}
-
-# NULL for an in-memory X; for a DelayedMatrix, BPPARAM and block_columns taken out of the options.
-block_options <- function(X, dots, what = "attsparse_rand") {
+# NULL for an in-memory X; for a DelayedMatrix, BPPARAM and block_columns taken out of the options
+# (each at most once, as every option; the core sees the others).
+block_options <- function(X, opts, what = "attsparse_rand") {
   if (!is_block_input(X)) return(NULL)
   need_block_packages(what)
-  BPPARAM <- dots[["BPPARAM", exact = TRUE]]
+  for (o in c("BPPARAM", "block_columns"))
+    if (sum(names(opts) == o) > 1) stop(sprintf("option '%s' is given twice", o), call. = FALSE)
+  BPPARAM <- opts[["BPPARAM", exact = TRUE]]
   if (is.null(BPPARAM)) BPPARAM <- DelayedArray::getAutoBPPARAM()
   if (is.null(BPPARAM)) BPPARAM <- BiocParallel::SerialParam()
   if (!methods::is(BPPARAM, "BiocParallelParam"))
     stop("'BPPARAM' must be a BiocParallelParam (SerialParam(), MulticoreParam(2), SnowParam(2), ...)",
          call. = FALSE)
-  list(BPPARAM = BPPARAM, block_columns = dots[["block_columns", exact = TRUE]],
-       dots = dots[setdiff(names(dots), c("BPPARAM", "block_columns"))])
+  block_columns <- opts[["block_columns", exact = TRUE]]
+  check_number(block_columns, "block_columns", lower = 1, whole = TRUE, null_ok = TRUE)
+  list(BPPARAM = BPPARAM, block_columns = block_columns,
+       dots = opts[!names(opts) %in% c("BPPARAM", "block_columns")])
 }
 
-# attsparse_rand's passes over a DelayedMatrix X; `args` holds the checked m, eps, delta, seed, error.
-rand_blocks <- function(X, blocks, core_opts, args) {
+# The core's run of `what` ("rand", "leverage", "error") on the DelayedMatrix X, options `opts` (by
+# name, as for the in-memory call), Y for "error": the core's result for it.
+blocks_run <- function(X, what, opts, blocks, Y = NULL, fname = "attsparse_rand") {
   BPPARAM <- blocks$BPPARAM
-  error <- !isFALSE(args$error)   # the option's default: true
-  seed <- args$seed
-  n <- nrow(X)
-  d <- ncol(X)
   sparse <- DelayedArray::is_sparse(X)
-  t0 <- elapsed()
-  # the core checks every option (by its table) here, before any block is read
-  plan <- .Call(C_block_plan, as.numeric(n), as.numeric(d), core_opts)
-  spectral <- if (is.null(core_opts[["spectral", exact = TRUE]])) isTRUE(error) else isTRUE(core_opts$spectral)
-  threads <- if (is.null(core_opts[["threads", exact = TRUE]])) 0 else core_opts$threads
-  if (plan[["in_memory"]] == 1) {
-    # d <= s1: X is no larger than the sketch the passes would hold; read it whole
-    return(do.call(attsparse_rand, c(list(read_whole(X)), core_opts)))
-  }
-  # the same workers for every pass (socket workers load the package once)
-  if (start_workers(BPPARAM)) on.exit(stop_workers(BPPARAM), add = TRUE)
-  sc <- score_blocks(X, blocks, core_opts, plan, threads, "attsparse_rand")
-  ends <- sc$ends
-  nb <- length(ends)
-  need <- sc$need
-  factor <- sc$factor
-  lev <- sc$lev
-  nrm <- sc$nrm
-  rm(sc)
-  res <- .Call(C_block_sample, as.numeric(n), as.numeric(d), core_opts, factor[[2L]], lev, nrm)
-  rm(lev, nrm)
-  Xs <- gather_columns(X, res$index, sparse)
-  est <- .Call(C_block_finish, Xs, as.numeric(d), core_opts, res)
-  time <- elapsed() - t0
-  # Y = Xs diag(weight): the products the core's as_select makes (w * x)
-  if (sparse) {
-    Y <- Xs
-    Y@x <- Xs@x * rep(res$weight, diff(Xs@p))
-  } else Y <- Xs * rep(res$weight, each = n)
-  if (!is.null(dimnames(X))) dimnames(Y) <- list(rownames(X), colnames(X)[res$index])
-  metrics <- c(inf = NA_real_, rel = NA_real_, baseline = NA_real_, r = NA_real_,
-               eps_spectral = NA_real_, bound = NA_real_)
-  error_time <- NA_real_
-  if (error) {
-    t1 <- elapsed()
-    G <- gram_blocks(X, ends, sparse, BPPARAM, threads, "attsparse_rand")
-    metrics[] <- NA_real_
-    got <- unlist(.Call(C_error_gram, G, Y, list(spectral = spectral, threads = threads)))
-    metrics[names(got)] <- got
-    error_time <- elapsed() - t1
-    warn_overflow(metrics)
-  }
-  prob_names <- c("leverage", "uniform", "norm", "mixed", "auto")
-  structure(list(Y = Y, index = res$index, weight = res$weight, m = res$m, k = res$k,
-                 error = metrics[["inf"]], rel_error = metrics[["rel"]], r = metrics[["r"]],
-                 baseline = metrics[["baseline"]], eps_spectral = metrics[["eps_spectral"]],
-                 bound = metrics[["bound"]], rank = res$rank, method = "randomized",
-                 dim = c(n, d), sparse = sparse, time = time, error_time = error_time,
-                 seed = as.numeric(seed), eps = res$eps, delta = res$delta,
-                 probabilities = prob_names[[res$probabilities + 1L]],
-                 sampling = c("iid", "poisson")[[res$sampling + 1L]],
-                 rel_target = NA_real_, rel_estimate = est[["rel_estimate"]],
-                 inf_estimate = est[["inf_estimate"]], rounds = 1,
-                 s1 = if (need[[1L]]) plan[["s1"]] else 0, s = if (need[[1L]]) plan[["s"]] else 0,
-                 s2 = factor[[5L]], beta = res$beta, blocks = nb, chunk = plan[["chunk"]]),
-            class = "attsparse")
-}
-
-# The sketch, factor and score passes over a DelayedMatrix X: the approximate leverage scores
-# (`lev`, when the probabilities need them) and squared column norms (`nrm`) of every column, with
-# the grid and the factor.
-score_blocks <- function(X, blocks, core_opts, plan, threads, what) {
-  BPPARAM <- blocks$BPPARAM
-  n <- nrow(X)
-  d <- ncol(X)
-  sparse <- DelayedArray::is_sparse(X)
-  ends <- column_grid(n, d, plan[["chunk"]], blocks$block_columns, sparse)
-  nb <- length(ends)
-  nw <- max(1L, BiocParallel::bpnworkers(BPPARAM))
-  # workers run the core on one thread each unless asked: the bits do not depend on it
-  wthreads <- if (nw > 1 && threads == 0) 1 else threads
-  wopts <- core_opts
-  wopts$threads <- wthreads
-  need <- c(plan[["need_lev"]] == 1, plan[["need_nrm"]] == 1)
-  factor <- list(numeric(), 0, 0, 0, 0)
-  if (need[[1L]]) {
-    # pass 1 in waves of blocks, so that only a wave's leaves are held at once
-    MT <- NULL
-    for (w0 in seq(1L, nb, by = 2L * nw)) {
-      ids <- w0:min(nb, w0 + 2L * nw - 1L)
-      leaves <- block_apply(ids, BPPARAM, what, DX = X, ends = ends, sparse = sparse, pass = "sketch",
-                            n = as.numeric(n), d = as.numeric(d), core_opts = wopts)
-      MT <- .Call(C_block_fold, MT, unlist(leaves, recursive = FALSE))
-      rm(leaves)
+  # default block: as many columns as fit in DelayedArray's automatic block size (the core rounds
+  # it up to whole chunks); blocks of any width give the same bits
+  width <- if (is.null(blocks$block_columns))
+    floor(DelayedArray::getAutoBlockSize() / (8 * max(nrow(X), 1) * (if (sparse) 0.25 else 1)))
+  else blocks$block_columns
+  workers <- max(1L, BiocParallel::bpnworkers(BPPARAM))
+  run <- .Call(C_blocks_new, what, as.numeric(nrow(X)), as.numeric(ncol(X)), opts, Y, as.numeric(width),
+               as.numeric(workers))
+  on.exit(.Call(C_blocks_free, run), add = TRUE)
+  started <- FALSE
+  repeat {
+    wave <- .Call(C_blocks_next, run)
+    if (is.null(wave)) break
+    # the same workers for every pass (socket workers load the package once)
+    if (!started && start_workers(BPPARAM)) {
+      started <- TRUE
+      on.exit(stop_workers(BPPARAM), add = TRUE)
     }
-    factor <- .Call(C_block_factor, MT, as.numeric(n), as.numeric(d), core_opts)
-    rm(MT)
+    parts <- block_apply(wave$count, BPPARAM, fname, DX = X, dims = dim(X), task = wave$task, sparse = sparse)
+    .Call(C_blocks_merge, run, parts)
   }
-  scores <- block_apply(seq_len(nb), BPPARAM, what, DX = X, ends = ends, sparse = sparse, pass = "scores",
-                        n = as.numeric(n), d = as.numeric(d), core_opts = wopts, factor = factor,
-                        need = need, threads = as.numeric(wthreads))
-  list(ends = ends, need = need, factor = factor,
-       lev = if (need[[1L]]) unlist(lapply(scores, `[[`, "lev")) else NULL,
-       nrm = if (need[[2L]]) unlist(lapply(scores, `[[`, "nrm")) else NULL)
+  .Call(C_blocks_result, run)
 }
 
-# leverage_scores(X, "approx") on a DelayedMatrix: the sketch and score passes of attsparse_rand.
-leverage_blocks <- function(X, core_opts, blocks) {
-  plan <- .Call(C_block_plan, as.numeric(nrow(X)), as.numeric(ncol(X)), core_opts)
-  threads <- if (is.null(core_opts[["threads", exact = TRUE]])) 0 else core_opts$threads
-  if (plan[["in_memory"]] == 1) {
-    return(.Call(C_leverage, read_whole(X), core_opts))
-  }
-  if (start_workers(blocks$BPPARAM)) on.exit(stop_workers(blocks$BPPARAM), add = TRUE)
-  sc <- score_blocks(X, blocks, core_opts, plan, threads, "leverage_scores")
-  scores <- sc$lev
-  attr(scores, "rank") <- sc$factor[[2L]]
-  scores
-}
-
-# A DelayedMatrix no wider than the sketch (d <= s1), read whole: a base matrix or dgCMatrix.
-read_whole <- function(X) {
-  sparse <- DelayedArray::is_sparse(X)
-  Xm <- as_block_matrix(if (sparse) methods::as(X, "dgCMatrix") else as.matrix(X), sparse)
-  if (!is.null(dimnames(X))) dimnames(Xm) <- dimnames(X)
-  Xm
-}
-
-# X(:, index) (unweighted): only the chosen columns are read, block by block of the index.
-gather_columns <- function(X, index, sparse) {
-  n <- nrow(X)
-  if (length(index) == 0L)
-    return(if (sparse) methods::new("dgCMatrix", Dim = c(n, 0L), p = 0L) else matrix(0, n, 0L))
-  parts <- split(index, ceiling(seq_along(index) / max(1L, floor(5e7 / max(n, 1)))))
-  cols <- lapply(parts, function(idx) {
-    if (sparse) methods::as(DelayedArray::extract_sparse_array(X, list(NULL, idx)), "dgCMatrix")
-    else as_block_matrix(DelayedArray::extract_array(X, list(NULL, idx)), FALSE)
-  })
-  out <- do.call(cbind, unname(cols))
-  if (sparse) out@Dimnames <- list(NULL, NULL) else dimnames(out) <- NULL
+# attsparse_rand on a DelayedMatrix: the core's result (its chunk, blocks and reads of X among its
+# fields), Y with X's dimnames and of X's storage kind.
+rand_blocks <- function(X, blocks) {
+  out <- new_attsparse(X, blocks_run(X, "rand", blocks$dots, blocks))
+  out$sparse <- DelayedArray::is_sparse(X)
+  if (out$sparse && !methods::is(out$Y, "dgCMatrix")) out$Y <- methods::as(out$Y, "CsparseMatrix")
+  if (!is.null(dimnames(X))) dimnames(out$Y) <- list(rownames(X), colnames(X)[out$index])
   out
 }
 
-# G = X X' summed over the column blocks (the metrics need it; 1e-12 agreement, not bits).
-gram_blocks <- function(X, ends, sparse, BPPARAM, threads, what) {
-  Gs <- block_apply(seq_along(ends), BPPARAM, what, DX = X, ends = ends, sparse = sparse, pass = "gram",
-                    n = as.numeric(nrow(X)), d = as.numeric(ncol(X)),
-                    threads = as.numeric(if (BiocParallel::bpnworkers(BPPARAM) > 1 && threads == 0) 1 else threads))
-  Reduce(`+`, Gs)
+# leverage_scores(X) on a DelayedMatrix: the sketch and score passes of attsparse_rand.
+leverage_blocks <- function(X, blocks) {
+  scores <- blocks_run(X, "leverage", blocks$dots, blocks, fname = "leverage_scores")
+  names(scores) <- colnames(X)
+  scores
 }
 
 attention_error_blocks <- function(X, Y, opts) {
@@ -258,15 +147,9 @@ attention_error_blocks <- function(X, Y, opts) {
   if (inherits(Y, "attsparse")) Y <- Y$Y
   if (is_block_input(Y)) stop("'Y' must be in memory (it is the small sketch)", call. = FALSE)
   Y <- as_input(Y, "Y")
-  if (nrow(Y) != nrow(X))
-    stop(sprintf("Y must have as many rows as X (%d), got %d", nrow(X), nrow(Y)), call. = FALSE)   # the core's words, before the passes
   BPPARAM <- DelayedArray::getAutoBPPARAM()
   if (is.null(BPPARAM)) BPPARAM <- BiocParallel::SerialParam()
-  sparse <- DelayedArray::is_sparse(X)
-  ends <- column_grid(nrow(X), ncol(X), 16384, NULL, sparse)
-  threads <- if (is.null(opts$threads)) 0 else opts$threads
-  G <- gram_blocks(X, ends, sparse, BPPARAM, threads, "attention_error")
-  out <- .Call(C_error_gram, G, Y, opts)
+  out <- blocks_run(X, "error", opts, list(BPPARAM = BPPARAM), Y = Y, fname = "attention_error")
   warn_overflow(out)
   out
 }

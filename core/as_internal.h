@@ -84,7 +84,8 @@ int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what);
    fields show (NaN: not applicable) (result.c). */
 void as_sample_options(as_sample *S, unsigned call, double seed, double delta, double rel_target);
 
-/* 3/4 of the physical memory in MiB (0: unknown). */
+/* 3/4 of the physical memory, or of the process's limit (RLIMIT_AS,
+   RLIMIT_DATA) when lower, in MiB (0: unknown). */
 double as_mem_default_mb(void);
 /* Set the BLAS's thread count to n (n <= 0: leave it) where the library
    allows it (OpenBLAS, FlexiBLAS); returns the count before (0: unknown, and
@@ -176,6 +177,74 @@ int as_syev(int n, double *A, double *w, double *Z, as_common *c);
    (whiten.c; the deterministic algorithm and the spectral eps). */
 int as_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c);
 
+/* ---- the block passes (blocks.c; driven by block_run.c, and by as_rand
+   over X as one block): see "block input" in attsparse.h */
+typedef struct as_block_plan {
+    int64_t n, d;       /* X is n x d                                       */
+    int64_t s1, s;      /* sketch rows, nonzeros per column of S1           */
+    int64_t chunk;      /* canonical chunk width: a multiple of 1024 that
+                           depends on n and s1 only                          */
+    int64_t nchunk;     /* ceil(d / chunk)                                  */
+    int     need_lev;   /* the probabilities need leverage scores           */
+    int     need_nrm;   /* they need the squared column norms               */
+    int     in_memory;  /* 1: the scores need X itself (d <= s1: X is no
+                           larger than a sketch): read X whole, as_rand     */
+} as_block_plan;
+/* The plan for an n x d X and options o (checked); AS_ERR_ARG for leverage =
+   "exact" when d > s1, and for 'rel' then (target mode needs X in memory). */
+int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_plan *P,
+                       as_common *c);
+/* leaf (n x s1) += S1(:, j0 .. j0+ncol-1) Xb', Xb being columns j0 ..
+   j0 + ncol(Xb) - 1 of X, all in one chunk (each chunk's leaf from zeros, fed
+   its columns in order). A CSC Xb may be a view into a larger CSC (p[0] > 0),
+   here and in as_block_scores. Messages name X's own columns. */
+int as_block_sketch(const as_block_plan *P, const as_matrix *Xb, int64_t j0, uint64_t seed,
+                    double *leaf, as_common *c);
+/* acc += leaf (n x s1), the chunks taken in order. */
+void as_block_sketch_add(const as_block_plan *P, double *acc, const double *leaf);
+/* The sketch's factor: N' (q x n, leading dimension qs, rows q .. qs-1 zero),
+   the numerical rank, the JL width used (0: none) (leverage.c). */
+typedef struct as_block_factor {
+    int64_t rank, q, qs, s2;
+    double *NT;          /* inside NTbuf                                    */
+    double *NTbuf;       /* owned: release with as_block_factor_free        */
+} as_block_factor;
+int as_block_factor_run(const as_block_plan *P, const as_rand_options *o, const double *MT,
+                        as_block_factor *F, as_common *c);
+void as_block_factor_free(as_block_factor *F, as_common *c);
+/* lev[t] = || x_{j0+t}' N ||^2 (NT NULL or q 0: scores 0) and nrm[t] =
+   || x_{j0+t} ||^2, t < ncol(Xb); either output may be NULL. AS_ERR_INPUT when
+   a score is not finite. */
+int as_block_scores(const as_matrix *Xb, int64_t j0, const double *NT, int64_t q, int64_t qs,
+                    double *lev, double *nrm, as_common *c);
+/* The sampling from the scores of all d columns (lev, nrm as P says): index,
+   weight, m, rank, sampling, probabilities; *term (owned, length k): each kept
+   column's draw count (i.i.d.) or q (Poisson), for as_block_finish. A sum of
+   nrm that over- or underflows is AS_ERR_INPUT (as_rand rescales X). */
+int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t rank,
+                    const double *lev, const double *nrm, as_sample *out, double **term,
+                    as_common *c);
+/* Poisson decisions for columns j0 .. j0+len-1 (prob: theirs, total: the sum
+   over all d): column j kept when its uniform (seed, j) is below
+   q_j = min(1, m prob_j / total). Returns the count kept; index (global),
+   weight 1/sqrt(q_j) and q (NULL: not wanted) of the kept ones when index is
+   not NULL (sample.c). */
+int64_t as_block_poisson(int64_t j0, int64_t len, const double *prob, double total, int64_t m,
+                         uint64_t seed, int64_t *index, double *weight, double *q);
+/* Xs = X(:, out->index) (n x k, unweighted): Y's overflow check and, when
+   o->estimate, the bootstrap estimate (as as_rand makes it). */
+int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, const double *term,
+                    as_sample *out, as_common *c);
+/* A view of columns j0 .. j1-1 of X (no copy); a stacked X's parts are
+   viewed in parts[2] (the caller's, alive as long as V). */
+void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *V, as_matrix parts[2]);
+/* A CSC block may be a view into a larger CSC (p[0] > 0): V is the same
+   block with its own column pointers from 0 (*p_own, allocated, or NULL). */
+int as_block_rebase(const as_matrix *Xb, as_matrix *V, void **p_own, as_common *c);
+/* as_matrix_check_named with the columns of A numbered as X's in messages
+   (a block of a larger X): column j is X's cols[j] (cols NULL: j0 + j) (matrix.c). */
+int as_matrix_check_from(const as_matrix *A, const char *name, int64_t j0, const int64_t *cols,
+                         as_common *c);
 /* Default sketch sizes: embedding rows, and JL columns (a double: it may be
    too large to cast; leverage.c). */
 int64_t as_default_s1(int64_t n);

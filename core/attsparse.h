@@ -145,6 +145,10 @@ typedef struct as_sample {
     double   seed;         /* the seed used (NaN: none)                        */
     double   delta;        /* rand: the failure probability asked (else NaN)  */
     double   rel_target;   /* rand: option 'rel' (NaN: not target mode)        */
+    /* X read by blocks (AS_HAS_BLOCKS): */
+    int64_t  chunk;        /* the canonical chunk width                        */
+    int64_t  blocks;       /* blocks of a pass over X                          */
+    int64_t  reads;        /* passes that read X (the chosen columns' one too) */
 } as_sample;
 
 void as_sample_init(as_sample *S);
@@ -168,7 +172,8 @@ enum { AS_FIELD_Y = 0,      /* the sketch Y = X(:, index) diag(weight): n x k,
 enum { AS_HAS_KEYS = 1,      /* queries != keys: K given                       */
        AS_HAS_VALUES = 2,    /* values V given                                 */
        AS_HAS_PRESAMPLE = 4, /* det with a randomized first stage              */
-       AS_HAS_SPECTRAL = 8 };/* attention_error with spectral = true           */
+       AS_HAS_SPECTRAL = 8,  /* attention_error with spectral = true           */
+       AS_HAS_BLOCKS = 16 }; /* X read by blocks (as_blocks)                   */
 
 typedef struct as_field {
     const char *name;      /* as the user reads it ("rel_error", "seed", ...)  */
@@ -425,94 +430,116 @@ int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_com
    calls it; front-ends call it after as_det. */
 int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c);
 
-/* ------------------------------------------------------------------ block passes */
-/* as_rand for an X read a block of columns at a time (larger than memory,
-   or spread over workers). Every pass is a sum or a map over columns whose
-   randomness depends on (seed, j) only:
-     1. sketch: for each canonical chunk c (columns [c chunk, (c+1) chunk)),
-        a leaf M'_c = S1(:, chunk c) X(:, chunk c)' summed from zero in column
-        order (as_block_sketch, fed the chunk's columns in order, in pieces of
-        any size); M' = ((M'_0 + M'_1) + M'_2) + ... in chunk order
-        (as_block_sketch_add);
-     2. factor M' once into N' (as_block_factor_run: n x s2, small);
-     3. scores: per column, from N' alone (as_block_scores);
-     4. sample from the scores of all columns (as_block_sample; Poisson
-        decisions are per column given one total: as_block_poisson);
-     5. gather the chosen columns Xs = X(:, index) and finish (as_block_finish:
-        the overflow check and the error estimate, from Xs alone).
-   The chunking fixes the order of every floating-point sum, so any grid of
-   blocks made of whole chunks, any worker count, and as_rand (which runs
-   these passes over X as one block) give the same index and weight, bit for
-   bit, for the same X kind (dense or CSC: their score passes round
-   differently). Target mode ('rel') and exact scores need X in memory. */
-typedef struct as_block_plan {
-    int64_t n, d;       /* X is n x d                                       */
-    int64_t s1, s;      /* sketch rows, nonzeros per column of S1           */
-    int64_t chunk;      /* canonical chunk width: a multiple of 1024 that
-                           depends on n and s1 only                          */
-    int64_t nchunk;     /* ceil(d / chunk)                                  */
-    int     need_lev;   /* the probabilities need leverage scores (passes 1-3) */
-    int     need_nrm;   /* they need the squared column norms (pass 3)      */
-    int     in_memory;  /* 1: the scores need X itself (exact scores, or
-                           d <= s1: X is no larger than a sketch): read X
-                           whole and call as_rand                            */
-} as_block_plan;
+/* ------------------------------------------------------------------ block input */
+/* X read a block of columns at a time, never whole (larger than memory, or
+   spread over workers): the randomized algorithm, its leverage scores and the
+   error metrics of a Y against X. A run (as_blocks) drives the passes over X;
+   each pass's work on a block of columns gives a partial, and the run merges
+   the partials in block order:
+     sketch  per canonical chunk of columns a leaf S1(:, chunk) X(:, chunk)',
+             the leaves added in chunk order; the run factors the sum into N';
+     scores  per column ||x_j' N||^2 and, for "norm"/"mixed", ||x_j||^2, from N'
+             alone; with 'error' or 'spectral' also per chunk X(:, chunk)
+             X(:, chunk)', added in chunk order; the run samples from the
+             scores of all columns, i.i.d. or Poisson, as as_rand does;
+     gather  the chosen columns: the run checks Y = X(:, index) diag(weight),
+             makes the error estimate from them, and the metrics against the
+             summed X X'.
+   The chunking fixes the order of every floating-point sum, so any block
+   width, piece size and worker count give as_rand's index, weight and
+   estimate bit for bit (for the same storage kind: dense or CSC) and the same
+   metrics to 1e-12 (the same bits for the same pieces). An X no wider than the
+   sketch (d <= s1) is read whole, in one block, and the in-memory call runs
+   on it. Every pass hashes each column it reads: a column that reads
+   differently in two passes stops the run (a reader must return the same X
+   every time).
 
-/* The plan for an n x d X and options o (checked); AS_ERR_ARG for options
-   that need X in memory ('rel', leverage = exact when d > s1). */
-int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_plan *P,
-                       as_common *c);
+   Two ways to run. as_blocks_drive reads the blocks through a reader in this
+   process. A front-end with workers loops instead: as_blocks_next gives the
+   task of a wave of blocks (a flat byte string to send to the workers as it
+   is), each worker reads its block and makes the partial (as_blocks_work, a
+   flat byte string too), and as_blocks_merge takes the wave's partials in
+   block order. Errors of a block's work (a NaN, a wrong size) ride in its
+   partial and come out of as_blocks_merge, naming X's own columns. */
+typedef struct as_blocks as_blocks;
 
-/* leaf (n x s1, column-major: M' of the chunk) += S1(:, j0 .. j0+ncol-1) Xb',
-   Xb being columns j0 .. j0 + ncol(Xb) - 1 of X, all in one chunk. Start each
-   chunk's leaf from zeros and feed its columns in order. A CSC Xb may be a
-   view into a larger CSC (p[0] > 0), here and in as_block_scores. */
-int as_block_sketch(const as_block_plan *P, const as_matrix *Xb, int64_t j0, uint64_t seed,
-                    double *leaf, as_common *c);
-/* acc += leaf (n x s1), the chunks taken in order; the first chunk's leaf is
-   the accumulator itself. */
-void as_block_sketch_add(const as_block_plan *P, double *acc, const double *leaf);
+/* What a run computes. */
+enum { AS_BLOCKS_RAND = 0,       /* as_rand: a sample, Y's columns, metrics   */
+       AS_BLOCKS_LEVERAGE = 1,   /* as_leverage: the scores of all columns   */
+       AS_BLOCKS_ERROR = 2 };    /* as_attention_error_xy: Y's metrics       */
 
-/* The sketch's factor: N' (q x n, leading dimension qs, rows q .. qs-1 zero),
-   the numerical rank, the JL width used (0: none). */
-typedef struct as_block_factor {
-    int64_t rank, q, qs, s2;
-    double *NT;          /* inside NTbuf                                    */
-    double *NTbuf;       /* owned: release with as_block_factor_free        */
-} as_block_factor;
-/* Factor the whole sketch MT (n x s1, not modified). */
-int as_block_factor_run(const as_block_plan *P, const as_rand_options *o, const double *MT,
-                        as_block_factor *F, as_common *c);
-void as_block_factor_free(as_block_factor *F, as_common *c);
+/* The reader of as_blocks_drive: read(ctx, j0, j1, B, msg, len) points *B at
+   columns j0 .. j1-1 of X (0-based; dense or CSC, valid until the next read)
+   and returns 0; on failure nonzero (AS_ERR_INTERRUPT after a Ctrl-C) with
+   the reader's own words in msg. */
+typedef struct as_reader {
+    int    (*read)(void *ctx, int64_t j0, int64_t j1, as_matrix *B, char *msg, size_t len);
+    void    *ctx;
+    int64_t  piece;   /* most columns a read; 0 (or more than a chunk): a chunk */
+} as_reader;
 
-/* lev[t] = || x_{j0+t}' N ||^2 (NT, q, qs as in as_block_factor; NULL when
-   rank 0: scores 0) and nrm[t] = || x_{j0+t} ||^2, for t < ncol(Xb); either
-   output may be NULL. AS_ERR_INPUT when a score is not finite. */
-int as_block_scores(const as_matrix *Xb, int64_t j0, const double *NT, int64_t q, int64_t qs,
-                    double *lev, double *nrm, as_common *c);
+/* A run of `what` on an n x d X. o: the options (RAND, LEVERAGE:
+   as_rand_options; ERROR: as_metrics_options), checked here; Y (ERROR only):
+   the n x k sketch to compare, the caller's, alive as long as the run. width:
+   columns per block, rounded up to whole chunks (0: one chunk); workers: how
+   many blocks run at once (a wave of the passes whose partials hold n x s1 or
+   n x n doubles per chunk is 2 blocks per worker). The memory the run holds
+   (scores and hashes per column, the sampling's arrays, the sketches, a
+   wave's partials) is checked against the 'memory' option before any column
+   is read: AS_ERR_TOOBIG. Options that need X in memory (leverage = "exact"
+   when d > s1) are AS_ERR_ARG. */
+int  as_blocks_new(int what, int64_t n, int64_t d, const void *o, const as_matrix *Y,
+                   int64_t width, int64_t workers, as_blocks **run, as_common *c);
+void as_blocks_free(as_blocks *run, as_common *c);
 
-/* Pass 4: out->index, weight, m (and rank, sampling, probabilities) from the
-   scores of all d columns (lev, nrm as P says, NULL otherwise; a sum of nrm
-   that over- or underflows is AS_ERR_INPUT, where as_rand rescales X); *term (owned, length out->k) receives each kept column's
-   draw count (i.i.d.) or q (Poisson) for as_block_finish. */
-int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t rank,
-                    const double *lev, const double *nrm, as_sample *out, double **term,
-                    as_common *c);
+/* Every pass through the reader, in this process; then the result is ready.
+   A reader's failure is AS_ERR_INPUT "the reader failed on columns a..b: <its
+   message>" (its own status when AS_ERR_INTERRUPT). */
+int  as_blocks_drive(as_blocks *run, const as_reader *rd, as_common *c);
 
-/* Poisson decisions for columns j0 .. j0+len-1 with unnormalized
-   probabilities prob (of those columns) and total their sum over all d
-   columns: column j kept when its uniform (seed, j) is below
-   q_j = min(1, m prob_j / total). Returns the number kept; when index is not
-   NULL fills index (global, 0-based), weight 1/sqrt(q_j) and q (NULL: not
-   wanted) of the kept ones. */
-int64_t as_block_poisson(int64_t j0, int64_t len, const double *prob, double total, int64_t m,
-                         uint64_t seed, int64_t *index, double *weight, double *q);
+/* The next wave: *task (the run's, *len bytes, valid until the next call)
+   when blocks are to be read, NULL when the run is done (the result ready).
+   Every partial of a wave must be merged before the next call. */
+int  as_blocks_next(as_blocks *run, const void **task, size_t *len, as_common *c);
+/* The blocks of a task: their count; block t's columns j0 .. j1-1, and the
+   columns to read (*cols, *ncols: a gather reads only the chosen ones;
+   *cols NULL: all of j0 .. j1-1). -1 when task is not a task. */
+int64_t as_blocks_task_count(const void *task, size_t len);
+int  as_blocks_task_block(const void *task, size_t len, int64_t t, int64_t *j0, int64_t *j1,
+                          const int64_t **cols, int64_t *ncols);
+/* Block t's partial from Xb, the block's columns read at once (as
+   as_blocks_task_block says): a flat byte string in *part (*plen bytes;
+   release with as_free). Returns AS_OK when a partial was made, even one
+   carrying the block's error; AS_ERR_NOMEM, AS_ERR_INTERRUPT or AS_ERR_ARG
+   (not a task) otherwise. c->nthreads is the task's (the run's choice for a
+   worker). */
+int  as_blocks_work(const void *task, size_t len, int64_t t, const as_matrix *Xb, void **part,
+                    size_t *plen, as_common *c);
+/* Merge the wave's next partial (block order); AS_OK, or the block's error,
+   a partial of another run or out of order, a column that read differently
+   in an earlier pass. As the last of a wave it may run the master's step
+   (the factor, the sampling, the estimate, the metrics). */
+int  as_blocks_merge(as_blocks *run, const void *part, size_t plen, as_common *c);
+/* The front-end could not read block t of the current wave: the run stops
+   with AS_ERR_INPUT "the reader failed on columns a..b: msg". */
+int  as_blocks_fail(as_blocks *run, int64_t t, const char *msg, as_common *c);
 
-/* Pass 5: Xs = X(:, out->index) (n x out->k, unweighted): the overflow check
-   of Y and, when o->estimate, the bootstrap estimate (the same bits as
-   as_rand's). term as returned by as_block_sample. */
-int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, const double *term,
-                    as_sample *out, as_common *c);
+typedef struct as_blocks_result {
+    as_sample  S;        /* RAND: as as_rand fills it (index, weight, m, rank,
+                            estimate, metrics, ...); owned by the run      */
+    as_matrix  Xs;       /* RAND: X(:, S.index), unweighted: Y = Xs diag(weight) */
+    double    *scores;   /* LEVERAGE: d scores; owned by the run            */
+    int64_t    rank;     /* LEVERAGE: the numerical rank                    */
+    as_metrics metrics;  /* ERROR: inf, rel, baseline, r (eps_spectral, bound
+                            with 'spectral', else NaN)                      */
+    int64_t    chunk;    /* the canonical chunk width                       */
+    int64_t    blocks;   /* blocks of the grid of a full pass               */
+    int64_t    reads;    /* passes that read X (a gather of the chosen
+                            columns counts one; whole: 1)                   */
+} as_blocks_result;
+/* The result of a finished run (NULL before). A front-end may take S's
+   arrays (then as_sample_init(&S)): as_blocks_free frees what is left. */
+as_blocks_result *as_blocks_result_get(as_blocks *run);
 
 /* ------------------------------------------------------------------ deterministic */
 typedef struct as_det_options {

@@ -1,6 +1,5 @@
 /* blocks.c: the randomized algorithm as passes over blocks of columns (larger than memory, or spread over workers). */
 #include "as_internal.h"
-#include <stdio.h>
 
 /* Canonical chunk width: at least this many columns, and at least
    AS_BLOCK_CHUNK_SKETCHES times s1, so that a chunk's leaf (n x s1, zeroed
@@ -32,7 +31,7 @@ void as_block_plan_fill(int64_t n, int64_t d, const as_rand_options *o, as_block
     P->nchunk = (d + P->chunk - 1) / P->chunk;
     P->need_lev = scheme == AS_PROB_LEVERAGE || scheme == AS_PROB_MIXED;
     P->need_nrm = scheme == AS_PROB_NORM || scheme == AS_PROB_MIXED;
-    P->in_memory = P->need_lev && d <= P->s1;
+    P->in_memory = d <= P->s1;
 }
 
 int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_plan *P,
@@ -46,28 +45,23 @@ int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_
     if (o->s1 > 0 && o->s1 < n)
         return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
                         (long long)n, (long long)o->s1);
-    if (!isnan(o->rel))
+    as_block_plan_fill(n, d, o, P);
+    if (!isnan(o->rel) && !P->in_memory)
         return as_error(c, AS_ERR_ARG, "'rel' (target mode) needs X in memory: its rounds resample "
                         "the columns; read by blocks, pass 'm' or 'eps'");
-    as_block_plan_fill(n, d, o, P);
     if (P->need_lev && !P->in_memory && o->leverage == AS_LEV_EXACT)
         return as_error(c, AS_ERR_ARG, "leverage = \"exact\" needs a dense d x n copy of X' in memory "
                         "(d = %lld): read by blocks, use \"approx\"", (long long)d);
     return AS_OK;
 }
 
-/* as_matrix_check of a block, its messages naming the block's place in X. */
+/* as_matrix_check of a block, its messages naming X's own columns. */
 static int as_block_check(const as_matrix *Xb, int64_t j0, as_common *c)
 {
-    char name[96];
-    snprintf(name, sizeof name, "X, the block of columns %lld..%lld", (long long)(j0 + 1),
-             (long long)(j0 + Xb->ncol));
-    return as_matrix_check_named(Xb, name, c);
+    return as_matrix_check_from(Xb, "X", j0, NULL, c);
 }
 
-/* A view of columns j0 .. j1-1 of X (no copy); a stacked X's parts are
-   viewed in parts[2] (the caller's, alive as long as V). */
-static void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *V,
+void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *V,
                          as_matrix parts[2])
 {
     *V = *X;
@@ -83,9 +77,7 @@ static void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *
     else V->p64 = X->p64 + j0;
 }
 
-/* A CSC block may be a view into a larger CSC (p[0] > 0): V is the same
-   block with its own column pointers from 0 (*p_own, allocated, or NULL). */
-static int as_block_rebase(const as_matrix *Xb, as_matrix *V, void **p_own, as_common *c)
+int as_block_rebase(const as_matrix *Xb, as_matrix *V, void **p_own, as_common *c)
 {
     int64_t j, base;
     *V = *Xb;
@@ -258,8 +250,9 @@ int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, co
     if (Xs->ncol != out->k)
         return as_error(c, AS_ERR_INPUT, "the gathered columns must be the %lld sampled ones, got %lld",
                         (long long)out->k, (long long)Xs->ncol);
-    if (as_matrix_check(Xs, c) != AS_OK) return c->status;
-    if (as_sample_check_finite_cols(Xs, NULL, out, c) != AS_OK) return c->status;
+    if (out->k > 0 && (as_matrix_check(Xs, c) != AS_OK ||
+                       as_sample_check_finite_cols(Xs, NULL, out, c) != AS_OK))
+        return c->status;
     if (o->estimate)
         as_estimate(Xs, NULL, d, out, as_rand_sampling(o), term, o->seed, 0, NULL, c);
     return c->status;

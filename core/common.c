@@ -11,6 +11,7 @@
 #include <pthread.h>
 #include <unistd.h>
 #include <dlfcn.h>
+#include <sys/resource.h>
 #define AS_POSIX 1
 #endif
 
@@ -178,7 +179,13 @@ double as_mem_default_mb(void)
     double phys = 0;
 #ifdef AS_POSIX
     long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    struct rlimit rl;
     if (pages > 0 && size > 0) phys = (double)pages * (double)size;
+    /* a process limit below the memory (ulimit -v, -d) is the memory it has */
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < phys)
+        phys = (double)rl.rlim_cur;
+    if (getrlimit(RLIMIT_DATA, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && (double)rl.rlim_cur < phys)
+        phys = (double)rl.rlim_cur;
 #endif
     return 0.75 * phys / 1048576.0;
 }
@@ -193,7 +200,7 @@ int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what)
     }
     if (bytes / mib > cap_mb)
         return as_error(c, AS_ERR_TOOBIG, "%s: %.4g MiB of working arrays, above 'memory' = %.4g MiB%s",
-                        what, bytes / mib, cap_mb, dflt ? " (3/4 of the physical memory)" : "");
+                        what, bytes / mib, cap_mb, dflt ? " (3/4 of the memory the process may use)" : "");
     return AS_OK;
 }
 

@@ -98,6 +98,18 @@ int as_matrix_check(const as_matrix *A, as_common *c)
 
 int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c)
 {
+    return as_matrix_check_from(A, name, 0, NULL, c);
+}
+
+/* Column j of A as X numbers it (1-based): cols[j] + 1, or j0 + j + 1. */
+static long long as_colnum(int64_t j0, const int64_t *cols, int64_t j)
+{
+    return (long long)(cols ? cols[j] + 1 : j0 + j + 1);
+}
+
+int as_matrix_check_from(const as_matrix *A, const char *name, int64_t j0, const int64_t *cols,
+                         as_common *c)
+{
     int64_t j, d = A->ncol, badcol = INT64_MAX;
     c->status = AS_OK;
     if (A->kind == AS_STACKED) return as_stacked_check(A, name, c);
@@ -126,7 +138,7 @@ int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c)
             if (as_colptr(A, j + 1) < as_colptr(A, j))
                 return as_error(c, AS_ERR_INPUT,
                                 "%s: column pointers decrease at column %lld (%lld > %lld)",
-                                name, (long long)(j + 1), (long long)as_colptr(A, j),
+                                name, as_colnum(j0, cols, j), (long long)as_colptr(A, j),
                                 (long long)as_colptr(A, j + 1));
     }
     /* the smallest bad column, whatever the thread count */
@@ -140,9 +152,9 @@ int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c)
         if (why == 1)
             return as_error(c, AS_ERR_INPUT,
                             "%s: row indices of column %lld are out of range [1, %lld] or not strictly increasing",
-                            name, (long long)(badcol + 1), (long long)A->nrow);
+                            name, as_colnum(j0, cols, badcol), (long long)A->nrow);
         return as_error(c, AS_ERR_INPUT, "%s: column %lld holds a NaN or infinite value",
-                        name, (long long)(badcol + 1));
+                        name, as_colnum(j0, cols, badcol));
     }
     return AS_OK;
 }

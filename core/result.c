@@ -46,7 +46,7 @@ enum {
     V_TIME, V_ERROR_TIME, V_SEED, V_EPS, V_DELTA, V_PROBABILITIES, V_SAMPLING, V_REL_TARGET,
     V_REL_ESTIMATE, V_INF_ESTIMATE, V_ROUNDS, V_S1, V_S, V_S2, V_BETA, V_B, V_EPS_BOUND,
     V_MAX_COLUMNS, V_STEPS, V_PRESAMPLE_K, V_PRESAMPLE_EPS, V_EPS_COMPOSED, V_OUT_ERROR,
-    V_OUT_REL_ERROR
+    V_OUT_REL_ERROR, V_CHUNK, V_BLOCKS, V_READS
 };
 
 #define RAND AS_FOR_RAND
@@ -108,6 +108,10 @@ static const as_field as_fields[] = {
     {"out_error", AS_FIELD_NUMBER, SKETCH, QKV, "max |Att~ V - Att V| (NA without V)", V_OUT_ERROR},
     {"out_rel_error", AS_FIELD_NUMBER, SKETCH, QKV, "the same relative to sum_j Att_ij |V_jl| (NA without V)",
      V_OUT_REL_ERROR},
+    {"chunk", AS_FIELD_NUMBER, RAND, AS_HAS_BLOCKS, "X read by blocks: the canonical chunk width", V_CHUNK},
+    {"blocks", AS_FIELD_NUMBER, RAND, AS_HAS_BLOCKS, "X read by blocks: the blocks of a pass", V_BLOCKS},
+    {"reads", AS_FIELD_NUMBER, RAND, AS_HAS_BLOCKS,
+     "X read by blocks: the passes that read it (the chosen columns' read counts one)", V_READS},
 };
 
 #define AS_NFIELDS ((int)(sizeof(as_fields) / sizeof(as_fields[0])))
@@ -158,6 +162,9 @@ double as_field_number(const as_field *f, const as_sample *S)
     case V_EPS_COMPOSED: return S->eps_composed;
     case V_OUT_ERROR: return S->out_error;
     case V_OUT_REL_ERROR: return S->out_rel_error;
+    case V_CHUNK: return (double)S->chunk;
+    case V_BLOCKS: return (double)S->blocks;
+    case V_READS: return (double)S->reads;
     default: return NAN;
     }
 }

@@ -15,14 +15,13 @@ SEXP as_r_draw_seed(void);
 SEXP as_r_gram(SEXP X, SEXP opts);
 SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts);
 /* rblocks.c */
-SEXP as_r_block_plan(SEXP n, SEXP d, SEXP opts);
-SEXP as_r_block_sketch(SEXP Xb, SEXP j0, SEXP n, SEXP d, SEXP opts);
-SEXP as_r_block_fold(SEXP acc, SEXP leaves);
-SEXP as_r_block_factor(SEXP MT, SEXP n, SEXP d, SEXP opts);
-SEXP as_r_block_scores(SEXP Xb, SEXP j0, SEXP factor, SEXP need, SEXP threads);
-SEXP as_r_block_sample(SEXP n, SEXP d, SEXP opts, SEXP rank, SEXP lev, SEXP nrm);
-SEXP as_r_block_finish(SEXP Xs, SEXP d, SEXP opts, SEXP res);
-SEXP as_r_error_gram(SEXP G, SEXP Y, SEXP opts);
+SEXP as_r_blocks_new(SEXP what, SEXP n, SEXP d, SEXP opts, SEXP Y, SEXP width, SEXP workers);
+SEXP as_r_blocks_next(SEXP ptr);
+SEXP as_r_blocks_task_block(SEXP task, SEXP t);
+SEXP as_r_blocks_work(SEXP task, SEXP t, SEXP Xb);
+SEXP as_r_blocks_merge(SEXP ptr, SEXP parts);
+SEXP as_r_blocks_result(SEXP ptr);
+SEXP as_r_blocks_free(SEXP ptr);
 
 static const R_CallMethodDef call_methods[] = {
     {"rand", (DL_FUNC)&as_r_rand, 2},
@@ -36,14 +35,13 @@ static const R_CallMethodDef call_methods[] = {
     {"draw_seed", (DL_FUNC)&as_r_draw_seed, 0},
     {"gram", (DL_FUNC)&as_r_gram, 2},
     {"attention", (DL_FUNC)&as_r_attention, 4},
-    {"block_plan", (DL_FUNC)&as_r_block_plan, 3},
-    {"block_sketch", (DL_FUNC)&as_r_block_sketch, 5},
-    {"block_fold", (DL_FUNC)&as_r_block_fold, 2},
-    {"block_factor", (DL_FUNC)&as_r_block_factor, 4},
-    {"block_scores", (DL_FUNC)&as_r_block_scores, 5},
-    {"block_sample", (DL_FUNC)&as_r_block_sample, 6},
-    {"block_finish", (DL_FUNC)&as_r_block_finish, 4},
-    {"error_gram", (DL_FUNC)&as_r_error_gram, 3},
+    {"blocks_new", (DL_FUNC)&as_r_blocks_new, 7},
+    {"blocks_next", (DL_FUNC)&as_r_blocks_next, 1},
+    {"blocks_task_block", (DL_FUNC)&as_r_blocks_task_block, 2},
+    {"blocks_work", (DL_FUNC)&as_r_blocks_work, 3},
+    {"blocks_merge", (DL_FUNC)&as_r_blocks_merge, 2},
+    {"blocks_result", (DL_FUNC)&as_r_blocks_result, 1},
+    {"blocks_free", (DL_FUNC)&as_r_blocks_free, 1},
     {NULL, NULL, 0}
 };
 

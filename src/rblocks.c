@@ -1,232 +1,207 @@
-/* rblocks.c: the R front-end of the core's block passes (X read a block of columns at a time, R/blocks.R). */
+/* rblocks.c: the R glue of the core's block run (core/block_run.c): a run held by an external pointer, its tasks and partials as raw vectors for BiocParallel's workers (R/blocks.R). */
 #include <R.h>
 #include <Rinternals.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "attsparse.h"
 #include "rglue.h"
 
-/* The plan for an n x d X and the options (as for .Call(C_rand): read by the core's table). */
-static void rb_plan(SEXP n, SEXP d, SEXP opts, as_rand_options *o, as_block_plan *P, as_common *c)
+/* A run and what each call on it needs: its threads and verbosity, and Y's view (Y is the
+   external pointer's protected value). */
+typedef struct rb_run {
+    as_blocks *run;
+    int what, nthreads, verbose, spectral;
+    int64_t d;
+    as_matrix Y;
+} rb_run;
+
+static void rb_free(rb_run *r)
 {
+    as_common c;
+    if (!r) return;
+    as_common_init(&c);
+    as_blocks_free(r->run, &c);
+    r->run = NULL;
+}
+
+static void rb_finalize(SEXP ptr)
+{
+    rb_run *r = R_ExternalPtrAddr(ptr);
+    rb_free(r);
+    free(r);
+    R_ClearExternalPtr(ptr);
+}
+
+static rb_run *rb_get(SEXP ptr, as_common *c)
+{
+    rb_run *r = TYPEOF(ptr) == EXTPTRSXP ? R_ExternalPtrAddr(ptr) : NULL;
+    if (!r || !r->run) Rf_errorcall(R_NilValue, "the block run is gone");
     r_common(c);
-    as_rand_options_init(o);
-    r_set_options(AS_FOR_RAND, o, opts, c);
-    if (as_block_plan_init((int64_t)Rf_asReal(n), (int64_t)Rf_asReal(d), o, P, c) != AS_OK) r_raise(c);
+    c->nthreads = r->nthreads;
+    c->verbose = r->verbose;
+    return r;
 }
 
-SEXP as_r_block_plan(SEXP n, SEXP d, SEXP opts)
+/* .Call(C_blocks_new, what ("rand", "leverage", "error"), n, d, options, Y, width, workers) */
+SEXP as_r_blocks_new(SEXP what, SEXP n, SEXP d, SEXP opts, SEXP Y, SEXP width, SEXP workers)
 {
-    const char *names[] = {"chunk", "nchunk", "s1", "s", "need_lev", "need_nrm", "in_memory", ""};
+    const char *w = Rf_isString(what) && XLENGTH(what) == 1 ? CHAR(STRING_ELT(what, 0)) : "";
+    int kind = strcmp(w, "rand") == 0 ? AS_BLOCKS_RAND : strcmp(w, "leverage") == 0 ? AS_BLOCKS_LEVERAGE : AS_BLOCKS_ERROR;
+    as_common c;
     as_rand_options o;
-    as_block_plan P;
-    as_common c;
-    SEXP out;
-    rb_plan(n, d, opts, &o, &P, &c);
-    out = PROTECT(Rf_mkNamed(REALSXP, names));
-    REAL(out)[0] = (double)P.chunk;
-    REAL(out)[1] = (double)P.nchunk;
-    REAL(out)[2] = (double)P.s1;
-    REAL(out)[3] = (double)P.s;
-    REAL(out)[4] = P.need_lev;
-    REAL(out)[5] = P.need_nrm;
-    REAL(out)[6] = P.in_memory;
-    UNPROTECT(1);
-    return out;
-}
-
-/* The sketch leaves of a block of whole chunks: Xb holds columns j0 + 1 ..
-   j0 + ncol(Xb) of X (j0 a multiple of the chunk width); one n x s1 leaf per chunk. */
-SEXP as_r_block_sketch(SEXP Xb, SEXP j0, SEXP n, SEXP d, SEXP opts)
-{
-    as_rand_options o;
-    as_block_plan P;
-    as_common c;
-    as_matrix A, V;
-    int64_t first = (int64_t)Rf_asReal(j0), ncol, ch, nch;
-    SEXP out;
-    rb_plan(n, d, opts, &o, &P, &c);
-    r_view(Xb, &A, "a block of X");
-    ncol = A.ncol;
-    if (first % P.chunk != 0 || (ncol % P.chunk != 0 && first + ncol != P.d))
-        Rf_errorcall(R_NilValue, "a block must be whole chunks of %lld columns; got columns %lld..%lld",
-                     (long long)P.chunk, (long long)(first + 1), (long long)(first + ncol));
-    nch = (ncol + P.chunk - 1) / P.chunk;
-    out = PROTECT(Rf_allocVector(VECSXP, nch));
-    for (ch = 0; ch < nch; ch++) {
-        int64_t a = ch * P.chunk, b = a + P.chunk < ncol ? a + P.chunk : ncol;
-        SEXP leaf = Rf_allocVector(REALSXP, (R_xlen_t)(P.n * P.s1));
-        SET_VECTOR_ELT(out, ch, leaf);
-        memset(REAL(leaf), 0, sizeof(double) * (size_t)(P.n * P.s1));
-        V = A;
-        V.ncol = b - a;
-        if (A.kind == AS_DENSE) V.x = A.x + a * A.ld;
-        else V.p32 = A.p32 + a;
-        if (as_block_sketch(&P, &V, first + a, o.seed, REAL(leaf), &c) != AS_OK) r_raise(&c);
-    }
-    UNPROTECT(1);
-    return out;
-}
-
-/* acc (NULL: the first leaf) plus the leaves, in order; a new vector. */
-SEXP as_r_block_fold(SEXP acc, SEXP leaves)
-{
-    R_xlen_t t, len, e;
-    SEXP out;
-    if (XLENGTH(leaves) == 0) return acc;
-    len = XLENGTH(VECTOR_ELT(leaves, 0));
-    out = PROTECT(Rf_allocVector(REALSXP, len));
-    t = 0;
-    if (acc == R_NilValue) memcpy(REAL(out), REAL(VECTOR_ELT(leaves, t++)), sizeof(double) * (size_t)len);
-    else memcpy(REAL(out), REAL(acc), sizeof(double) * (size_t)len);
-    for (; t < XLENGTH(leaves); t++) {
-        const double *l = REAL(VECTOR_ELT(leaves, t));
-        double *a = REAL(out);
-        if (XLENGTH(VECTOR_ELT(leaves, t)) != len) Rf_errorcall(R_NilValue, "sketch leaves of unequal lengths");
-        for (e = 0; e < len; e++) a[e] += l[e];
-    }
-    UNPROTECT(1);
-    return out;
-}
-
-SEXP as_r_block_factor(SEXP MT, SEXP n, SEXP d, SEXP opts)
-{
-    const char *names[] = {"NT", "rank", "q", "qs", "s2", ""};
-    as_rand_options o;
-    as_block_plan P;
-    as_common c;
-    as_block_factor F;
-    SEXP out, NT;
-    rb_plan(n, d, opts, &o, &P, &c);
-    if (TYPEOF(MT) != REALSXP || XLENGTH(MT) != (R_xlen_t)(P.n * P.s1))
-        Rf_errorcall(R_NilValue, "the sketch must be a double vector of n * s1 = %lld entries", (long long)(P.n * P.s1));
-    if (as_block_factor_run(&P, &o, REAL(MT), &F, &c) != AS_OK) r_raise(&c);
-    out = PROTECT(Rf_mkNamed(VECSXP, names));
-    NT = Rf_allocVector(REALSXP, (R_xlen_t)(F.qs * P.n));
-    SET_VECTOR_ELT(out, 0, NT);
-    if (F.NT) memcpy(REAL(NT), F.NT, sizeof(double) * (size_t)(F.qs * P.n));
-    as_block_factor_free(&F, &c);
-    SET_VECTOR_ELT(out, 1, Rf_ScalarReal((double)F.rank));
-    SET_VECTOR_ELT(out, 2, Rf_ScalarReal((double)F.q));
-    SET_VECTOR_ELT(out, 3, Rf_ScalarReal((double)F.qs));
-    SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double)F.s2));
-    UNPROTECT(1);
-    return out;
-}
-
-/* Scores of a block: list(lev, nrm), each NULL when not wanted. */
-SEXP as_r_block_scores(SEXP Xb, SEXP j0, SEXP factor, SEXP need, SEXP threads)
-{
-    const char *names[] = {"lev", "nrm", ""};
-    as_common c;
-    as_matrix A;
-    SEXP out, lev = R_NilValue, nrm = R_NilValue, NT = VECTOR_ELT(factor, 0);
-    int need_lev = LOGICAL(need)[0], need_nrm = LOGICAL(need)[1];
-    int64_t q = (int64_t)Rf_asReal(VECTOR_ELT(factor, 2)), qs = (int64_t)Rf_asReal(VECTOR_ELT(factor, 3));
+    as_metrics_options mo;
+    as_matrix Yv;
+    rb_run *r;
+    SEXP ptr;
     r_common(&c);
-    c.nthreads = Rf_asInteger(threads);
-    r_view(Xb, &A, "a block of X");
-    if (need_lev && q > 0 && XLENGTH(NT) != (R_xlen_t)(qs * A.nrow))
-        Rf_errorcall(R_NilValue, "the factor does not match the block's %lld rows", (long long)A.nrow);
-    out = PROTECT(Rf_mkNamed(VECSXP, names));
-    if (need_lev) { lev = Rf_allocVector(REALSXP, A.ncol); SET_VECTOR_ELT(out, 0, lev); }
-    if (need_nrm) { nrm = Rf_allocVector(REALSXP, A.ncol); SET_VECTOR_ELT(out, 1, nrm); }
-    if (as_block_scores(&A, (int64_t)Rf_asReal(j0), q > 0 ? REAL(NT) : NULL, q, qs,
-                        need_lev ? REAL(lev) : NULL, need_nrm ? REAL(nrm) : NULL, &c) != AS_OK)
+    memset(&Yv, 0, sizeof Yv);
+    as_metrics_options_init(&mo);
+    if (kind == AS_BLOCKS_ERROR) {
+        r_set_options(AS_FOR_METRICS, &mo, opts, &c);
+        r_view(Y, &Yv, "Y");
+    } else {
+        as_rand_options_init(&o);
+        r_set_options(kind == AS_BLOCKS_RAND ? AS_FOR_RAND : AS_FOR_LEVERAGE, &o, opts, &c);
+    }
+    r = calloc(1, sizeof(*r));
+    if (!r) Rf_errorcall(R_NilValue, "out of memory");
+    r->what = kind;
+    r->spectral = kind == AS_BLOCKS_ERROR && mo.spectral > 0;
+    r->d = (int64_t)Rf_asReal(d);
+    r->nthreads = c.nthreads;
+    r->verbose = c.verbose;
+    r->Y = Yv;
+    ptr = PROTECT(R_MakeExternalPtr(r, R_NilValue, Y));
+    R_RegisterCFinalizerEx(ptr, rb_finalize, TRUE);
+    if (as_blocks_new(kind, (int64_t)Rf_asReal(n), (int64_t)Rf_asReal(d),
+                      kind == AS_BLOCKS_ERROR ? (const void *)&mo : (const void *)&o, &r->Y,
+                      (int64_t)Rf_asReal(width), (int64_t)Rf_asReal(workers), &r->run, &c) != AS_OK)
         r_raise(&c);
     UNPROTECT(1);
-    return out;
+    return ptr;
 }
 
-/* Pass 4 from the scores of all columns: list(index (1-based), weight, m, rank, term, ..., beta). */
-SEXP as_r_block_sample(SEXP n, SEXP d, SEXP opts, SEXP rank, SEXP lev, SEXP nrm)
+/* The next wave: NULL when the run is done, else list(task = <raw>, count = <blocks>). */
+SEXP as_r_blocks_next(SEXP ptr)
 {
-    const char *names[] = {"index", "weight", "m", "k", "rank", "term", "probabilities", "sampling", "beta",
-                           "eps", "delta", ""};
-    as_rand_options o;
-    as_block_plan P;
+    const char *names[] = {"task", "count", ""};
     as_common c;
-    as_sample S;
-    double *term = NULL;
-    int64_t t;
-    SEXP out, index, weight, tv;
-    rb_plan(n, d, opts, &o, &P, &c);
-    if ((P.need_lev && (TYPEOF(lev) != REALSXP || XLENGTH(lev) != P.d)) ||
-        (P.need_nrm && (TYPEOF(nrm) != REALSXP || XLENGTH(nrm) != P.d)))
-        Rf_errorcall(R_NilValue, "the scores must be double vectors of length ncol(X) = %lld", (long long)P.d);
-    if (as_block_sample(&P, &o, (int64_t)Rf_asReal(rank), P.need_lev ? REAL(lev) : NULL,
-                        P.need_nrm ? REAL(nrm) : NULL, &S, &term, &c) != AS_OK)
-        r_raise(&c);
+    rb_run *r = rb_get(ptr, &c);
+    const void *task;
+    size_t len;
+    SEXP out, raw;
+    if (as_blocks_next(r->run, &task, &len, &c) != AS_OK) r_raise(&c);
+    if (!task) return R_NilValue;
     out = PROTECT(Rf_mkNamed(VECSXP, names));
-    index = Rf_allocVector(INTSXP, S.k);
-    SET_VECTOR_ELT(out, 0, index);
-    weight = Rf_allocVector(REALSXP, S.k);
-    SET_VECTOR_ELT(out, 1, weight);
-    tv = Rf_allocVector(REALSXP, S.k);
-    SET_VECTOR_ELT(out, 5, tv);
-    for (t = 0; t < S.k; t++) {
-        INTEGER(index)[t] = (int)(S.index[t] + 1);
-        REAL(weight)[t] = S.weight[t];
-        REAL(tv)[t] = term[t];
-    }
-    SET_VECTOR_ELT(out, 2, Rf_ScalarReal((double)S.m));
-    SET_VECTOR_ELT(out, 3, Rf_ScalarReal((double)S.k));
-    SET_VECTOR_ELT(out, 4, Rf_ScalarReal((double)S.rank));
-    SET_VECTOR_ELT(out, 6, Rf_ScalarInteger(S.probabilities));
-    SET_VECTOR_ELT(out, 7, Rf_ScalarInteger(S.sampling));
-    SET_VECTOR_ELT(out, 8, Rf_ScalarReal(S.beta));
-    SET_VECTOR_ELT(out, 9, Rf_ScalarReal(S.eps_target));
-    SET_VECTOR_ELT(out, 10, Rf_ScalarReal(S.delta));
-    as_free(&c, term);
-    as_sample_free(&S, &c);
+    raw = Rf_allocVector(RAWSXP, (R_xlen_t)len);
+    SET_VECTOR_ELT(out, 0, raw);
+    memcpy(RAW(raw), task, len);
+    SET_VECTOR_ELT(out, 1, Rf_ScalarInteger((int)as_blocks_task_count(task, len)));
     UNPROTECT(1);
     return out;
 }
 
-/* Pass 5: Y's overflow check and the estimate from the gathered columns Xs:
-   c(rel_estimate, inf_estimate). */
-SEXP as_r_block_finish(SEXP Xs, SEXP d, SEXP opts, SEXP res)
+/* Block t (1-based) of a task: list(j0, j1, cols): columns j0 + 1 .. j1, or the 1-based cols to read. */
+SEXP as_r_blocks_task_block(SEXP task, SEXP t)
 {
-    const char *names[] = {"rel_estimate", "inf_estimate", ""};
-    as_rand_options o;
+    const char *names[] = {"j0", "j1", "cols", ""};
+    int64_t j0, j1, ncols, u;
+    const int64_t *cols;
+    SEXP out, cv;
+    if (TYPEOF(task) != RAWSXP ||
+        as_blocks_task_block(RAW(task), (size_t)XLENGTH(task), (int64_t)Rf_asInteger(t) - 1, &j0, &j1, &cols, &ncols) != AS_OK)
+        Rf_errorcall(R_NilValue, "not a block of a task of the block run");
+    out = PROTECT(Rf_mkNamed(VECSXP, names));
+    SET_VECTOR_ELT(out, 0, Rf_ScalarReal((double)j0));
+    SET_VECTOR_ELT(out, 1, Rf_ScalarReal((double)j1));
+    if (cols) {
+        cv = Rf_allocVector(REALSXP, (R_xlen_t)ncols);
+        SET_VECTOR_ELT(out, 2, cv);
+        for (u = 0; u < ncols; u++) REAL(cv)[u] = (double)(cols[u] + 1);
+    }
+    UNPROTECT(1);
+    return out;
+}
+
+/* The partial, copied into a raw vector; the core's copy is freed on every exit. */
+typedef struct rb_part { void *part; size_t len; } rb_part;
+static SEXP rb_part_raw(void *data)
+{
+    rb_part *p = data;
+    SEXP raw = Rf_allocVector(RAWSXP, (R_xlen_t)p->len);
+    memcpy(RAW(raw), p->part, p->len);
+    return raw;
+}
+static void rb_part_free(void *data)
+{
+    rb_part *p = data;
+    as_common c;
+    as_common_init(&c);
+    as_free(&c, p->part);
+    p->part = NULL;
+}
+
+/* A worker's work on block t (1-based) of a task: its partial (raw). The block's own errors ride
+   in the partial (the merge reports them); an interrupt stops the worker here. */
+SEXP as_r_blocks_work(SEXP task, SEXP t, SEXP Xb)
+{
     as_common c;
     as_matrix A;
-    as_sample S;
-    SEXP index = VECTOR_ELT(res, 0), weight = VECTOR_ELT(res, 1), term = VECTOR_ELT(res, 5), out;
-    R_xlen_t t, k = XLENGTH(index);
+    rb_part p;
+    if (TYPEOF(task) != RAWSXP) Rf_errorcall(R_NilValue, "not a task of the block run");
+    r_view(Xb, &A, "a block of X");
     r_common(&c);
-    as_rand_options_init(&o);
-    r_set_options(AS_FOR_RAND, &o, opts, &c);
-    r_view(Xs, &A, "the gathered columns");
-    as_sample_init(&S);
-    S.k = k;
-    S.index = (int64_t *)R_alloc((size_t)(k ? k : 1), sizeof(int64_t));
-    S.weight = REAL(weight);
-    for (t = 0; t < k; t++) S.index[t] = INTEGER(index)[t] - 1;
-    /* as_block_finish writes only the estimates; the arrays stay R's */
-    if (as_block_finish(&A, (int64_t)Rf_asReal(d), &o, REAL(term), &S, &c) != AS_OK) r_raise(&c);
-    out = PROTECT(Rf_mkNamed(REALSXP, names));
-    REAL(out)[0] = S.rel_estimate;
-    REAL(out)[1] = S.inf_estimate;
-    UNPROTECT(1);
-    return out;
+    if (as_blocks_work(RAW(task), (size_t)XLENGTH(task), (int64_t)Rf_asInteger(t) - 1, &A, &p.part, &p.len, &c) != AS_OK)
+        r_raise(&c);
+    return R_ExecWithCleanup(rb_part_raw, &p, rb_part_free, &p);
 }
 
-/* attention_error of Y against an X read by blocks: G = X X' summed over them (n x n). */
-SEXP as_r_error_gram(SEXP G, SEXP Y, SEXP opts)
+/* The wave's partials, in block order: raw vectors, or a reader's error message (a string). */
+SEXP as_r_blocks_merge(SEXP ptr, SEXP parts)
 {
     as_common c;
-    as_metrics_options o;
-    as_metrics M;
-    as_matrix B;
-    as_sample S;
-    r_common(&c);
-    as_metrics_options_init(&o);
-    r_set_options(AS_FOR_METRICS, &o, opts, &c);
-    if (!Rf_isReal(G) || !Rf_isMatrix(G) || Rf_ncols(G) != Rf_nrows(G))
-        Rf_errorcall(R_NilValue, "G must be an n x n double matrix");
-    r_view(Y, &B, "Y");
-    if (as_attention_error_gram(Rf_nrows(G), REAL(G), &B, NULL, &o, &M, &c) != AS_OK) r_raise(&c);
-    as_metrics_result(&M, o.spectral, &S);
-    return r_result(R_NilValue, NULL, R_NilValue, NULL, &S, &c);
+    rb_run *r = rb_get(ptr, &c);
+    R_xlen_t t;
+    if (TYPEOF(parts) != VECSXP) Rf_errorcall(R_NilValue, "the partials must be a list");
+    for (t = 0; t < XLENGTH(parts); t++) {
+        SEXP p = VECTOR_ELT(parts, t);
+        int st;
+        if (TYPEOF(p) == RAWSXP) st = as_blocks_merge(r->run, RAW(p), (size_t)XLENGTH(p), &c);
+        else if (Rf_isString(p) && XLENGTH(p) >= 1) st = as_blocks_fail(r->run, (int64_t)t, CHAR(STRING_ELT(p, 0)), &c);
+        else st = as_blocks_fail(r->run, (int64_t)t, "the worker returned neither a partial nor a message", &c);
+        if (st != AS_OK) r_raise(&c);
+    }
+    return R_NilValue;
+}
+
+/* The result: rand: the list of .Call(C_rand) (the run's chunk, blocks and reads among its fields);
+   leverage: the scores (attribute rank); error: the metrics' list. */
+SEXP as_r_blocks_result(SEXP ptr)
+{
+    as_common c;
+    rb_run *r = rb_get(ptr, &c);
+    as_blocks_result *R = as_blocks_result_get(r->run);
+    if (!R) Rf_errorcall(R_NilValue, "the block run is not done");
+    if (r->what == AS_BLOCKS_ERROR) {
+        as_sample S;
+        as_metrics_result(&R->metrics, r->spectral, &S);
+        return r_result(R_NilValue, NULL, R_NilValue, NULL, &S, &c);
+    }
+    if (r->what == AS_BLOCKS_LEVERAGE) {
+        SEXP s = PROTECT(Rf_allocVector(REALSXP, (R_xlen_t)r->d));
+        memcpy(REAL(s), R->scores, sizeof(double) * (size_t)r->d);
+        Rf_setAttrib(s, Rf_install("rank"), Rf_ScalarReal((double)R->rank));
+        UNPROTECT(1);
+        return s;
+    }
+    return r_wrap_gathered(&R->Xs, &R->S, &c);
+}
+
+/* Free the run's memory now (the pointer stays, empty). */
+SEXP as_r_blocks_free(SEXP ptr)
+{
+    rb_run *r = TYPEOF(ptr) == EXTPTRSXP ? R_ExternalPtrAddr(ptr) : NULL;
+    rb_free(r);
+    return R_NilValue;
 }

@@ -178,36 +178,40 @@ static void r_check(const as_matrix *A, as_common *c)
 
 /* Y[, t] = weight[t] * X[, index[t]], with X's row names and the names of the
    columns kept: a base matrix, or a dgCMatrix (made here, as Matrix does). */
-static SEXP r_make_y(SEXP Xr, const as_matrix *X, const as_sample *S, const as_common *c)
+/* (Y's columns are X's cols, NULL: S->index; Xr NULL: no names.) */
+static SEXP r_make_y(SEXP Xr, const as_matrix *X, const as_sample *S, const int64_t *cols,
+                     const as_common *c)
 {
     int64_t t, k = S->k, n = X->nrow;
     int sparse = X->kind != AS_DENSE, nprot = 0;
     SEXP Y, dn, rn = R_NilValue, cn = R_NilValue, cnk = R_NilValue, ydn;
-    dn = sparse ? R_do_slot(Xr, Rf_install("Dimnames")) : Rf_getAttrib(Xr, R_DimNamesSymbol);
+    const int64_t *index = cols ? cols : S->index;
+    dn = Xr == R_NilValue ? R_NilValue
+         : sparse ? R_do_slot(Xr, Rf_install("Dimnames")) : Rf_getAttrib(Xr, R_DimNamesSymbol);
     if (dn != R_NilValue) {
         rn = VECTOR_ELT(dn, 0);
         cn = VECTOR_ELT(dn, 1);
     }
     if (cn != R_NilValue) {
         cnk = PROTECT(Rf_allocVector(STRSXP, k)); nprot++;
-        for (t = 0; t < k; t++) SET_STRING_ELT(cnk, t, STRING_ELT(cn, S->index[t]));
+        for (t = 0; t < k; t++) SET_STRING_ELT(cnk, t, STRING_ELT(cn, index[t]));
     }
     ydn = PROTECT(Rf_allocVector(VECSXP, 2)); nprot++;
     SET_VECTOR_ELT(ydn, 0, rn);
     SET_VECTOR_ELT(ydn, 1, cnk);
     if (!sparse) {
         Y = PROTECT(Rf_allocMatrix(REALSXP, (int)n, (int)k)); nprot++;
-        as_select_dense(X, k, S->index, S->weight, REAL(Y), c);
+        as_select_dense(X, k, index, S->weight, REAL(Y), c);
         if (rn != R_NilValue || cnk != R_NilValue) Rf_setAttrib(Y, R_DimNamesSymbol, ydn);
     } else {
-        int64_t nz = as_select_nnz(X, k, S->index);
+        int64_t nz = as_select_nnz(X, k, index);
         SEXP p, i, x, dim;
         Y = PROTECT(R_do_new_object(PROTECT(R_do_MAKE_CLASS("dgCMatrix")))); nprot += 2;
         p = PROTECT(Rf_allocVector(INTSXP, k + 1)); nprot++;
         i = PROTECT(Rf_allocVector(INTSXP, nz)); nprot++;
         x = PROTECT(Rf_allocVector(REALSXP, nz)); nprot++;
         dim = PROTECT(Rf_allocVector(INTSXP, 2)); nprot++;
-        as_select_csc32(X, k, S->index, S->weight, INTEGER(p), INTEGER(i), REAL(x), c);
+        as_select_csc32(X, k, index, S->weight, INTEGER(p), INTEGER(i), REAL(x), c);
         INTEGER(dim)[0] = (int)n;
         INTEGER(dim)[1] = (int)k;
         R_do_slot_assign(Y, Rf_install("Dim"), dim);
@@ -236,8 +240,18 @@ SEXP r_metrics(const as_metrics *M)
 /* A result as a named list: one element per row of the core's field table
    (core/result.c) that S has, in the table's order; Y and YK as R matrices
    with X's (K's) row names. Xr, X, Kr, K are not read for a metrics result. */
+static SEXP r_result_cols(SEXP Xr, const as_matrix *X, const int64_t *cols, SEXP Kr, const as_matrix *K,
+                          const as_sample *S, const as_common *c);
+
 SEXP r_result(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, const as_sample *S,
               const as_common *c)
+{
+    return r_result_cols(Xr, X, NULL, Kr, K, S, c);
+}
+
+/* The same with Y's columns X's cols (NULL: S->index). */
+static SEXP r_result_cols(SEXP Xr, const as_matrix *X, const int64_t *cols, SEXP Kr, const as_matrix *K,
+                          const as_sample *S, const as_common *c)
 {
     int t, n = 0, at = 0;
     int64_t j;
@@ -251,8 +265,8 @@ SEXP r_result(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, const as
         double x;
         if (!as_field_present(f, S->call, S)) continue;
         switch (f->kind) {
-        case AS_FIELD_Y: v = r_make_y(Xr, X, S, c); break;
-        case AS_FIELD_YK: v = r_make_y(Kr, K, S, c); break;
+        case AS_FIELD_Y: v = r_make_y(Xr, X, S, cols, c); break;
+        case AS_FIELD_YK: v = r_make_y(Kr, K, S, NULL, c); break;
         case AS_FIELD_INDEX:
             v = Rf_allocVector(INTSXP, S->k);
             for (j = 0; j < S->k; j++) INTEGER(v)[j] = (int)(S->index[j] + 1);
@@ -277,6 +291,7 @@ SEXP r_result(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, const as
 typedef struct {
     SEXP Xr, Kr;                /* Kr: the keys of Q != K (YK), else R_NilValue */
     const as_matrix *X, *K;
+    const int64_t *cols;        /* Y's columns of X (NULL: S->index)            */
     as_sample *S;
     as_common *c;
 } r_wrap_args;
@@ -290,7 +305,7 @@ static void r_wrap_cleanup(void *data)
 static SEXP r_wrap_body(void *data)
 {
     r_wrap_args *w = data;
-    return r_result(w->Xr, w->X, w->Kr, w->K, w->S, w->c);
+    return r_result_cols(w->Xr, w->X, w->cols, w->Kr, w->K, w->S, w->c);
 }
 
 /* Copy a sample into R objects; the core's arrays are freed on every exit. */
@@ -301,6 +316,21 @@ static SEXP r_wrap(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, as_
     w.Kr = Kr;
     w.X = X;
     w.K = K;
+    w.cols = NULL;
+    w.S = S;
+    w.c = c;
+    return R_ExecWithCleanup(r_wrap_body, &w, r_wrap_cleanup, &w);
+}
+
+SEXP r_wrap_gathered(const as_matrix *Xs, as_sample *S, as_common *c)
+{
+    r_wrap_args w;
+    int64_t t, *cols = (int64_t *)R_alloc((size_t)(S->k > 0 ? S->k : 1), sizeof(int64_t));
+    for (t = 0; t < S->k; t++) cols[t] = t;
+    w.Xr = w.Kr = R_NilValue;
+    w.X = Xs;
+    w.K = NULL;
+    w.cols = cols;
     w.S = S;
     w.c = c;
     return R_ExecWithCleanup(r_wrap_body, &w, r_wrap_cleanup, &w);

@@ -13,4 +13,7 @@ SEXP r_metrics(const as_metrics *M);                               /* named: inf
 SEXP r_result(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, const as_sample *S,
               const as_common *c);
 void r_raise(const as_common *c);                                  /* the core's error as R's (does not return) */
+/* The result list of a sample S whose columns were gathered into Xs (Y = Xs
+   diag(weight), no dimnames); S's arrays are freed. */
+SEXP r_wrap_gathered(const as_matrix *Xs, as_sample *S, as_common *c);
 #endif

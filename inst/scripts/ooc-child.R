@@ -47,7 +47,7 @@ t0 <- proc.time()[["elapsed"]]
 if (mode == "run") {
   r <- attsparse_rand(X, m = 4 * nrow(X), seed = 1, sampling = "poisson", error = FALSE,
                       BPPARAM = BP, block_columns = block_columns)
-  extra <- sprintf("k=%d blocks=%d rel_estimate=%.4g", r$k, r$blocks, r$rel_estimate)
+  extra <- sprintf("k=%d blocks=%d reads=%d rel_estimate=%.4g", r$k, r$blocks, r$reads, r$rel_estimate)
 } else {
   setAutoBlockSize(8 * nrow(X) * block_columns)
   s <- blockApply(X, colSums, grid = colAutoGrid(X), BPPARAM = BP)

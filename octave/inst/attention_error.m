@@ -27,12 +27,22 @@
 ## @end table
 ##
 ## Option @qcode{"threads"} as in @code{attsparse_rand}.
+##
+## @var{X} may be a block reader, as for @code{attsparse_rand}: a function
+## handle @code{@@(j0, j1)} returning columns @var{j0} to @var{j1}, with
+## @qcode{"ncol"}, @var{d} (and optionally @qcode{"nrow"} and
+## @qcode{"block"}); @code{X * X'} is then summed over its columns, read once.
 ## @seealso{sym_attention, attsparse_rand, attsparse_det}
 ## @end deftypefn
 
 function e = attention_error (X, Y, varargin)
   if (nargin < 2)
     print_usage ();
+  endif
+  if (is_function_handle (X))
+    [rd, ncol, nrow, block, rest] = reader_args (X, varargin, "attention_error");
+    e = __attsparse__ ("error_blocks", rd, ncol, nrow, block, double_input (Y), rest{:});
+    return;
   endif
   e = __attsparse__ ("error", double_input (X), double_input (Y), varargin{:});
 endfunction

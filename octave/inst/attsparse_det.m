@@ -45,7 +45,7 @@
 ## @item @qcode{"memory"}
 ## Cap in MiB on all working arrays, estimated before any is allocated; 0
 ## (default): a search tree of up to 512 MiB, the whole under 3/4 of the
-## physical memory.
+## memory the process may use.
 ## @item @qcode{"batch"}
 ## Most barrier shifts per step; 0 (default): up to 64, 1: one column per step
 ## as in the paper.

@@ -142,7 +142,8 @@
 ## for every choice of probabilities (default: from the sketches, as above).
 ## @item @qcode{"memory"}
 ## Cap in MiB on the working arrays, refused before allocating; 0 (default):
-## 3/4 of the physical memory.
+## 3/4 of the memory the process may use (the physical memory, or a lower
+## limit such as @code{ulimit -v}).
 ## @item @qcode{"threads"}
 ## OpenMP threads; 0 (default): @env{OMP_NUM_THREADS} if set, else all
 ## cores; at most 4 times the online CPUs.  Results do not depend on it.
@@ -172,12 +173,19 @@
 ## @qcode{"ncol"}, @var{d} (and optionally @qcode{"nrow"}; else one column is
 ## read to find it).  Columns are read on demand, at most @qcode{"block"}
 ## columns a call (default and at most: the canonical chunk, 16384 columns or
-## more, @var{info}.chunk), in three passes (sketch, scores, the chosen
-## columns) and a fourth with @qcode{"error"}, true (the Gram of @var{X}).
-## Memory: a block, two @code{s1 x n} sketches and 8 or 16 bytes per column.
-## The result is the one @code{attsparse_rand} gives on the matrix in memory,
-## bit for bit, whatever @qcode{"block"}.  @code{attsparse_file_reader} reads
-## a binary file with @code{fread}:
+## more, @var{info}.chunk): a pass for the sketch, a pass for the scores (which
+## also sums @code{X * X'} when the metrics are asked for), and a read of the
+## chosen columns (@var{info}.reads).  Memory: a block, two @code{s1 x n}
+## sketches, and 12 or 20 bytes per column.  The result is the one
+## @code{attsparse_rand} gives on the matrix in memory, bit for bit, whatever
+## @qcode{"block"} (the metrics to 1e-12), and the one R gives on a
+## @code{DelayedMatrix}.  The reader must return the same columns every time
+## (each pass hashes what it reads; a column that reads differently stops the
+## run), and its own error is reported with the columns it was reading; the
+## @qcode{"memory"} cap is checked before any column is read.  An @var{X} no
+## wider than the sketch (@code{@var{d} <= s1}) is read once, whole, and run
+## in memory.  @code{attsparse_file_reader} reads a binary file with
+## @code{fread}:
 ##
 ## @example
 ## @group
@@ -186,8 +194,8 @@
 ## @end group
 ## @end example
 ##
-## Not with a handle: @qcode{"rel"} (its rounds resample the columns) and
-## @qcode{"leverage"}, @qcode{"exact"}.
+## Not with a handle when @code{@var{d} > s1}: @qcode{"rel"} (its rounds
+## resample the columns) and @qcode{"leverage"}, @qcode{"exact"}.
 ##
 ## @var{info} is a struct with fields @code{index} (1-based, increasing,
 ## distinct; a column vector), @code{weight}, @code{m} (draws), @code{k}
@@ -233,7 +241,8 @@ function [Y, err, info] = attsparse_rand (X, varargin)
     if (! (isempty (K) && isempty (V)))
       error ("attsparse:badArgument", "attsparse_rand: a block reader X does not take K or V");
     endif
-    [Y, err, info] = rand_blocks (X, opts);
+    [rd, ncol, nrow, block, rest] = reader_args (X, opts, "attsparse_rand");
+    [Y, err, info] = __attsparse__ ("rand_blocks", rd, ncol, nrow, block, rest{:});
     return;
   endif
   if (isempty (K) && isempty (V))   # neither given

@@ -27,8 +27,8 @@
 ## @qcode{"nrow"} and @qcode{"block"}).  The approximate scores are then
 ## computed by the sketch and score passes of @code{attsparse_rand}, reading
 ## @var{X} twice, and equal those of @var{X} in memory bit for bit; an
-## @var{X} no wider than the sketch is read whole.  @qcode{"exact"} needs
-## @var{X} in memory.
+## @var{X} no wider than the sketch is read whole (@qcode{"exact"} too, which
+## otherwise needs @var{X} in memory).
 ##
 ## @example
 ## @group

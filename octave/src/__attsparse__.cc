@@ -9,6 +9,7 @@
 //   X              = __attsparse__ ("example", n, d, r, seed)
 //   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
 //   [tau, rank] = __attsparse__ ("leverage_blocks", reader, ncol, nrow, block, name, value, ...)
+//   e              = __attsparse__ ("error_blocks", reader, ncol, nrow, block, Y, name, value, ...)
 //   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", {K}, {V}, X, name, value, ...)
 //                    Q != K: the command on [X; K] ({} for X) with values V ({} for none)
 // The inst/*.m wrappers convert single/logical/integer input to double and
@@ -327,40 +328,42 @@ private:
 
 // Y = X(:, index) .* weight', written straight into Octave's arrays when the
 // index types agree (see view_csc), else through int64_t buffers.
-void select_csc (Work& w, const as_matrix *X, const as_sample *S, int64_t *jc,
-                 int64_t *ir, double *pr)
+void select_csc (Work& w, const as_matrix *X, const as_sample *S, const int64_t *index,
+                 int64_t *jc, int64_t *ir, double *pr)
 {
-  as_select_csc64 (X, S->k, S->index, S->weight, jc, ir, pr, &w.c);
+  as_select_csc64 (X, S->k, index, S->weight, jc, ir, pr, &w.c);
 }
 
 template <typename I>
-void select_csc (Work& w, const as_matrix *X, const as_sample *S, I *jc, I *ir,
-                 double *pr)
+void select_csc (Work& w, const as_matrix *X, const as_sample *S, const int64_t *index, I *jc,
+                 I *ir, double *pr)
 {
-  int64_t nz = as_select_nnz (X, S->k, S->index), t;
+  int64_t nz = as_select_nnz (X, S->k, index), t;
   int64_t *p = static_cast<int64_t *> (w.alloc ((size_t) S->k + 1, sizeof (int64_t)));
   int64_t *i = static_cast<int64_t *> (w.alloc ((size_t) nz, sizeof (int64_t)));
-  as_select_csc64 (X, S->k, S->index, S->weight, p, i, pr, &w.c);
+  as_select_csc64 (X, S->k, index, S->weight, p, i, pr, &w.c);
   for (t = 0; t <= S->k; t++)
     jc[t] = (I) p[t];
   for (t = 0; t < nz; t++)
     ir[t] = (I) i[t];
 }
 
-mxArray * make_y (Work& w, const as_matrix *X)
+// Y's columns are X's cols (nullptr: the sample's index).
+mxArray * make_y (Work& w, const as_matrix *X, const int64_t *cols = nullptr)
 {
   const as_sample *S = &w.S;
+  const int64_t *index = cols ? cols : S->index;
   if (X->kind == AS_DENSE)
     {
       mxArray *Y = mxCreateDoubleMatrix ((mwSize) X->nrow, (mwSize) S->k, mxREAL);
       if (S->k > 0)
-        as_select_dense (X, S->k, S->index, S->weight, mxGetPr (Y), &w.c);
+        as_select_dense (X, S->k, index, S->weight, mxGetPr (Y), &w.c);
       return Y;
     }
-  int64_t nz = as_select_nnz (X, S->k, S->index);
+  int64_t nz = as_select_nnz (X, S->k, index);
   mxArray *Y = mxCreateSparse ((mwSize) X->nrow, (mwSize) S->k, (mwSize) (nz > 0 ? nz : 1),
                                mxREAL);
-  select_csc (w, X, S, mxGetJc (Y), mxGetIr (Y), mxGetPr (Y));
+  select_csc (w, X, S, index, mxGetJc (Y), mxGetIr (Y), mxGetPr (Y));
   return Y;
 }
 
@@ -370,10 +373,12 @@ double seconds_since (std::chrono::steady_clock::time_point t0)
 }
 
 // A result as Octave's outputs, every row of the core's field table
-// (core/result.c) that S has, in order: Y is the first output (made from X;
-// X null: left to the caller), the other rows are fields of info, the third;
-// the second is the inf error.
-void result_fields (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArray *plhs[])
+// (core/result.c) that S has, in order: Y is the first output (made from X,
+// its columns X's cols, nullptr: the sample's index; X null: left to the
+// caller), the other rows are fields of info, the third; the second is the
+// inf error.
+void result_fields (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArray *plhs[],
+                    const int64_t *cols = nullptr)
 {
   const as_sample *S = &w.S;
   char text[64];
@@ -386,7 +391,7 @@ void result_fields (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArray
         {
         case AS_FIELD_Y:
           if (X)
-            plhs[0] = make_y (w, X);
+            plhs[0] = make_y (w, X, cols);
           break;
         case AS_FIELD_YK:
           info.add (f->name, make_y (w, w.K));
@@ -609,7 +614,184 @@ void cmd_qk (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
     cmd_attention_qkv (w, nlhs, plhs, nrhs - 3, prhs + 3);
 }
 
-#include "blocks_commands.h"
+// ------------------------------------------------------------------ block input
+
+// The core's reader over the user's function handle (wrapped by the private
+// read_block.m, which turns the handle's own error into a struct holding its
+// message). It never raises: the core's run ends by its status, and the
+// gateway raises after.
+class HandleReader
+{
+public:
+  HandleReader (const mxArray *fn, int64_t piece) : m_fn (fn)
+  {
+    reader.read = read;
+    reader.ctx = this;
+    reader.piece = piece;
+  }
+  ~HandleReader (void) { drop (); }
+  HandleReader (const HandleReader&) = delete;
+  HandleReader& operator = (const HandleReader&) = delete;
+  as_reader reader;
+
+private:
+  static int read (void *ctx, int64_t j0, int64_t j1, as_matrix *B, char *msg, size_t len)
+  {
+    try
+      {
+        return static_cast<HandleReader *> (ctx)->call (j0, j1, B, msg, len);
+      }
+    catch (...)
+      {
+        std::snprintf (msg, len, "out of memory");
+        return AS_ERR_NOMEM;
+      }
+  }
+
+  // Columns j0+1 .. j1 through the handle, viewed in *B (valid until the next call).
+  int call (int64_t j0, int64_t j1, as_matrix *B, char *msg, size_t len)
+  {
+    drop ();
+    mxArray *in[3] = { const_cast<mxArray *> (m_fn), mxCreateDoubleScalar ((double) j0 + 1),
+                       mxCreateDoubleScalar ((double) j1) };
+    int interrupted = 0;
+    mexSetTrapFlag (1);
+    int bad = octave_hook_call (1, &m_out, 3, in, "feval", &interrupted);
+    mexSetTrapFlag (0);
+    mxDestroyArray (in[1]);
+    mxDestroyArray (in[2]);
+    if (interrupted || bad || ! m_out)
+      {
+        m_out = nullptr;
+        std::snprintf (msg, len, "its call failed");
+        return interrupted ? AS_ERR_INTERRUPT : 1;
+      }
+    if (mxIsStruct (m_out))
+      {
+        mxArray *f = mxGetField (m_out, 0, "message");
+        if (! f || ! mxIsChar (f) || mxGetString (f, msg, len) != 0)
+          std::snprintf (msg, len, "its error has no message");
+        return 1;
+      }
+    if (! mxIsDouble (m_out) || mxIsComplex (m_out) || mxGetNumberOfDimensions (m_out) != 2)
+      {
+        char what[96];
+        describe (m_out, what, sizeof what);
+        std::snprintf (msg, len, "it returned %s, not a real matrix (full or sparse double)", what);
+        return 1;
+      }
+    int64_t n = (int64_t) mxGetM (m_out), d = (int64_t) mxGetN (m_out);
+    if (! mxIsSparse (m_out))
+      as_view_dense (B, n, d, mxGetPr (m_out), n);
+    else
+      view (B, n, d, mxGetJc (m_out), mxGetIr (m_out), mxGetPr (m_out));
+    return 0;
+  }
+
+  // A CSC view: in place when the index type is int64_t, else through copies.
+  void view (as_matrix *B, int64_t n, int64_t d, const int64_t *jc, const int64_t *ir, const double *x)
+  {
+    static const int64_t none = 0;
+    static const double zero = 0;
+    as_view_csc64 (B, n, d, jc, ir ? ir : &none, x ? x : &zero);
+  }
+  template <typename I>
+  void view (as_matrix *B, int64_t n, int64_t d, const I *jc, const I *ir, const double *x)
+  {
+    static const double zero = 0;
+    m_p.assign (jc, jc + d + 1);
+    m_i.assign (ir, ir + (ir ? (size_t) jc[d] : 0));
+    m_i.push_back (0);
+    as_view_csc64 (B, n, d, m_p.data (), m_i.data (), x ? x : &zero);
+  }
+
+  void drop (void)
+  {
+    if (m_out)
+      mxDestroyArray (m_out);
+    m_out = nullptr;
+  }
+  const mxArray *m_fn;
+  mxArray *m_out = nullptr;
+  std::vector<int64_t> m_p, m_i;
+};
+
+// A block run, freed on every exit.
+struct RunGuard
+{
+  Work& w;
+  as_blocks *run;
+  ~RunGuard () { as_blocks_free (run, &w.c); }
+};
+
+// The reader and its "ncol", "nrow" and "block" (the first four arguments of
+// the block commands), the run of `what` with options o, driven through it.
+as_blocks_result * run_blocks (Work& w, int what, int nrhs, const mxArray *prhs[], const void *o,
+                               const as_matrix *Y, RunGuard& g)
+{
+  need_args (w, nrhs, 4);
+  double d = scalar_arg (w, "ncol", prhs[1], true, 1, 9.2e18);
+  double n = scalar_arg (w, "nrow", prhs[2], true, 1, 2147483647.0);
+  double block = scalar_arg (w, "block", prhs[3], true, 1, 9.2e18);
+  HandleReader rd (prhs[0], (int64_t) block);
+  w.check (as_blocks_new (what, (int64_t) n, (int64_t) d, o, Y, 0, 1, &g.run, &w.c));
+  w.check (as_blocks_drive (g.run, &rd.reader, &w.c));
+  return as_blocks_result_get (g.run);
+}
+
+//   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
+void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  as_rand_options ro;
+  as_rand_options_init (&ro);
+  if (nrhs >= 4)
+    set_options (w, AS_FOR_RAND, &ro, prhs + 4, nrhs - 4);
+  RunGuard g { w, nullptr };
+  as_blocks_result *R = run_blocks (w, AS_BLOCKS_RAND, nrhs, prhs, &ro, nullptr, g);
+  // the sample is the gateway's now; Y from the gathered columns, in order
+  w.S = R->S;
+  as_sample_init (&R->S);
+  std::vector<int64_t> cols ((size_t) w.S.k + 1);
+  for (int64_t t = 0; t < w.S.k; t++)
+    cols[(size_t) t] = t;
+  Fields info;
+  result_fields (w, &R->Xs, info, nlhs, plhs, cols.data ());
+  if (nlhs > 2)
+    plhs[2] = info.make ();
+}
+
+//   [tau, rank] = __attsparse__ ("leverage_blocks", reader, ncol, nrow, block, name, value, ...)
+void cmd_leverage_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  as_rand_options ro;
+  as_rand_options_init (&ro);
+  if (nrhs >= 4)
+    set_options (w, AS_FOR_LEVERAGE, &ro, prhs + 4, nrhs - 4);
+  RunGuard g { w, nullptr };
+  as_blocks_result *R = run_blocks (w, AS_BLOCKS_LEVERAGE, nrhs, prhs, &ro, nullptr, g);
+  int64_t d = (int64_t) mxGetScalar (prhs[1]);
+  plhs[0] = mxCreateDoubleMatrix ((mwSize) d, 1, mxREAL);
+  std::copy (R->scores, R->scores + d, mxGetPr (plhs[0]));
+  if (nlhs > 1)
+    plhs[1] = mxCreateDoubleScalar ((double) R->rank);
+}
+
+//   e = __attsparse__ ("error_blocks", reader, ncol, nrow, block, Y, name, value, ...)
+void cmd_error_blocks (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  as_metrics_options mo;
+  as_matrix Y;
+  as_metrics_options_init (&mo);
+  need_args (w, nrhs, 5);
+  view_matrix (w, prhs[4], "Y", &Y);
+  set_options (w, AS_FOR_METRICS, &mo, prhs + 5, nrhs - 5);
+  RunGuard g { w, nullptr };
+  as_blocks_result *R = run_blocks (w, AS_BLOCKS_ERROR, nrhs, prhs, &mo, &Y, g);
+  as_metrics_result (&R->metrics, mo.spectral, &w.S);
+  Fields f;
+  result_fields (w, nullptr, f, 1, plhs);
+  plhs[0] = f.make ();
+}
 
 struct Command
 {
@@ -628,6 +810,7 @@ const Command commands[] = {
   { "qk", "attsparse", cmd_qk },
   { "rand_blocks", "attsparse_rand", cmd_rand_blocks },
   { "leverage_blocks", "leverage_scores", cmd_leverage_blocks },
+  { "error_blocks", "attention_error", cmd_error_blocks },
 };
 
 }  // namespace
@@ -644,5 +827,6 @@ void mexFunction (int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
           return;
         }
   raise ("badArgument", "__attsparse__: the first argument must be a command: "
-         "rand, det, leverage, error, attention, example, gram, qk, rand_blocks or leverage_blocks");
+         "rand, det, leverage, error, attention, example, gram, qk, rand_blocks, leverage_blocks or "
+         "error_blocks");
 }

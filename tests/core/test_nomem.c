@@ -101,6 +101,71 @@ static void test_rand_paths(void)
     free(X); free(Xr); free(Xt);
 }
 
+/* Block runs through a reader of views into X (CSC ones start at p[j0] > 0). */
+typedef struct blocks_case { const as_matrix *X; int what; as_rand_options o; const as_matrix *Y; } blocks_case;
+
+static int nomem_read(void *ctx, int64_t j0, int64_t j1, as_matrix *B, char *msg, size_t len)
+{
+    const as_matrix *X = ctx;
+    (void)msg; (void)len;
+    *B = *X;
+    B->ncol = j1 - j0;
+    if (X->kind == AS_DENSE) B->x = X->x + j0 * X->ld;
+    else B->p64 = X->p64 + j0;
+    return 0;
+}
+
+static int run_blocks(void *arg, as_common *c)
+{
+    blocks_case *bc = arg;
+    as_blocks *run = NULL;
+    as_reader rd;
+    as_metrics_options mo;
+    int st;
+    rd.read = nomem_read;
+    rd.ctx = (void *)bc->X;
+    rd.piece = 5000;
+    as_metrics_options_init(&mo);
+    mo.spectral = 1;
+    st = as_blocks_new(bc->what, bc->X->nrow, bc->X->ncol, bc->what == AS_BLOCKS_ERROR ? (void *)&mo : (void *)&bc->o,
+                       bc->Y, 0, 1, &run, c);
+    if (st == AS_OK) st = as_blocks_drive(run, &rd, c);
+    as_blocks_free(run, c);
+    return st;
+}
+
+static void test_block_paths(void)
+{
+    double *X = make_x(6, 20000, 0.4, 6, 1.0, 24);
+    check_views A;
+    blocks_case bc;
+    long sites = 0;
+    check_views_make(&A, 6, 20000, X);
+    as_rand_options_init(&bc.o);
+    bc.o.s1 = 40; bc.o.seed = 5; bc.o.m = 60; bc.o.probabilities = AS_PROB_MIXED;
+    bc.what = AS_BLOCKS_RAND;
+    bc.X = &A.S64;
+    bc.Y = NULL;
+    sites += check_every_failure("blocks rand mixed CSC64 + error", run_blocks, &bc);
+    bc.o.sampling = AS_SAMPLING_POISSON;
+    bc.X = &A.D;
+    sites += check_every_failure("blocks rand Poisson dense + error", run_blocks, &bc);
+    bc.what = AS_BLOCKS_LEVERAGE;
+    sites += check_every_failure("blocks leverage dense", run_blocks, &bc);
+    bc.what = AS_BLOCKS_ERROR;
+    A.D.ncol = 30;
+    bc.Y = &A.D;
+    bc.X = &A.S64;
+    sites += check_every_failure("blocks attention_error CSC64", run_blocks, &bc);
+    bc.what = AS_BLOCKS_RAND;   /* no wider than a sketch: read whole */
+    bc.X = &A.D;
+    sites += check_every_failure("blocks rand whole dense", run_blocks, &bc);
+    A.D.ncol = 20000;
+    printf("block paths: %ld allocation sites failed in turn\n", sites);
+    check_views_free(&A);
+    free(X);
+}
+
 static void test_det_paths(void)
 {
     double *X = make_x(5, 400, 0.5, 5, 1.0, 31), *Xr = make_x(6, 300, 1.0, 4, 1.0, 32);
@@ -146,6 +211,7 @@ static void test_metric_paths(void)
 int main(void)
 {
     test_rand_paths();
+    test_block_paths();
     test_det_paths();
     test_metric_paths();
     printf("test_nomem: %ld allocations and %ld interrupt polls failed in turn\n", check_sites_total,

@@ -33,7 +33,8 @@ test_that("a DelayedMatrix gives the in-memory index and weight for any block si
       expect_gt(ref$k, 20)
       for (bc in c(16384, 32768, 1e6)) {
         r <- attsparse_rand(DX, m = 300, seed = 5, sampling = sampling, error = FALSE, block_columns = bc)
-        expect_identical(r$blocks, c(3L, 2L, 1L)[match(bc, c(16384, 32768, 1e6))])
+        expect_equal(r$blocks, c(3, 2, 1)[match(bc, c(16384, 32768, 1e6))])
+        expect_equal(r$reads, 3)   # sketch, scores (and X X'), the chosen columns
         expect_same_sample(ref, r)
         expect_identical(class(r$Y)[1], if (sparse) "dgCMatrix" else "matrix")
       }
@@ -70,16 +71,77 @@ test_that("SerialParam, MulticoreParam(2) and SnowParam(2) give the same bits; e
   }
   e <- attention_error(DX, ref$Y)
   expect_equal(e$rel, ref$rel_error, tolerance = 1e-12)
-  # a worker's error is an R error that says what failed and where
+  # a block's error on a worker is the core's, naming X's own column, not wrapped by BiocParallel
   Xbad <- X
   Xbad[3, 35000] <- NaN
-  expect_error(attsparse_rand(DelayedArray::DelayedArray(Xbad), m = 300, seed = 5, sampling = "poisson",
-                              BPPARAM = BiocParallel::MulticoreParam(2), block_columns = 16384),
-               "failed on a worker.*columns 32769..40000.*NaN")
+  for (bp in list(BiocParallel::MulticoreParam(2), BiocParallel::SnowParam(2)))
+    expect_error(attsparse_rand(DelayedArray::DelayedArray(Xbad), m = 300, seed = 5, sampling = "poisson",
+                                BPPARAM = bp, block_columns = 16384),
+                 "^X: column 35000 holds a NaN or infinite value$")
   expect_error(attsparse_det(DX), "needs X in memory")
   expect_error(attsparse_rand(DX, rel = 0.1), "needs X in memory")
   expect_error(attsparse_rand(DX, leverage = "exact"), "exact")
   expect_error(attsparse_rand(DX, BPPARAM = 2), "BiocParallelParam")
+})
+
+# A DelayedArray seed whose values change from one read to the next (or whose reads fail): the
+# block run must refuse it, not sample from a mixture of passes.
+flaky_class <- function() {
+  e <- new.env()
+  methods::setClass("FlakySeed", slots = c(X = "matrix", env = "environment", fail = "logical"), where = e)
+  methods::setMethod("dim", "FlakySeed", function(x) dim(x@X), where = e)
+  methods::setMethod(DelayedArray::extract_array, "FlakySeed", function(x, index) {
+    if (x@fail) stop("disk on fire")
+    x@env$reads <- x@env$reads + 1
+    Y <- x@X
+    Y[2, 30000] <- Y[2, 30000] + x@env$reads * 1e-9
+    idx <- lapply(seq_along(index), function(k) if (is.null(index[[k]])) seq_len(dim(Y)[k]) else index[[k]])
+    Y[idx[[1]], idx[[2]], drop = FALSE]
+  }, where = e)
+  e
+}
+
+test_that("a reader that returns other values in another pass, or fails, stops the run with its reason", {
+  skip_if_no_blocks()
+  e <- flaky_class()
+  X <- block_x()
+  count <- new.env()
+  count$reads <- 0
+  DX <- DelayedArray::DelayedArray(methods::new("FlakySeed", X = X, env = count, fail = FALSE))
+  expect_error(attsparse_rand(DX, m = 300, seed = 5, error = FALSE, block_columns = 16384),
+               "^X: column 30000 read differently in two passes: a reader must return the same X every time$")
+  expect_error(leverage_scores(DX, seed = 5, block_columns = 16384), "column 30000 read differently")
+  bad <- DelayedArray::DelayedArray(methods::new("FlakySeed", X = X, env = count, fail = TRUE))
+  expect_error(attsparse_rand(bad, m = 300, seed = 5, error = FALSE, block_columns = 16384),
+               "^the reader failed on columns 1..16384: disk on fire$")
+})
+
+test_that("block input: the memory cap, options given twice, d <= s1 with rel, error = FALSE with spectral", {
+  skip_if_no_blocks()
+  X <- block_x()
+  DX <- DelayedArray::DelayedArray(X)
+  # refused before any column is read
+  expect_error(attsparse_rand(DX, memory = 1e-9), "above 'memory' = 1e-09 MiB")
+  expect_error(attsparse_rand(DelayedArray::DelayedArray(matrix(0.01, 1, 1e6)), m = 50, memory = 1),
+               "X read by blocks .* above 'memory' = 1 MiB")
+  # reader options are options: each once
+  expect_error(attsparse_rand(DX, BPPARAM = BiocParallel::SerialParam(), BPPARAM = "junk"),
+               "option 'BPPARAM' is given twice")
+  expect_error(attsparse_rand(DX, block_columns = 16384, block_columns = 2), "option 'block_columns' is given twice")
+  expect_error(leverage_scores(DX, BPPARAM = BiocParallel::SerialParam(), BPPARAM = BiocParallel::SerialParam()),
+               "option 'BPPARAM' is given twice")
+  # no wider than the sketch: read whole, then exactly the in-memory call, target mode too
+  small <- X[, 1:50]
+  for (args in list(list(rel = 0.2), list(m = 40, error = FALSE, spectral = TRUE)))
+    expect_same_sample(do.call(attsparse_rand, c(list(small, seed = 2), args)),
+                       do.call(attsparse_rand, c(list(DelayedArray::DelayedArray(small), seed = 2), args)))
+  # error = FALSE, spectral = TRUE: eps_spectral as in memory (X X' summed by chunks: to 1e-10)
+  ref <- attsparse_rand(X, m = 300, seed = 5, error = FALSE, spectral = TRUE)
+  got <- attsparse_rand(DX, m = 300, seed = 5, error = FALSE, spectral = TRUE)
+  expect_same_sample(ref, got)
+  expect_true(is.na(got$rel_error) && is.na(got$error))
+  expect_equal(got$eps_spectral, ref$eps_spectral, tolerance = 1e-10)
+  expect_equal(got$bound, ref$bound, tolerance = 1e-10)
 })
 
 test_that("an HDF5Array gives the in-memory answer; d <= s1 is read whole", {
@@ -95,6 +157,14 @@ test_that("an HDF5Array gives the in-memory answer; d <= s1 is read whole", {
   small <- X[, 1:50]
   expect_same_sample(attsparse_rand(small, m = 40, seed = 2, error = FALSE),
                      attsparse_rand(DelayedArray::DelayedArray(small), m = 40, seed = 2, error = FALSE))
+  # a NaN at column 30000 is reported as column 30000 (not by its place in a block)
+  X[5, 30000] <- NaN
+  f2 <- tempfile(fileext = ".h5")
+  on.exit(unlink(f2), add = TRUE)
+  H2 <- HDF5Array::writeHDF5Array(X, f2, "X", chunkdim = c(12L, 4096L))
+  expect_error(attsparse_rand(H2, seed = 5, block_columns = 16384), "^X: column 30000 holds a NaN or infinite value$")
+  expect_error(leverage_scores(H2, seed = 5), "^X: column 30000 holds a NaN or infinite value$")
+  expect_error(attention_error(H2, X[, 1:20]), "^X: column 30000 holds a NaN or infinite value$")
 })
 
 # ATTSPARSE_TEST_HEAVY=1: a 200 MB HDF5 file; the run's peak resident memory (VmHWM of a child R
@@ -183,6 +253,6 @@ test_that("leverage_scores on a DelayedMatrix gives the in-memory approximate sc
   # d <= s1: read whole, as in memory
   small <- block_x()[, 1:50]
   expect_identical(leverage_scores(DelayedArray::DelayedArray(small), seed = 1), leverage_scores(small, seed = 1))
-  expect_error(leverage_scores(DelayedArray::DelayedArray(block_x()), "exact"), "needs X in memory")
+  expect_error(leverage_scores(DelayedArray::DelayedArray(block_x()), "exact"), "method = \"exact\" needs .* in memory")
   expect_error(leverage_scores(DelayedArray::DelayedArray(block_x()), BPPARAM = 2), "BiocParallelParam")
 })

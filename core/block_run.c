@@ -1,0 +1,1031 @@
+/* block_run.c: a run over an X read by blocks of columns ("block input" in attsparse.h): its passes, the tasks and partials of their blocks, the merges in block order, the master's steps between passes, and the serial driver over a reader. */
+#include "as_internal.h"
+#include <stdio.h>
+
+#define AS_TASK_MAGIC 0x31304b5341545341ULL   /* "ASTASK01" */
+#define AS_PART_MAGIC 0x3130545241505341ULL   /* "ASPART01" */
+
+/* What a pass does per block (the flags of its task and of its partials). */
+enum { AS_PF_SKETCH = 1,    /* the sketch leaf of each chunk                 */
+       AS_PF_LEV = 2,       /* the leverage score of each column (from N')   */
+       AS_PF_NRM = 4,       /* the squared norm of each column               */
+       AS_PF_GRAM = 8,      /* the Gram X X' of each chunk                   */
+       AS_PF_GATHER = 16,   /* the chosen columns, kept                      */
+       AS_PF_WHOLE = 32 };  /* every column, kept (X no wider than a sketch) */
+#define AS_PF_PASSES 3
+
+/* A task: this head, then `count` block records, N' (LEV) and the chosen
+   columns (GATHER), each at an offset that is a multiple of 8. */
+typedef struct as_task_head {
+    uint64_t magic, run;
+    int64_t  bytes, flags, pass, count;
+    int64_t  n, d, chunk, s1, s;
+    uint64_t seed;
+    int64_t  q, qs, threads;   /* N' is q x n with leading dimension qs     */
+    int64_t  rec_off, nt_off, sel_off, nsel;
+} as_task_head;
+
+/* Block t of a task: its number in the pass, its columns j0 .. j1-1, and
+   (GATHER) the chosen ones sel[sa .. sb). */
+typedef struct as_blk_rec { int64_t number, j0, j1, sa, sb; } as_blk_rec;
+
+/* A partial: this head, then the hashes of its columns (uint32), then by
+   flags the leaves, scores, norms and Grams, or (GATHER, WHOLE) from data_off
+   the columns: dense n x ncols, or CSC pointers (ncols + 1) then nnz pairs. */
+typedef struct as_part_head {
+    uint64_t magic, run;
+    int64_t  used, cap;        /* bytes in use and allocated               */
+    int64_t  flags, pass, number, j0, j1, sa, sb;
+    int64_t  n, s1, chunk, nch, ncols;
+    int64_t  fed;              /* columns fed (or gathered) so far         */
+    int64_t  kind;             /* -1 nothing read, 0 dense, 1 CSC          */
+    int64_t  nnz, data_off;
+    int64_t  status;           /* AS_OK, or the error of the block's work  */
+    char     msg[512];
+} as_part_head;
+
+typedef struct as_csc_entry { int64_t row; double x; } as_csc_entry;
+
+struct as_blocks {
+    int what;
+    uint64_t id;
+    as_rand_options o;
+    as_metrics_options mo;
+    const as_matrix *Y;
+    as_block_plan P;
+    int64_t width, workers, nblocks_full;
+    int wthreads, metrics, failed;
+    int flags[AS_PF_PASSES], npass, pass;
+    /* the current pass and wave */
+    int64_t nblocks, next_block, wave_first, wave_count, merged;
+    as_blk_rec *recs;              /* the blocks of the pass                   */
+    unsigned char *task;
+    size_t task_len;
+    /* per column: hashes (after the first full pass), scores */
+    uint32_t *hash;
+    int hashed;
+    double *lev, *nrm;
+    /* the sketch and its factor, X X' */
+    double *acc, *G;
+    as_block_factor F;
+    /* the sample and the gathered columns (WHOLE: all of X) */
+    double *term;
+    int64_t kind, ncols_kept, nnz, cap;
+    double *xs;
+    int64_t *ps, *is;
+    double t0;
+    as_blocks_result R;
+    int done;
+};
+
+static size_t as_align8(size_t b)
+{
+    return (b + 7) & ~(size_t)7;
+}
+
+/* ------------------------------------------------------------ hashes */
+static uint64_t as_mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* A hash of column j's nonzero entries (row and bits of the value, one
+   multiply each, mixed at the end): the same for a dense column and its CSC
+   form. */
+static uint32_t as_col_hash(const as_matrix *X, int64_t j)
+{
+    uint64_t h = 0;
+    AS_FOR_COL(X, j, row, v, {
+        if (v != 0) {
+            uint64_t b;
+            uint64_t z;
+            memcpy(&b, &v, sizeof b);
+            z = (b ^ ((uint64_t)row * 0x9e3779b97f4a7c15ULL)) * 0xbf58476d1ce4e5b9ULL;
+            h += z ^ (z >> 31);
+        }
+    });
+    h = as_mix64(h);
+    return (uint32_t)(h ^ (h >> 32));
+}
+
+static void as_hash_cols(const as_matrix *X, uint32_t *out, as_common *c)
+{
+    int64_t j, w = X->ncol;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(as_threads_for(c, (double)X->nrow * (double)w)) schedule(static)
+#endif
+    for (j = 0; j < w; j++) out[j] = as_col_hash(X, j);
+}
+
+/* ------------------------------------------------------------ partials */
+typedef struct as_part_layout { size_t hash, leaf, lev, nrm, gram, data; } as_part_layout;
+
+static size_t as_part_layout_of(const as_part_head *h, as_part_layout *L)
+{
+    size_t at = as_align8(sizeof(as_part_head)), n = (size_t)h->n, w = (size_t)h->ncols,
+           nch = (size_t)h->nch;
+    L->hash = at;
+    at = as_align8(at + 4 * w);
+    L->leaf = at;
+    if (h->flags & AS_PF_SKETCH) at += 8 * nch * n * (size_t)h->s1;
+    L->lev = at;
+    if (h->flags & AS_PF_LEV) at += 8 * w;
+    L->nrm = at;
+    if (h->flags & AS_PF_NRM) at += 8 * w;
+    L->gram = at;
+    if (h->flags & AS_PF_GRAM) at += 8 * nch * n * n;
+    L->data = at;
+    return at;
+}
+
+static const as_blk_rec *as_task_recs(const as_task_head *T)
+{
+    return (const as_blk_rec *)((const unsigned char *)T + T->rec_off);
+}
+
+static const int64_t *as_task_sel(const as_task_head *T)
+{
+    return (const int64_t *)((const unsigned char *)T + T->sel_off);
+}
+
+static const as_task_head *as_task_of(const void *task, size_t len)
+{
+    const as_task_head *T = task;
+    if (!task || len < sizeof(as_task_head) || T->magic != AS_TASK_MAGIC || T->bytes != (int64_t)len)
+        return NULL;
+    return T;
+}
+
+static int as_part_begin(const as_task_head *T, int64_t t, as_part_head **out, as_common *c)
+{
+    const as_blk_rec *r = as_task_recs(T) + t;
+    as_part_head h, *P;
+    as_part_layout L;
+    size_t bytes;
+    memset(&h, 0, sizeof h);
+    h.magic = AS_PART_MAGIC;
+    h.run = T->run;
+    h.flags = T->flags;
+    h.pass = T->pass;
+    h.number = r->number;
+    h.j0 = r->j0;
+    h.j1 = r->j1;
+    h.sa = r->sa;
+    h.sb = r->sb;
+    h.n = T->n;
+    h.s1 = T->s1;
+    h.chunk = T->chunk;
+    h.nch = r->j1 > r->j0 ? (r->j1 - 1) / T->chunk - r->j0 / T->chunk + 1 : 0;
+    h.ncols = (T->flags & AS_PF_GATHER) ? r->sb - r->sa : r->j1 - r->j0;
+    h.kind = -1;
+    bytes = as_part_layout_of(&h, &L);
+    h.used = h.cap = h.data_off = (int64_t)bytes;
+    *out = P = as_calloc(c, 1, bytes);
+    if (!P) return c->status;
+    memcpy(P, &h, sizeof h);
+    return AS_OK;
+}
+
+/* Room for `need` bytes; the partial may move. */
+static int as_part_reserve(as_part_head **PP, size_t need, as_common *c)
+{
+    as_part_head *P = *PP, *Q;
+    size_t cap = (size_t)P->cap;
+    if (need <= cap) return AS_OK;
+    cap = need > 2 * cap ? need : 2 * cap;
+    Q = as_malloc(c, 1, cap);
+    if (!Q) return c->status;
+    memcpy(Q, P, (size_t)P->used);
+    Q->cap = (int64_t)cap;
+    as_free(c, P);
+    *PP = Q;
+    return AS_OK;
+}
+
+/* The block's work failed: its message goes into the partial (AS_OK), except
+   what stops the worker itself (no memory, an interrupt). */
+static int as_part_fail(as_part_head *P, as_common *c)
+{
+    if (c->status == AS_ERR_NOMEM || c->status == AS_ERR_INTERRUPT) return c->status;
+    P->status = c->status;
+    snprintf(P->msg, sizeof P->msg, "%s", c->msg);
+    return c->status = AS_OK;
+}
+
+/* Columns t0 .. t1-1 of X (X's columns g(t)) appended to a GATHER or WHOLE partial. */
+static int as_part_append(as_part_head **PP, const as_matrix *X, int64_t t0, int64_t t1,
+                          as_common *c)
+{
+    as_part_head *P = *PP;
+    int64_t t, n = P->n;
+    if (P->kind == 0) {
+        double *x = (double *)((unsigned char *)P + P->data_off);
+        for (t = t0; t < t1; t++, P->fed++) {
+            double *y = x + P->fed * n;
+            memset(y, 0, sizeof(double) * (size_t)n);
+            AS_FOR_COL(X, t, row, v, { y[row] = v; });
+        }
+        return AS_OK;
+    }
+    {
+        int64_t nz = 0, *p;
+        as_csc_entry *e;
+        for (t = t0; t < t1; t++) nz += as_col_nnz(X, t);
+        if (as_part_reserve(PP, (size_t)P->used + sizeof(as_csc_entry) * (size_t)nz, c) != AS_OK)
+            return c->status;
+        P = *PP;
+        p = (int64_t *)((unsigned char *)P + P->data_off);
+        e = (as_csc_entry *)((unsigned char *)P + P->used);
+        for (t = t0; t < t1; t++, P->fed++) {
+            AS_FOR_COL(X, t, row, v, { e->row = row; e->x = v; e++; P->nnz++; });
+            p[P->fed + 1] = P->nnz;
+        }
+        P->used += (int64_t)(sizeof(as_csc_entry) * (size_t)nz);
+    }
+    return AS_OK;
+}
+
+/* The storage of a GATHER or WHOLE partial, once the first columns tell the kind. */
+static int as_part_data_begin(as_part_head **PP, as_common *c)
+{
+    as_part_head *P = *PP;
+    size_t need = (size_t)P->data_off +
+                  (P->kind == 0 ? 8 * (size_t)P->n * (size_t)P->ncols : 8 * ((size_t)P->ncols + 1));
+    if (as_part_reserve(PP, need, c) != AS_OK) return c->status;
+    P = *PP;
+    memset((unsigned char *)P + P->data_off, 0, need - (size_t)P->data_off);
+    P->used = (int64_t)need;
+    return AS_OK;
+}
+
+/* The Grams of the chunks of X (columns j0 ..) into G (one n x n per chunk of
+   the block, summed in column order from the chunk's start). */
+static int as_part_gram(as_part_head *P, const as_matrix *X, int64_t j0, double *G, as_common *c)
+{
+    int64_t a = j0, n = P->n, e, end = j0 + X->ncol;
+    double *tmp = NULL;
+    while (a < end && c->status == AS_OK) {
+        int64_t ch = a / P->chunk, b = (ch + 1) * P->chunk < end ? (ch + 1) * P->chunk : end;
+        double *Gc = G + (ch - P->j0 / P->chunk) * n * n;
+        as_matrix V, parts[2];
+        as_view_cols(X, a - j0, b - j0, &V, parts);
+        if (a % P->chunk == 0) as_gram(&V, -1, NULL, NULL, Gc, c);
+        else {
+            if (!tmp && !(tmp = as_malloc(c, (size_t)(n * n), sizeof(double)))) break;
+            if (as_gram(&V, -1, NULL, NULL, tmp, c) == AS_OK)
+                for (e = 0; e < n * n; e++) Gc[e] += tmp[e];
+        }
+        a = b;
+    }
+    as_free(c, tmp);
+    return c->status;
+}
+
+/* The sketch leaves of the chunks of X (columns j0 ..). */
+static int as_part_sketch(as_part_head *P, const as_task_head *T, const as_matrix *X, int64_t j0,
+                          double *leaves, as_common *c)
+{
+    as_block_plan pl;
+    int64_t a = j0, end = j0 + X->ncol;
+    memset(&pl, 0, sizeof pl);
+    pl.n = T->n;
+    pl.d = T->d;
+    pl.s1 = T->s1;
+    pl.s = T->s;
+    pl.chunk = T->chunk;
+    pl.nchunk = (T->d + T->chunk - 1) / T->chunk;
+    while (a < end && c->status == AS_OK) {
+        int64_t ch = a / P->chunk, b = (ch + 1) * P->chunk < end ? (ch + 1) * P->chunk : end;
+        as_matrix V, parts[2];
+        as_view_cols(X, a - j0, b - j0, &V, parts);
+        as_block_sketch(&pl, &V, a, T->seed, leaves + (ch - P->j0 / P->chunk) * P->n * P->s1, c);
+        a = b;
+    }
+    return c->status;
+}
+
+/* Is X a block the partial can take: n rows, the expected columns, one kind. */
+static int as_part_accepts(const as_part_head *P, const as_matrix *X, int64_t j0, const int64_t *cols,
+                           as_common *c)
+{
+    int64_t first = cols ? cols[0] + 1 : j0 + 1, last = cols ? cols[X->ncol - 1] + 1 : j0 + X->ncol;
+    int kind = X->kind == AS_DENSE ? 0 : 1;
+    if (X->kind == AS_STACKED || X->nrow != P->n)
+        return as_error(c, AS_ERR_INPUT, "the reader's columns %lld..%lld must be %lld x %lld, got %lld x %lld",
+                        (long long)first, (long long)last, (long long)P->n, (long long)X->ncol,
+                        (long long)X->nrow, (long long)X->ncol);
+    if (P->kind >= 0 && P->kind != kind)
+        return as_error(c, AS_ERR_INPUT, "the reader's columns %lld..%lld are %s, earlier ones were %s: "
+                        "return one kind", (long long)first, (long long)last, kind ? "sparse" : "full",
+                        P->kind ? "sparse" : "full");
+    return AS_OK;
+}
+
+/* Feed X to the partial: X's column t is column cols[t] (GATHER) or j0 + t,
+   the columns in order. */
+static int as_part_feed(const as_task_head *T, as_part_head **PP, const as_matrix *Xin, int64_t j0,
+                        const int64_t *cols, as_common *c)
+{
+    as_part_head *P = *PP;
+    as_part_layout L;
+    as_matrix X;
+    void *p_own = NULL;
+    unsigned char *base;
+    int64_t w = Xin->ncol, t;
+    c->status = AS_OK;
+    if (P->status != AS_OK || w == 0) return AS_OK;
+    if (as_part_accepts(P, Xin, j0, cols, c) != AS_OK) return as_part_fail(P, c);
+    if (as_block_rebase(Xin, &X, &p_own, c) != AS_OK) return as_part_fail(P, c);
+    P->kind = X.kind == AS_DENSE ? 0 : 1;
+    as_part_layout_of(P, &L);
+    if (P->flags & (AS_PF_GATHER | AS_PF_WHOLE)) {
+        /* the chosen columns among X's, in order */
+        const int64_t *sel = as_task_sel(T);
+        /* every column read is checked, as in memory all of X is */
+        if (as_matrix_check_from(&X, "X", j0, cols, c) != AS_OK) goto done;
+        if (P->used == P->data_off && as_part_data_begin(PP, c) != AS_OK) goto done;
+        P = *PP;
+        for (t = 0; t < w && P->fed < P->ncols; t++) {
+            int64_t g = cols ? cols[t] : j0 + t;
+            if (g != ((P->flags & AS_PF_GATHER) ? sel[P->sa + P->fed] : P->j0 + P->fed)) continue;
+            ((uint32_t *)((unsigned char *)P + L.hash))[P->fed] = as_col_hash(&X, t);
+            if (as_part_append(PP, &X, t, t + 1, c) != AS_OK) break;
+            P = *PP;
+        }
+        goto done;
+    }
+    if (cols || j0 != P->j0 + P->fed || j0 + w > P->j1) {
+        as_error(c, AS_ERR_ARG, "columns %lld..%lld fed out of order (the block's next is %lld)",
+                 (long long)(j0 + 1), (long long)(j0 + w), (long long)(P->j0 + P->fed + 1));
+        goto done;
+    }
+    base = (unsigned char *)P;
+    as_hash_cols(&X, (uint32_t *)(base + L.hash) + (j0 - P->j0), c);
+    if ((P->flags & AS_PF_SKETCH) && as_part_sketch(P, T, &X, j0, (double *)(base + L.leaf), c) != AS_OK)
+        goto done;
+    if (P->flags & (AS_PF_LEV | AS_PF_NRM)) {
+        const double *NT = T->q > 0 ? (const double *)((const unsigned char *)T + T->nt_off) : NULL;
+        if (as_block_scores(&X, j0, NT, T->q, T->qs,
+                            (P->flags & AS_PF_LEV) ? (double *)(base + L.lev) + (j0 - P->j0) : NULL,
+                            (P->flags & AS_PF_NRM) ? (double *)(base + L.nrm) + (j0 - P->j0) : NULL, c) != AS_OK)
+            goto done;
+    }
+    if (P->flags & AS_PF_GRAM) {
+        /* alone, the Gram pass checks the block itself */
+        if (!(P->flags & (AS_PF_LEV | AS_PF_NRM | AS_PF_SKETCH)) &&
+            as_matrix_check_from(&X, "X", j0, NULL, c) != AS_OK)
+            goto done;
+        if (as_part_gram(P, &X, j0, (double *)(base + L.gram), c) != AS_OK) goto done;
+    }
+    P->fed += w;
+done:
+    as_free(c, p_own);
+    return c->status == AS_OK ? AS_OK : as_part_fail(*PP, c);
+}
+
+int64_t as_blocks_task_count(const void *task, size_t len)
+{
+    const as_task_head *T = as_task_of(task, len);
+    return T ? T->count : -1;
+}
+
+int as_blocks_task_block(const void *task, size_t len, int64_t t, int64_t *j0, int64_t *j1,
+                         const int64_t **cols, int64_t *ncols)
+{
+    const as_task_head *T = as_task_of(task, len);
+    const as_blk_rec *r;
+    if (!T || t < 0 || t >= T->count) return AS_ERR_ARG;
+    r = as_task_recs(T) + t;
+    *j0 = r->j0;
+    *j1 = r->j1;
+    *cols = (T->flags & AS_PF_GATHER) ? as_task_sel(T) + r->sa : NULL;
+    *ncols = (T->flags & AS_PF_GATHER) ? r->sb - r->sa : r->j1 - r->j0;
+    return AS_OK;
+}
+
+int as_blocks_work(const void *task, size_t len, int64_t t, const as_matrix *Xb, void **part,
+                   size_t *plen, as_common *c)
+{
+    const as_task_head *T = as_task_of(task, len);
+    as_part_head *P = NULL;
+    int saved = c->nthreads;
+    *part = NULL;
+    *plen = 0;
+    c->status = AS_OK;
+    if (!T || t < 0 || t >= T->count)
+        return as_error(c, AS_ERR_ARG, "as_blocks_work: not a task of a block run, or no block %lld in it",
+                        (long long)t);
+    if (as_part_begin(T, t, &P, c) != AS_OK) return c->status;
+    c->nthreads = (int)T->threads;
+    {
+        int64_t j0, j1, n;
+        const int64_t *cols;
+        as_blocks_task_block(task, len, t, &j0, &j1, &cols, &n);
+        if (Xb->ncol != n) {
+            as_error(c, AS_ERR_INPUT, "the reader's columns %lld..%lld must be %lld x %lld, got %lld x %lld",
+                     (long long)(j0 + 1), (long long)j1, (long long)T->n, (long long)n,
+                     (long long)Xb->nrow, (long long)Xb->ncol);
+            as_part_fail(P, c);
+        } else as_part_feed(T, &P, Xb, j0, cols, c);
+    }
+    c->nthreads = saved;
+    if (c->status != AS_OK) {
+        as_free(c, P);
+        return c->status;
+    }
+    *part = P;
+    *plen = (size_t)P->used;
+    return AS_OK;
+}
+
+/* ------------------------------------------------------------ the run */
+/* Stop the run: every later call reports the same error. */
+static int as_run_fail(as_blocks *B, as_common *c)
+{
+    if (c->status != AS_OK && !B->failed) B->failed = c->status;
+    return c->status;
+}
+
+void as_blocks_free(as_blocks *B, as_common *c)
+{
+    if (!B) return;
+    as_free(c, B->recs);
+    as_free(c, B->task);
+    as_free(c, B->hash);
+    as_free(c, B->lev);
+    as_free(c, B->nrm);
+    as_free(c, B->acc);
+    as_free(c, B->G);
+    as_block_factor_free(&B->F, c);
+    as_free(c, B->term);
+    as_free(c, B->xs);
+    as_free(c, B->ps);
+    as_free(c, B->is);
+    as_sample_free(&B->R.S, c);
+    as_free(c, B->R.scores);
+    as_free(c, B);
+}
+
+/* The columns kept from a GATHER or WHOLE partial appended to the run's
+   (total: the columns there will be). */
+static int as_run_keep(as_blocks *B, const as_part_head *P, int64_t total, as_common *c)
+{
+    const unsigned char *base = (const unsigned char *)P;
+    int64_t n = P->n, k = P->ncols, t;
+    if (P->kind == 0) {
+        if (!B->xs && !(B->xs = as_malloc(c, (size_t)(n * total), sizeof(double)))) return c->status;
+        memcpy(B->xs + B->ncols_kept * n, base + P->data_off, sizeof(double) * (size_t)(n * k));
+    } else {
+        const int64_t *p = (const int64_t *)(base + P->data_off);
+        const as_csc_entry *e = (const as_csc_entry *)(base + P->data_off + 8 * (k + 1));
+        if (!B->ps) {
+            if (!(B->ps = as_malloc(c, (size_t)(total + 1), sizeof(int64_t)))) return c->status;
+            B->ps[0] = 0;
+        }
+        if (B->nnz + P->nnz > B->cap) {
+            int64_t cap = 2 * B->cap > B->nnz + P->nnz ? 2 * B->cap : B->nnz + P->nnz;
+            double *x = as_malloc(c, (size_t)cap, sizeof(double));
+            int64_t *i = as_malloc(c, (size_t)cap, sizeof(int64_t));
+            if (!x || !i) {
+                as_free(c, x);
+                as_free(c, i);
+                return c->status;
+            }
+            if (B->nnz) {
+                memcpy(x, B->xs, sizeof(double) * (size_t)B->nnz);
+                memcpy(i, B->is, sizeof(int64_t) * (size_t)B->nnz);
+            }
+            as_free(c, B->xs);
+            as_free(c, B->is);
+            B->xs = x;
+            B->is = i;
+            B->cap = cap;
+        }
+        for (t = 0; t < k; t++) B->ps[B->ncols_kept + t + 1] = B->nnz + p[t + 1];
+        for (t = 0; t < P->nnz; t++) {
+            B->is[B->nnz + t] = e[t].row;
+            B->xs[B->nnz + t] = e[t].x;
+        }
+        B->nnz += P->nnz;
+    }
+    B->ncols_kept += k;
+    return AS_OK;
+}
+
+/* The kept columns as a view (k of them; dense when nothing was read). */
+static void as_run_kept(const as_blocks *B, as_matrix *X)
+{
+    static const double none = 0;
+    static const int64_t zero = 0;
+    if (B->kind == 1) as_view_csc64(X, B->P.n, B->ncols_kept, B->ps ? B->ps : &zero, B->is, B->xs);
+    else as_view_dense(X, B->P.n, B->ncols_kept, B->xs ? B->xs : &none, B->P.n);
+}
+
+/* The hashes of a partial's columns: the first full pass records them, every
+   later read must match. */
+static int as_run_hashes(as_blocks *B, const as_part_head *P, const int64_t *sel, as_common *c)
+{
+    const uint32_t *h = (const uint32_t *)((const unsigned char *)P + as_align8(sizeof(as_part_head)));
+    int64_t t;
+    if (!B->hash || (P->flags & AS_PF_WHOLE)) return AS_OK;
+    if (!B->hashed && !(P->flags & AS_PF_GATHER)) {
+        memcpy(B->hash + P->j0, h, sizeof(uint32_t) * (size_t)P->ncols);
+        return AS_OK;
+    }
+    if (!B->hashed) return AS_OK;
+    for (t = 0; t < P->ncols; t++) {
+        int64_t j = (P->flags & AS_PF_GATHER) ? sel[t] : P->j0 + t;
+        if (B->hash[j] != h[t])
+            return as_error(c, AS_ERR_INPUT, "X: column %lld read differently in two passes: a reader must "
+                            "return the same X every time", (long long)(j + 1));
+    }
+    return AS_OK;
+}
+
+/* The sketch leaves and the chunk Grams of a partial, added in chunk order. */
+static void as_run_sums(as_blocks *B, const as_part_head *P)
+{
+    as_part_layout L;
+    const unsigned char *base = (const unsigned char *)P;
+    int64_t i, e, n = P->n;
+    as_part_layout_of(P, &L);
+    for (i = 0; i < P->nch; i++) {
+        int64_t cg = P->j0 / P->chunk + i;
+        if (P->flags & AS_PF_SKETCH) {
+            const double *leaf = (const double *)(base + L.leaf) + i * n * P->s1;
+            if (cg == 0) memcpy(B->acc, leaf, sizeof(double) * (size_t)(n * P->s1));
+            else as_block_sketch_add(&B->P, B->acc, leaf);
+        }
+        if (P->flags & AS_PF_GRAM) {
+            const double *Gc = (const double *)(base + L.gram) + i * n * n;
+            if (cg == 0) memcpy(B->G, Gc, sizeof(double) * (size_t)(n * n));
+            else for (e = 0; e < n * n; e++) B->G[e] += Gc[e];
+        }
+    }
+    if (P->flags & AS_PF_LEV) memcpy(B->lev + P->j0, base + L.lev, sizeof(double) * (size_t)P->ncols);
+    if (P->flags & AS_PF_NRM) memcpy(B->nrm + P->j0, base + L.nrm, sizeof(double) * (size_t)P->ncols);
+}
+
+int as_blocks_merge(as_blocks *B, const void *part, size_t plen, as_common *c)
+{
+    const as_part_head *P = part;
+    const as_blk_rec *r;
+    c->status = AS_OK;
+    if (B->failed) return as_error(c, B->failed, "the block run stopped at an earlier error");
+    if (!P || plen < sizeof(*P) || P->magic != AS_PART_MAGIC || P->used != (int64_t)plen)
+        return as_error(c, AS_ERR_ARG, "as_blocks_merge: not the partial of a block");
+    if (P->run != B->id || P->pass != B->pass || B->merged >= B->wave_count)
+        return as_error(c, AS_ERR_ARG, "as_blocks_merge: a partial of another run, pass or wave");
+    r = B->recs + B->wave_first + B->merged;
+    if (P->number != r->number)
+        return as_error(c, AS_ERR_ARG, "as_blocks_merge: partials go in block order: got block %lld, "
+                        "expected %lld", (long long)P->number, (long long)r->number);
+    if (P->status != AS_OK) {
+        as_error(c, (int)P->status, "%s", P->msg);
+        return as_run_fail(B, c);
+    }
+    if (P->fed != P->ncols) {
+        as_error(c, AS_ERR_ARG, "as_blocks_merge: the partial of columns %lld..%lld holds %lld of its %lld "
+                 "columns", (long long)(P->j0 + 1), (long long)P->j1, (long long)P->fed, (long long)P->ncols);
+        return as_run_fail(B, c);
+    }
+    if (P->ncols > 0 && B->kind >= 0 && P->kind != B->kind) {
+        as_error(c, AS_ERR_INPUT, "the reader's columns %lld..%lld are %s, earlier ones were %s: return one kind",
+                 (long long)(P->j0 + 1), (long long)P->j1, P->kind ? "sparse" : "full", B->kind ? "sparse" : "full");
+        return as_run_fail(B, c);
+    }
+    if (P->ncols > 0) B->kind = P->kind;
+    if (as_run_hashes(B, P, (P->flags & AS_PF_GATHER) ? B->R.S.index + P->sa : NULL, c) != AS_OK)
+        return as_run_fail(B, c);
+    if (P->flags & (AS_PF_GATHER | AS_PF_WHOLE)) {
+        if (as_run_keep(B, P, (P->flags & AS_PF_WHOLE) ? B->P.d : B->R.S.k, c) != AS_OK) return as_run_fail(B, c);
+    } else as_run_sums(B, P);
+    B->merged++;
+    return AS_OK;
+}
+
+int as_blocks_fail(as_blocks *B, int64_t t, const char *msg, as_common *c)
+{
+    int64_t at = B->wave_first + t;
+    if (t < 0 || t >= B->wave_count) at = B->wave_first;
+    if (at < B->nblocks)
+        as_error(c, AS_ERR_INPUT, "the reader failed on columns %lld..%lld: %s", (long long)(B->recs[at].j0 + 1),
+                 (long long)B->recs[at].j1, msg && msg[0] ? msg : "(no message)");
+    else as_error(c, AS_ERR_INPUT, "the reader failed: %s", msg && msg[0] ? msg : "(no message)");
+    return as_run_fail(B, c);
+}
+
+/* ------------------------------------------------------------ the master's steps */
+/* The sample from the scores of all columns (before the gather). */
+static int as_run_sample(as_blocks *B, as_common *c)
+{
+    as_sample *S = &B->R.S;
+    if (as_block_sample(&B->P, &B->o, B->F.rank, B->lev, B->nrm, S, &B->term, c) != AS_OK) return c->status;
+    if (B->P.need_lev) {
+        S->s = B->P.s;
+        S->s2 = B->F.s2;
+    }
+    as_free(c, B->lev);
+    as_free(c, B->nrm);
+    B->lev = B->nrm = NULL;
+    as_block_factor_free(&B->F, c);
+    return AS_OK;
+}
+
+/* X(:, index) as the run's kept columns, from the whole X kept (WHOLE). */
+static int as_run_select(as_blocks *B, const as_matrix *Xw, int64_t k, const int64_t *index, as_common *c)
+{
+    int64_t n = B->P.n, t, nz = 0;
+    double *x = NULL;
+    int64_t *p = NULL, *i = NULL;
+    if (B->kind == 1) {
+        nz = as_select_nnz(Xw, k, index);
+        p = as_malloc(c, (size_t)(k + 1), sizeof(int64_t));
+        i = as_malloc(c, (size_t)nz, sizeof(int64_t));
+    }
+    x = as_malloc(c, (size_t)(B->kind == 1 ? nz : n * k), sizeof(double));
+    if (!x || (B->kind == 1 && (!p || !i))) {
+        as_free(c, x);
+        as_free(c, p);
+        as_free(c, i);
+        return c->status;
+    }
+    if (B->kind == 1) {
+        p[0] = 0;
+        for (t = 0, nz = 0; t < k; t++) {
+            AS_FOR_COL(Xw, index[t], row, v, { i[nz] = row; x[nz] = v; nz++; });
+            p[t + 1] = nz;
+        }
+    } else
+        for (t = 0; t < k; t++) memcpy(x + t * n, Xw->x + index[t] * n, sizeof(double) * (size_t)n);
+    as_free(c, B->xs);
+    as_free(c, B->ps);
+    as_free(c, B->is);
+    B->xs = x;
+    B->ps = p;
+    B->is = i;
+    B->ncols_kept = k;
+    B->nnz = B->cap = nz;
+    return AS_OK;
+}
+
+/* X read whole (no wider than a sketch): the in-memory call on it. */
+static int as_run_whole(as_blocks *B, as_common *c)
+{
+    as_matrix Xw;
+    as_run_kept(B, &Xw);
+    if (B->what == AS_BLOCKS_LEVERAGE) {
+        if (!(B->R.scores = as_malloc(c, (size_t)B->P.d, sizeof(double)))) return c->status;
+        return as_leverage(&Xw, &B->o, B->R.scores, &B->R.rank, c);
+    }
+    if (as_rand(&Xw, &B->o, &B->R.S, c) != AS_OK) return c->status;
+    return as_run_select(B, &Xw, B->R.S.k, B->R.S.index, c);
+}
+
+/* After the last pass: the metrics asked for, against the summed X X'. */
+static int as_run_metrics(as_blocks *B, as_common *c)
+{
+    as_matrix Xs;
+    as_metrics_options mo = B->mo;
+    double t0 = as_wtime();
+    if (B->what == AS_BLOCKS_ERROR) return as_attention_error_gram(B->P.n, B->G, B->Y, NULL, &mo, &B->R.metrics, c);
+    /* read whole, the in-memory call made them */
+    if (!B->metrics || (B->flags[0] & AS_PF_WHOLE)) return AS_OK;
+    as_run_kept(B, &Xs);
+    mo.spectral = B->o.spectral < 0 ? B->o.error : B->o.spectral;
+    if (as_attention_error_gram(B->P.n, B->G, &Xs, B->R.S.weight, &mo, &B->R.S.metrics, c) != AS_OK)
+        return c->status;
+    if (!B->o.error)
+        B->R.S.metrics.inf = B->R.S.metrics.rel = B->R.S.metrics.baseline = B->R.S.metrics.r = NAN;
+    B->R.S.error_time = as_wtime() - t0;
+    return AS_OK;
+}
+
+/* The master's step at the end of a pass. */
+static int as_pass_finish(as_blocks *B, as_common *c)
+{
+    int f = B->flags[B->pass];
+    if (f & (AS_PF_SKETCH | AS_PF_LEV | AS_PF_NRM | AS_PF_GRAM)) {
+        B->R.reads++;
+        B->hashed = 1;
+    }
+    if (f & AS_PF_SKETCH) {
+        if (as_block_factor_run(&B->P, &B->o, B->acc, &B->F, c) != AS_OK) return c->status;
+        as_free(c, B->acc);
+        B->acc = NULL;
+    }
+    if ((f & AS_PF_LEV) && B->what == AS_BLOCKS_LEVERAGE) {
+        B->R.scores = B->lev;
+        B->lev = NULL;
+        B->R.rank = B->F.rank;
+    }
+    if (f & AS_PF_GATHER) {
+        as_matrix Xs;
+        B->R.reads += B->nblocks > 0;
+        as_run_kept(B, &Xs);
+        if (as_block_finish(&Xs, B->P.d, &B->o, B->term, &B->R.S, c) != AS_OK) return c->status;
+        B->R.S.time = as_wtime() - B->t0;
+    }
+    if (f & AS_PF_WHOLE) {
+        B->R.reads = 1;
+        return as_run_whole(B, c);
+    }
+    return AS_OK;
+}
+
+/* The blocks of pass B->pass: a full pass's grid, the blocks that hold chosen
+   columns (GATHER, after the sampling), or all of X at once (WHOLE). */
+static int as_pass_start(as_blocks *B, as_common *c)
+{
+    int f = B->flags[B->pass];
+    int64_t b, d = B->P.d, n = B->P.n, w = B->width, k = B->R.S.k;
+    as_free(c, B->recs);
+    B->recs = NULL;
+    B->nblocks = B->next_block = B->wave_first = B->wave_count = B->merged = 0;
+    if (f & AS_PF_GATHER) {
+        if (as_run_sample(B, c) != AS_OK) return c->status;
+        k = B->R.S.k;
+        /* the chosen columns in 2 runs per worker, whatever their place (a read each) */
+        B->nblocks = k < 2 * B->workers ? k : 2 * B->workers;
+    } else B->nblocks = (f & AS_PF_WHOLE) ? 1 : B->nblocks_full;
+    if (B->nblocks > 0 && !(B->recs = as_calloc(c, (size_t)B->nblocks, sizeof(as_blk_rec)))) return c->status;
+    if (f & AS_PF_GATHER)
+        for (b = 0; b < B->nblocks; b++) {
+            B->recs[b].number = b;
+            B->recs[b].sa = k * b / B->nblocks;
+            B->recs[b].sb = k * (b + 1) / B->nblocks;
+            B->recs[b].j0 = B->R.S.index[B->recs[b].sa];
+            B->recs[b].j1 = B->R.S.index[B->recs[b].sb - 1] + 1;
+        }
+    else
+        for (b = 0; b < B->nblocks; b++) {
+            B->recs[b].number = b;
+            B->recs[b].j0 = (f & AS_PF_WHOLE) ? 0 : b * w;
+            B->recs[b].j1 = (f & AS_PF_WHOLE) || (b + 1) * w > d ? d : (b + 1) * w;
+        }
+    if ((f & AS_PF_SKETCH) && !(B->acc = as_calloc(c, (size_t)(n * B->P.s1), sizeof(double)))) return c->status;
+    if ((f & AS_PF_GRAM) && !(B->G = as_calloc(c, (size_t)(n * n), sizeof(double)))) return c->status;
+    as_progress(c, "blocks: pass %d of %d (%s%s%s%s%s), %lld blocks of up to %lld columns", B->pass + 1, B->npass,
+                (f & AS_PF_SKETCH) ? "sketch" : "", (f & (AS_PF_LEV | AS_PF_NRM)) ? " scores" : "",
+                (f & AS_PF_GRAM) ? " X X'" : "", (f & AS_PF_GATHER) ? "the chosen columns" : "",
+                (f & AS_PF_WHOLE) ? "all of X, no wider than a sketch" : "", (long long)B->nblocks,
+                (long long)((f & AS_PF_WHOLE) ? d : w));
+    return AS_OK;
+}
+
+/* ------------------------------------------------------------ tasks */
+/* The task of blocks first .. first+count-1 of the pass. */
+static int as_task_make(as_blocks *B, int64_t first, int64_t count, as_common *c)
+{
+    int f = B->flags[B->pass];
+    as_task_head *T;
+    size_t bytes, rec_off = as_align8(sizeof(as_task_head)), nt_off, sel_off;
+    int64_t nsel = (f & AS_PF_GATHER) ? B->R.S.k : 0, qs = (f & AS_PF_LEV) ? B->F.qs : 0;
+    nt_off = rec_off + sizeof(as_blk_rec) * (size_t)count;
+    sel_off = nt_off + 8 * (size_t)(qs * B->P.n);
+    bytes = sel_off + 8 * (size_t)nsel;
+    as_free(c, B->task);
+    B->task = NULL;
+    if (!(B->task = as_calloc(c, 1, bytes))) return c->status;
+    B->task_len = bytes;
+    T = (as_task_head *)B->task;
+    T->magic = AS_TASK_MAGIC;
+    T->run = B->id;
+    T->bytes = (int64_t)bytes;
+    T->flags = f;
+    T->pass = B->pass;
+    T->count = count;
+    T->n = B->P.n;
+    T->d = B->P.d;
+    T->chunk = B->P.chunk;
+    T->s1 = B->P.s1;
+    T->s = B->P.s;
+    T->seed = B->o.seed;
+    T->threads = B->wthreads;
+    T->rec_off = (int64_t)rec_off;
+    T->nt_off = (int64_t)nt_off;
+    T->sel_off = (int64_t)sel_off;
+    T->nsel = nsel;
+    memcpy(B->task + rec_off, B->recs + first, sizeof(as_blk_rec) * (size_t)count);
+    if (qs > 0 && B->F.NT) {
+        T->q = B->F.q;
+        T->qs = qs;
+        memcpy(B->task + nt_off, B->F.NT, 8 * (size_t)(qs * B->P.n));
+    }
+    if (nsel > 0) memcpy(B->task + sel_off, B->R.S.index, 8 * (size_t)nsel);
+    return AS_OK;
+}
+
+int as_blocks_next(as_blocks *B, const void **task, size_t *len, as_common *c)
+{
+    int f;
+    int64_t count, wave;
+    *task = NULL;
+    *len = 0;
+    c->status = AS_OK;
+    if (B->failed) return as_error(c, B->failed, "the block run stopped at an earlier error");
+    if (B->merged < B->wave_count)
+        return as_error(c, AS_ERR_ARG, "as_blocks_next: %lld partials of the wave are not merged yet",
+                        (long long)(B->wave_count - B->merged));
+    while (!B->done && B->next_block >= B->nblocks) {
+        if (as_pass_finish(B, c) != AS_OK) return as_run_fail(B, c);
+        if (++B->pass < B->npass) {
+            if (as_pass_start(B, c) != AS_OK) return as_run_fail(B, c);
+            continue;
+        }
+        if (as_run_metrics(B, c) != AS_OK) return as_run_fail(B, c);
+        as_run_kept(B, &B->R.Xs);
+        B->R.S.has |= AS_HAS_BLOCKS;
+        B->R.S.chunk = B->R.chunk;
+        B->R.S.blocks = B->R.blocks;
+        B->R.S.reads = B->R.reads;
+        B->done = 1;
+    }
+    if (B->done) return AS_OK;
+    /* a wave: 2 blocks per worker of the passes with n x s1 or n x n partials per chunk */
+    f = B->flags[B->pass];
+    wave = (f & (AS_PF_SKETCH | AS_PF_GRAM)) ? 2 * B->workers : B->nblocks;
+    count = B->nblocks - B->next_block < wave ? B->nblocks - B->next_block : wave;
+    if (as_task_make(B, B->next_block, count, c) != AS_OK) return as_run_fail(B, c);
+    B->wave_first = B->next_block;
+    B->wave_count = count;
+    B->merged = 0;
+    B->next_block += count;
+    *task = B->task;
+    *len = B->task_len;
+    return AS_OK;
+}
+
+/* ------------------------------------------------------------ a new run */
+/* The memory the run holds, against the 'memory' option, before any column is read. */
+static int as_run_memory(const as_blocks *B, as_common *c)
+{
+    double n = (double)B->P.n, d = (double)B->P.d, s1 = (double)B->P.s1, held = 1 + 2.0 * (double)B->workers *
+           (double)(B->width / B->P.chunk), bytes = 0;
+    int i, f = 0, iid = as_rand_sampling(&B->o) == AS_SAMPLING_IID;
+    char what[300];
+    for (i = 0; i < B->npass; i++) f |= B->flags[i];
+    if (f & AS_PF_WHOLE) bytes = 16 * n * d;
+    if (f & (AS_PF_SKETCH | AS_PF_LEV | AS_PF_NRM | AS_PF_GRAM)) bytes += 4 * d;
+    if (f & AS_PF_LEV) bytes += 8 * d;
+    if (f & AS_PF_NRM) bytes += 8 * d;
+    if (f & AS_PF_GATHER) bytes += 8 * d + (iid ? 12 * d : 0) + (B->o.estimate ? 24 * n * n : 0);
+    if (f & AS_PF_SKETCH) bytes += 8 * n * s1 * held + 16 * n * n;
+    if (f & AS_PF_GRAM) bytes += 8 * n * n * held + 16 * n * n;
+    snprintf(what, sizeof what, "X read by blocks (n = %.0f rows, d = %.0f columns) needs its scores and a hash per "
+             "column, the sampling's arrays, and %.0f n x %s arrays at once (chunks of %lld columns)", n, d, held,
+             (f & AS_PF_SKETCH) ? "s1" : "n", (long long)B->P.chunk);
+    return as_mem_check(c, bytes, B->o.mem_mb, what);
+}
+
+/* The options, the plan and the passes of a new run. */
+static int as_run_plan(as_blocks *B, int64_t n, int64_t d, const void *o, const as_matrix *Y, as_common *c)
+{
+    if (B->what == AS_BLOCKS_ERROR) {
+        B->mo = *(const as_metrics_options *)o;
+        as_rand_options_init(&B->o);
+        if (!Y) return as_error(c, AS_ERR_ARG, "as_blocks_new: attention_error needs Y");
+        if (Y->nrow != n)
+            return as_error(c, AS_ERR_INPUT, "Y must have as many rows as X (%lld); got %lld", (long long)n,
+                            (long long)Y->nrow);
+        if (Y->ncol > 0 && as_matrix_check_named(Y, "Y", c) != AS_OK) return c->status;
+        B->Y = Y;
+    } else {
+        B->o = *(const as_rand_options *)o;
+        /* one seed for every pass (drawn through the front-end's hook when not given) */
+        if (as_rand_options_check(&B->o, c) != AS_OK) return c->status;
+        B->o.seed = as_seed_resolve(B->o.seed, c);
+        if (B->what == AS_BLOCKS_LEVERAGE) {
+            if (B->o.leverage == AS_LEV_EXACT && d > (B->o.s1 > 0 ? B->o.s1 : as_default_s1(n)))
+                return as_error(c, AS_ERR_ARG, "method = \"exact\" needs a dense d x n copy of X' in memory "
+                                "(d = %lld): read by blocks, use \"approx\"", (long long)d);
+            B->o.probabilities = AS_PROB_LEVERAGE;
+        }
+    }
+    if (as_block_plan_init(n, d, &B->o, &B->P, c) != AS_OK) return c->status;
+    B->metrics = B->what == AS_BLOCKS_RAND && (B->o.error || B->o.spectral > 0);
+    if (B->what == AS_BLOCKS_ERROR) B->flags[B->npass++] = AS_PF_GRAM;
+    else if (B->P.in_memory) B->flags[B->npass++] = AS_PF_WHOLE;
+    else {
+        int scores = (B->P.need_lev ? AS_PF_LEV : 0) | (B->P.need_nrm ? AS_PF_NRM : 0) | (B->metrics ? AS_PF_GRAM : 0);
+        if (B->P.need_lev) B->flags[B->npass++] = AS_PF_SKETCH;
+        if (scores) B->flags[B->npass++] = scores;
+        if (B->what == AS_BLOCKS_RAND) B->flags[B->npass++] = AS_PF_GATHER;
+    }
+    return AS_OK;
+}
+
+int as_blocks_new(int what, int64_t n, int64_t d, const void *o, const as_matrix *Y,
+                  int64_t width, int64_t workers, as_blocks **run, as_common *c)
+{
+    static uint64_t count = 0;
+    as_blocks *B;
+    int i, full = 0;
+    *run = NULL;
+    c->status = AS_OK;
+    if (what < AS_BLOCKS_RAND || what > AS_BLOCKS_ERROR || !o)
+        return as_error(c, AS_ERR_ARG, "as_blocks_new: unknown run %d", what);
+    if (n < 1 || d < 1)
+        return as_error(c, AS_ERR_INPUT, "X is empty (%lld x %lld): it needs at least one row and one column",
+                        (long long)n, (long long)d);
+    if (n > AS_INT_MAX)
+        return as_error(c, AS_ERR_TOOBIG, "X has %lld rows; at most %lld are supported", (long long)n,
+                        (long long)AS_INT_MAX);
+    if (!(B = as_calloc(c, 1, sizeof(*B)))) return c->status;
+    B->what = what;
+    B->kind = -1;
+    B->t0 = as_wtime();
+    B->id = as_rng_u64((uint64_t)(B->t0 * 1e9), ++count, (uint64_t)(uintptr_t)B);
+    as_sample_init(&B->R.S);
+    B->R.metrics = B->R.S.metrics;
+    B->R.rank = 0;
+    if (as_run_plan(B, n, d, o, Y, c) != AS_OK) goto fail;
+    B->R.chunk = B->P.chunk;
+    B->width = width <= 0 ? B->P.chunk : (width + B->P.chunk - 1) / B->P.chunk * B->P.chunk;
+    if (B->width > d) B->width = (d + B->P.chunk - 1) / B->P.chunk * B->P.chunk;
+    B->nblocks_full = B->R.blocks = (d + B->width - 1) / B->width;
+    B->workers = workers < 1 ? 1 : workers;
+    /* workers run the core on one thread each unless asked: the bits do not depend on it */
+    B->wthreads = B->workers > 1 && c->nthreads <= 0 ? 1 : c->nthreads;
+    if (as_run_memory(B, c) != AS_OK) goto fail;
+    for (i = 0; i < B->npass; i++) full |= B->flags[i] & (AS_PF_SKETCH | AS_PF_LEV | AS_PF_NRM | AS_PF_GRAM);
+    if ((full && !(B->hash = as_malloc(c, (size_t)d, sizeof(uint32_t)))) ||
+        (B->P.need_lev && !B->P.in_memory && B->what != AS_BLOCKS_ERROR &&
+         !(B->lev = as_malloc(c, (size_t)d, sizeof(double)))) ||
+        (B->P.need_nrm && !B->P.in_memory && B->what == AS_BLOCKS_RAND &&
+         !(B->nrm = as_malloc(c, (size_t)d, sizeof(double)))))
+        goto fail;
+    if (as_pass_start(B, c) != AS_OK) goto fail;
+    *run = B;
+    return AS_OK;
+fail:
+    as_blocks_free(B, c);
+    return c->status;
+}
+
+as_blocks_result *as_blocks_result_get(as_blocks *B)
+{
+    return B && B->done ? &B->R : NULL;
+}
+
+/* ------------------------------------------------------------ the serial driver */
+/* Block t of the task through the reader, in pieces of at most `piece`
+   columns (a full pass's within one chunk; a gather's only those that hold
+   chosen columns). */
+static int as_drive_block(const as_task_head *T, const as_reader *rd, int64_t piece, int64_t t,
+                          as_part_head **PP, as_common *c)
+{
+    const as_blk_rec *r = as_task_recs(T) + t;
+    const int64_t *sel = as_task_sel(T);
+    int gather = (T->flags & AS_PF_GATHER) != 0;
+    int64_t a = r->j0, s = r->sa;
+    while (a < r->j1 && (*PP)->status == AS_OK) {
+        int64_t b;
+        as_matrix X;
+        char msg[400] = "";
+        int st;
+        if (gather) {
+            if (s >= r->sb) break;
+            a = r->j0 + (sel[s] - r->j0) / piece * piece;
+        }
+        b = a + piece < r->j1 ? a + piece : r->j1;
+        if (!gather && !(T->flags & AS_PF_WHOLE) && b > (a / T->chunk + 1) * T->chunk) b = (a / T->chunk + 1) * T->chunk;
+        memset(&X, 0, sizeof X);
+        st = rd->read(rd->ctx, a, b, &X, msg, sizeof msg);
+        if (st == AS_ERR_INTERRUPT) return as_error(c, AS_ERR_INTERRUPT, "interrupted by the user");
+        if (st != 0)
+            return as_error(c, AS_ERR_INPUT, "the reader failed on columns %lld..%lld: %s", (long long)(a + 1),
+                            (long long)b, msg[0] ? msg : "(no message)");
+        if (X.ncol != b - a || X.nrow != T->n)
+            return as_error(c, AS_ERR_INPUT, "the reader's columns %lld..%lld must be %lld x %lld, got %lld x %lld",
+                             (long long)(a + 1), (long long)b, (long long)T->n, (long long)(b - a),
+                             (long long)X.nrow, (long long)X.ncol);
+        if (as_part_feed(T, PP, &X, a, NULL, c) != AS_OK) return c->status;
+        while (gather && s < r->sb && sel[s] < b) s++;
+        a = b;
+        if (as_interrupted(c)) return c->status;
+    }
+    return AS_OK;
+}
+
+int as_blocks_drive(as_blocks *B, const as_reader *rd, as_common *c)
+{
+    const void *task;
+    size_t len;
+    int64_t t, piece = rd->piece > 0 && rd->piece < B->P.chunk ? rd->piece : B->P.chunk;
+    for (;;) {
+        const as_task_head *T;
+        if (as_blocks_next(B, &task, &len, c) != AS_OK || !task) return c->status;
+        T = task;
+        for (t = 0; t < T->count; t++) {
+            as_part_head *P = NULL;
+            int st = as_part_begin(T, t, &P, c);
+            if (st == AS_OK) st = as_drive_block(T, rd, piece, t, &P, c);
+            if (st == AS_OK) st = as_blocks_merge(B, P, (size_t)P->used, c);
+            as_free(c, P);
+            if (st != AS_OK) return as_run_fail(B, c);
+        }
+    }
+}
