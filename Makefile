@@ -62,7 +62,7 @@ $(CORE_LIB): $(CORE_OBJ)
 core: $(CORE_LIB)
 
 CORE_TESTS := $(patsubst tests/core/%.c,$(BUILD)/tests/%,$(wildcard tests/core/test_*.c))
-$(BUILD)/tests/%: tests/core/%.c tests/core/check.h $(CORE_LIB)
+$(BUILD)/tests/%: tests/core/%.c tests/core/check.h tests/core/bits_hash.h $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -Icore $< $(CORE_LIB) $(LAPACK_LIBS) -o $@
 # one line per test program, then "core C tests: N passed, M failed" (their sums)
@@ -82,7 +82,7 @@ check-core: $(CORE_TESTS) $(CORE_LIB)
 FLAG_SETS := make r octave
 flags_cflags = $(if $(filter r,$(1)),$$($(R) CMD config CFLAGS),$$(mkoctfile -p CFLAGS)) -std=c99 -fPIC -fopenmp \
   -march=native -ffp-contract=fast
-check-flags: $(CORE_SRC) $(CORE_HDR) tests/core/bits_dump.c
+check-flags: $(CORE_SRC) $(CORE_HDR) tests/core/bits_dump.c tests/core/bits_hash.h
 	@rm -rf $(BUILD)/flags; ok=0; bad=0; \
 	for s in $(FLAG_SETS); do mkdir -p $(BUILD)/flags/$$s; \
 	  case $$s in make) cf='$(CORE_CFLAGS)';; r) cf="$(call flags_cflags,r)";; octave) cf="$(call flags_cflags,octave)";; esac; \

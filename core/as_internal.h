@@ -136,6 +136,12 @@ static inline int64_t as_col_nnz(const as_matrix *A, int64_t j)
     return A->p64[j + 1] - A->p64[j];
 }
 
+/* How messages name an input: "X", or "[X; K]" for the stacked view that
+   as_rand_qkv and as_det_qkv sample (X plays the queries). */
+const char *as_input_name(const as_matrix *A);
+/* Its rows for messages: "nrow(X) = 20", "nrow(X) + nrow(K) = 20 + 20 = 40". */
+const char *as_input_rows(const as_matrix *A, char *buf, size_t len);
+
 /* Squared norm of column j. */
 double as_col_norm2(const as_matrix *A, int64_t j);
 /* The norm-sampling weight of column j, the entries divided by scale (1: as
@@ -168,14 +174,42 @@ int as_compare_view(const as_matrix *X, const double *G, const double *H, int sp
                     as_metrics *out, as_common *c);
 
 
-/* Symmetric eigendecomposition of the n x n matrix A (overwritten): eigenvalues
-   ascending in w, eigenvectors in Z (n x n) when Z != NULL. */
+/* ---- long dense linear algebra in pieces between interrupt polls, the BLAS
+   on one thread (linalg.c) */
+/* Symmetric eigendecomposition of the n x n matrix A (lower triangle;
+   destroyed): eigenvalues ascending in w, eigenvectors in Z (n x n, not A)
+   when Z != NULL (dsyevd's algorithm; without vectors dsyevr's). */
 int as_syev(int n, double *A, double *w, double *Z, as_common *c);
+/* dgeqp3 (every column free: jpvt is set here), its panels narrowed where
+   they would be long. */
+int as_geqp3(int m, int n, double *A, int lda, int *jpvt, double *tau, as_common *c);
+/* dgemm: C = alpha op(A) op(B) + beta C (m x n, k inner), by bands of C's
+   columns on the core's threads and rounds of the inner dimension. */
+int as_gemm_blocks(const char *ta, const char *tb, int64_t m, int64_t n, int64_t k, double alpha,
+                   const double *A, int64_t lda, const double *B, int64_t ldb, double beta, double *C,
+                   int64_t ldc, as_common *c);
+/* dsyrk: C = alpha A A' (trans "N", A n x k) or A'A ("T", A k x n) + beta C,
+   the triangle uplo, by tiles on the core's threads. */
+int as_syrk_blocks(const char *uplo, const char *trans, int64_t n, int64_t k, double alpha,
+                   const double *A, int64_t lda, double beta, double *C, int64_t ldc, as_common *c);
+/* B (r x q) = U^-1 B for U upper triangular (r x r), by bands of B's columns. */
+int as_trsm_blocks(int64_t r, int64_t q, const double *U, int64_t ldu, double *B, int64_t ldb,
+                   as_common *c);
+/* Bytes of memory traffic of one panel of as_geqp3, and multiply-adds of one
+   round of the products and of the eigenvectors' back-transformation,
+   between polls (tests set less). */
+extern double as_la_pass_bytes;
+extern double as_la_round_madds;
 
 /* Whitening of the Gram G (n x n, destroyed): W (r x n, allocated) with
    W G W' = I_r over the eigenvalues of G above n 16 DBL_EPSILON lambda_max(G)
    (whiten.c; the deterministic algorithm and the spectral eps). */
 int as_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c);
+/* The same, with (null not NULL) the eigenvectors of the eigenvalues at or
+   below the cut (n x (n - rank), allocated; NULL when rank = n) and (lmax not
+   NULL) the largest eigenvalue of G. */
+int as_whiten_null(int64_t n, double *G, double **W, int64_t *rank, double **null, double *lmax,
+                   as_common *c);
 
 /* ---- the block passes (blocks.c; driven by block_run.c, and by as_rand
    over X as one block): see "block input" in attsparse.h */

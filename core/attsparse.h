@@ -600,7 +600,9 @@ int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *w
             double *G, as_common *c);
 
 /* AS_OK when every entry of the n x n Gram G of the input `name` is finite;
-   else AS_ERR_INPUT ("X X' overflows ..."): call it before as_softmax. */
+   else AS_ERR_INPUT ("X X' overflows ..."): call it before as_softmax.
+   name "[X; K]" (or "[X; K] ..." for a sample of it): the stacked input of
+   Q != K, whose message names X and K. */
 int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c);
 
 /* Row-softmax of a Gram matrix: Att = D^-1 exp(G), row maximum subtracted. */
@@ -634,9 +636,8 @@ int as_sym_attention(const as_matrix *X, double *Att, as_common *c);
 /* C ((nrow(A)) x (b1 - b0), column-major) = A(:, idx) diag(w)^2 B(b0:b1-1, idx)':
    row j of C pairs row j of A with rows b0.. of B. index == NULL: all columns,
    weight == NULL: weights 1. A, B dense or CSC with the same ncol. Dense A and
-   B (a large product): BLAS dgemm, whose last bits may depend on the BLAS's
-   threads; otherwise each entry is summed in column order, the same bits on
-   any thread count. */
+   B (a large product): BLAS dgemm in blocks; otherwise each entry is summed in
+   column order. The same bits on any thread count either way. */
 int as_cross_gram(const as_matrix *A, const as_matrix *B, int64_t k, const int64_t *index,
                   const double *weight, int64_t b0, int64_t b1, double *C, as_common *c);
 

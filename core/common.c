@@ -216,31 +216,3 @@ double as_wtime(void)
     return (double)clock() / CLOCKS_PER_SEC;
 #endif
 }
-
-int as_syev(int n, double *A, double *w, double *Z, as_common *c)
-{
-    int m = 0, info = 0, lwork = -1, liwork = -1, iwq = 0, il = 1, iu = n;
-    double wq = 0, vl = 0, vu = 0, abstol = 0;
-    int *isuppz, *iwork;
-    double *work;
-    const char *jobz = Z ? "V" : "N";
-    if (n == 0) return AS_OK;
-    isuppz = as_malloc(c, 2 * (size_t)n, sizeof(int));
-    if (!isuppz) return c->status;
-    dsyevr_(jobz, "A", "L", &n, A, &n, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &n,
-            isuppz, &wq, &lwork, &iwq, &liwork, &info, 1, 1, 1);
-    lwork = (int)wq + 1;
-    liwork = iwq + 1;
-    work = as_malloc(c, (size_t)lwork, sizeof(double));
-    iwork = as_malloc(c, (size_t)liwork, sizeof(int));
-    if (work && iwork) {
-        dsyevr_(jobz, "A", "L", &n, A, &n, &vl, &vu, &il, &iu, &abstol, &m, w, Z, &n,
-                isuppz, work, &lwork, iwork, &liwork, &info, 1, 1, 1);
-        if (info != 0)
-            as_error(c, AS_ERR_LAPACK, "dsyevr failed (info = %d)", info);
-    }
-    as_free(c, work);
-    as_free(c, iwork);
-    as_free(c, isuppz);
-    return c->status;
-}

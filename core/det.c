@@ -51,7 +51,7 @@ static int as_det_plan_memory(const as_matrix *X, const as_det_options *o, const
 {
     int64_t n = X->nrow, d = X->ncol;
     double mib = 1048576.0, fixed, cap, tree_mb = 0;
-    char what[200];
+    char what[240], rows[80];
     memset(Lo, 0, sizeof(*Lo));
     Lo->L = 1;
     Lo->np = n * (n + 1) / 2;
@@ -85,8 +85,8 @@ static int as_det_plan_memory(const as_matrix *X, const as_det_options *o, const
     Lo->white = Lo->use_tree && (X->kind == AS_DENSE || X->kind == AS_STACKED ||
                                  (double)as_nnz(X) * n + (double)d * n * n <= 6.0 * P->b * pow((double)n, 4));
     if (Lo->use_tree) tree_mb = (2.0 * Lo->L - 1) * Lo->node_mb;
-    snprintf(what, sizeof what, "the deterministic algorithm (n = nrow(X) = %lld, up to %lld iterations, "
-             "a search tree of %.4g MiB)", (long long)n, (long long)P->Q, tree_mb);
+    snprintf(what, sizeof what, "the deterministic algorithm (n = %s, up to %lld iterations, "
+             "a search tree of %.4g MiB)", as_input_rows(X, rows, sizeof rows), (long long)P->Q, tree_mb);
     return as_mem_check(c, fixed + tree_mb * mib, o->mem_mb, what);
 }
 
@@ -138,11 +138,14 @@ static int as_det_direct(const as_matrix *X, const as_det_options *o, int keep_g
                         (long long)Lo.lf);
         if (as_gram(X, -1, NULL, NULL, G, c) != AS_OK) goto done;
     }
-    if (as_gram_finite(n, G, "X", c) != AS_OK) goto done;
+    if (as_gram_finite(n, G, as_input_name(X), c) != AS_OK) goto done;
     for (gmax = 0, a = 0; a < n; a++) gmax = fmax(gmax, G[a + a * n]);
     if (gmax < 1024 * DBL_MIN && as_det_nonzero(X)) {
         /* the squares of X's entries are subnormal or 0: its rank would be lost */
-        as_error(c, AS_ERR_INPUT, "X X' underflows (largest squared row norm %g): scale X up", gmax);
+        if (X->kind == AS_STACKED)
+            as_error(c, AS_ERR_INPUT, "X X' and K K' underflow (largest squared row norm %g): scale X and K up", gmax);
+        else
+            as_error(c, AS_ERR_INPUT, "X X' underflows (largest squared row norm %g): scale X up", gmax);
         goto done;
     }
     if (keep_gram) {
@@ -158,7 +161,8 @@ static int as_det_direct(const as_matrix *X, const as_det_options *o, int keep_g
     if (r == 0) {
         if (as_det_nonzero(X)) {
             /* a nonzero X has rank >= 1: whitening lost it */
-            as_error(c, AS_ERR_INPUT, "the whitening of X found rank 0 although X is nonzero: scale X");
+            as_error(c, AS_ERR_INPUT, "the whitening of %s found rank 0 although it is nonzero: scale %s",
+                     as_input_name(X), X->kind == AS_STACKED ? "X and K" : "X");
             goto done;
         }
         out->eps_bound = 0;   /* X == 0: the empty Y is exact */

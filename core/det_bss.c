@@ -135,7 +135,6 @@ double as_det_phi_tol = 1e-6;
 int64_t as_det_refresh_cols = 0;
 
 #define AS_DET_CANCEL 16.0    /* refresh when sum(D) exceeds the lower potential this many times */
-#define AS_DET_CHUNK_MIN 64   /* fewest columns a thread scores at a time */
 #define AS_DET_SCORE_BLOCK 128 /* most columns a thread scores at a time (its arrays
                                  are this many columns wide) */
 
@@ -169,9 +168,7 @@ typedef struct as_det_run {
     const double *W;  /* r x n: W G W' = I on the range of G                  */
     double *A;        /* r x r, lower triangle: sum_j t_j v_j v_j'            */
     double *Q, *lam;  /* r x r, r: the base's eigenvectors and eigenvalues    */
-    double *ework;    /* the eigensolver's workspace                           */
-    int *eiwork;
-    int lework, leiwork;
+    double *Aw;       /* r x r: A's copy for the eigensolver                   */
     double *Z;        /* r x n: Q'W                                           */
     double *G, *tg;   /* r x (mcap + smax), mcap + smax: Q'v_i and t_i         */
     int64_t m, mcap, mc;  /* columns in G; a refresh past mcap; G's room */
@@ -334,17 +331,16 @@ static void as_det_score_cols(const as_det_run *R, as_det_ws *ws, const double *
     }
 }
 
-/* Score columns j0 .. j1 - 1: split among the threads (each a chunk of at
-   most AS_DET_SCORE_BLOCK columns at a time, the BLAS on one thread), the threads'
-   best merged into top (a total order: the same result for any split), with
-   an interrupt check between rounds of chunks (a chunk is 2 r n flops a
-   column: a fraction of a second at any rank this runs at). */
+/* Score columns j0 .. j1 - 1 in chunks of AS_DET_SCORE_BLOCK columns from j0,
+   spread over the threads (the BLAS on one thread), the threads' best merged
+   into top (a total order: the same result for any split), with an interrupt
+   check between rounds of chunks (a chunk is 2 r n flops a column: a
+   fraction of a second at any rank this runs at). The chunks do not depend
+   on the thread count: a column's scores come from dgemm calls over its
+   chunk, whose last bits depend on the chunk's width. */
 static int as_det_score_range(as_det_run *R, int64_t j0, int64_t j1, as_det_top *top, as_common *c)
 {
-    int64_t len = j1 - j0, per, j, nt = R->nt;
-    per = (len + nt - 1) / nt;
-    if (per < AS_DET_CHUNK_MIN) per = AS_DET_CHUNK_MIN;
-    if (per > AS_DET_SCORE_BLOCK) per = AS_DET_SCORE_BLOCK;
+    int64_t per = AS_DET_SCORE_BLOCK, j, nt = R->nt;
     for (j = j0; j < j1; j += per * nt) {
         int64_t jr = j, t, u, nch = (j1 - j + per - 1) / per;
         if (nch > nt) nch = nt;
@@ -376,11 +372,11 @@ static int as_det_score_range(as_det_run *R, int64_t j0, int64_t j1, as_det_top 
    from M = D + s H K H' (s = 1: U, -1: L),
    M^2 = D^2 + s (E K H' + H K E') + H K (H'H) K H', E = D H. Mp gets it packed
    (lower triangle by columns, off-diagonal doubled). */
-static void as_det_walk_matrix(as_det_run *R)
+static int as_det_walk_matrix(as_det_run *R, as_common *c)
 {
     int64_t r = R->r, m = R->m, p = R->p, i, a, b, kp = 0, kn = 0, e = 0;
     int ri = (int)r, pi = (int)p, m4 = (int)(4 * m), mi = (int)m, ldm = (int)R->mc, side;
-    double one = 1.0, mone = -1.0, zero = 0.0;
+    double one = 1.0, zero = 0.0;
     const as_det_side *U = R->SU, *L = R->SL;
     /* the diagonal part, by two rank-k updates: rows of E' (k x p) scaled by sqrt|f_i| */
     for (i = 0; i < r; i++) {
@@ -394,16 +390,10 @@ static void as_det_walk_matrix(as_det_run *R)
         double sc = sqrt(fabs(R->f[i]));
         for (b = 0; b < p; b++) R->Et[dst + b * r] = sc * (R->P->white ? R->Q[b + i * r] : R->Z[i + b * r]);
     }
-    if (kp > 0) {
-        int ki = (int)kp;
-        dsyrk_("L", "T", &pi, &ki, &one, R->Et, &ri, &zero, R->Mt, &pi, 1, 1);
-    } else {
-        for (i = 0; i < p * p; i++) R->Mt[i] = 0;
-    }
-    if (kn > 0) {
-        int ki = (int)kn;
-        dsyrk_("L", "T", &pi, &ki, &mone, R->Et + kp, &ri, &one, R->Mt, &pi, 1, 1);
-    }
+    if (as_syrk_blocks("L", "T", p, kp, 1.0, R->Et, r, 0.0, R->Mt, p, c) != AS_OK ||
+        (kn > 0 && as_syrk_blocks("L", "T", p, kn, -1.0, R->Et + kp, r, 1.0, R->Mt, p, c) != AS_OK) ||
+        as_interrupted(c))
+        return c->status;
     if (m > 0) {
         /* C and S (4m x 4m, zero but for the blocks below) */
         for (i = 0; i < 16 * m * m; i++) R->Sm[i] = 0;
@@ -440,6 +430,7 @@ static void as_det_walk_matrix(as_det_run *R)
         R->Mp[e++] = R->Mt[b + b * p];
         for (a = b + 1; a < p; a++) R->Mp[e++] = 2.0 * R->Mt[a + b * p];
     }
+    return AS_OK;
 }
 
 /* 0 when l I < A < u I, by Cholesky factorizations of u I - A and A - l I
@@ -465,14 +456,17 @@ static int as_det_certify(int64_t r, const double *A, double u, double l, double
 static int as_det_refresh(as_det_run *R, as_common *c)
 {
     int64_t r = R->r, a, b;
-    int ri = (int)r, ni = (int)R->n, info = 0;
-    double one = 1.0, zero = 0.0;
     for (b = 0; b < r; b++)
-        for (a = b; a < r; a++) R->Q[a + b * r] = R->A[a + b * r];
-    dsyevd_("V", "L", &ri, R->Q, &ri, R->lam, R->ework, &R->lework, R->eiwork, &R->leiwork, &info, 1, 1);
-    if (info != 0)
-        return as_error(c, AS_ERR_INPUT, "deterministic algorithm: the eigendecomposition of the sum of the picks failed (LAPACK dsyevd info %d)", info);
-    dgemm_("T", "N", &ri, &ni, &ri, &one, R->Q, &ri, R->W, &ri, &zero, R->Z, &ri, 1, 1);
+        for (a = b; a < r; a++) R->Aw[a + b * r] = R->A[a + b * r];
+    if (as_syev((int)r, R->Aw, R->lam, R->Q, c) != AS_OK) {
+        if (c->status == AS_ERR_LAPACK)
+            as_error(c, AS_ERR_INPUT, "deterministic algorithm: the eigendecomposition of the sum of the picks failed (%s)",
+                     c->msg);
+        return c->status;
+    }
+    if (as_interrupted(c) ||
+        as_gemm_blocks("T", "N", r, R->n, r, 1.0, R->Q, r, R->W, r, 0.0, R->Z, r, c) != AS_OK)
+        return c->status;
     R->m = 0;
     as_det_cols(R, &R->ws[0], R->Z, R->jc, 0, R->nc, R->Wc);
     R->refreshes++;
@@ -506,8 +500,7 @@ static int as_det_candidates(as_det_run *R, int64_t s, as_det_top *top, int *sca
     *scanned = 0;
     if (P->use_tree) {
         int64_t leaf, j0, j1;
-        as_det_walk_matrix(R);
-        if (as_interrupted(c)) return c->status;
+        if (as_det_walk_matrix(R, c) != AS_OK || as_interrupted(c)) return c->status;
         leaf = as_det_tree_walk(P->T, R->Mp);
         j0 = leaf * P->T->lf;
         j1 = j0 + P->T->lf < R->d ? j0 + P->T->lf : R->d;
@@ -566,20 +559,11 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
     R.p = P->white ? r : n;
     R.ncap = AS_DET_CACHE;
     top.cap = R.smax > R.ncap ? R.smax : R.ncap;
-    {
-        /* the eigensolver's workspace (dsyevd with vectors) */
-        double wq = 0;
-        int ri = (int)r, info = 0, iq = 0, mone = -1;
-        dsyevd_("V", "L", &ri, NULL, &ri, NULL, &wq, &mone, &iq, &mone, &info, 1, 1);
-        R.lework = info == 0 && wq >= 1 ? (int)wq : 1 + 6 * ri + 2 * ri * ri;
-        R.leiwork = info == 0 && iq >= 1 ? iq : 3 + 5 * ri;
-    }
     /* every workspace once, before the first step */
     R.A = as_calloc(c, (size_t)(r * r), sizeof(double));
     R.Q = as_malloc(c, (size_t)(r * r), sizeof(double));
     R.lam = as_malloc(c, (size_t)r, sizeof(double));
-    R.ework = as_malloc(c, (size_t)R.lework, sizeof(double));
-    R.eiwork = as_malloc(c, (size_t)R.leiwork, sizeof(int));
+    R.Aw = as_malloc(c, (size_t)(r * r), sizeof(double));
     R.Z = as_malloc(c, (size_t)(r * n), sizeof(double));
     R.G = as_malloc(c, (size_t)(r * mc), sizeof(double));
     R.tg = as_malloc(c, (size_t)mc, sizeof(double));
@@ -617,7 +601,7 @@ int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan
     R.v = as_malloc(c, (size_t)r, sizeof(double));
     R.jp = as_malloc(c, (size_t)R.smax, sizeof(int64_t));
     top.c = as_malloc(c, (size_t)top.cap, sizeof(as_det_cand));
-    if (!R.A || !R.Q || !R.lam || !R.ework || !R.eiwork || !R.Z || !R.G || !R.tg || !R.Wc || !R.jc || !R.v || !R.jp || !top.c)
+    if (!R.A || !R.Q || !R.lam || !R.Aw || !R.Z || !R.G || !R.tg || !R.Wc || !R.jc || !R.v || !R.jp || !top.c)
         goto done;
     if (P->use_tree) {
         R.Et = as_malloc(c, (size_t)(r * R.p), sizeof(double));
@@ -797,8 +781,7 @@ done:
     as_free(c, R.A);
     as_free(c, R.Q);
     as_free(c, R.lam);
-    as_free(c, R.ework);
-    as_free(c, R.eiwork);
+    as_free(c, R.Aw);
     as_free(c, R.Z);
     as_free(c, R.G);
     as_free(c, R.tg);

@@ -32,11 +32,11 @@ static void as_det_leaf_dense(const as_matrix *X, int64_t j0, int64_t j1, double
     }
 }
 
-/* P = sum over columns j0..j1-1 of x_j x_j' (CSC X): nnz(x_j)^2 / 2 each. */
-static void as_det_leaf_csc(const as_matrix *X, int64_t j0, int64_t j1, double *P)
+/* P (+)= sum over columns j0..j1-1 of x_j x_j' (CSC X): nnz(x_j)^2 / 2 each. */
+static void as_det_leaf_csc(const as_matrix *X, int64_t j0, int64_t j1, double *P, int add)
 {
     int64_t n = X->nrow, j, q, s;
-    memset(P, 0, sizeof(double) * (size_t)(n * (n + 1) / 2));
+    if (!add) memset(P, 0, sizeof(double) * (size_t)(n * (n + 1) / 2));
     for (j = j0; j < j1; j++) {
         int64_t beg, end;
         if (X->kind == AS_CSC32) { beg = X->p32[j]; end = X->p32[j + 1]; }
@@ -123,16 +123,16 @@ void as_det_apply(const as_matrix *X, int64_t j, const double *M, int64_t r, dou
     AS_FOR_COL(X, j, row, val, { as_det_axpy(r, val, M + row * r, y); });
 }
 
-/* P = sum over columns j0..j1-1 of v_j v_j' with v_j = W x_j (W: r x n), in
+/* P (+)= sum over columns j0..j1-1 of v_j v_j' with v_j = W x_j (W: r x n), in
    blocks of AS_DET_BLOCK whitened columns held in V (r x AS_DET_BLOCK). */
 static void as_det_leaf_white(const as_matrix *X, const double *W, int64_t r, int64_t j0,
-                              int64_t j1, double *P, double *V)
+                              int64_t j1, double *P, double *V, int add)
 {
     int64_t j, t;
     int ri = (int)r, ni = (int)X->nrow;
     double one = 1.0, zero = 0.0;
     as_matrix Vv;
-    if (j1 <= j0) memset(P, 0, sizeof(double) * (size_t)(r * (r + 1) / 2));
+    if (j1 <= j0 && !add) memset(P, 0, sizeof(double) * (size_t)(r * (r + 1) / 2));
     for (j = j0; j < j1; j += AS_DET_BLOCK) {
         int nb = (int)(j1 - j < AS_DET_BLOCK ? j1 - j : AS_DET_BLOCK);
         if (X->kind == AS_DENSE && X->ld <= AS_INT_MAX) {
@@ -142,47 +142,85 @@ static void as_det_leaf_white(const as_matrix *X, const double *W, int64_t r, in
             for (t = 0; t < nb; t++) as_det_apply(X, j + t, W, r, V + t * r);
         }
         as_view_dense(&Vv, r, nb, V, r);
-        as_det_leaf_dense(&Vv, 0, nb, P, j > j0);
+        as_det_leaf_dense(&Vv, 0, nb, P, add || j > j0);
     }
 }
 
-/* Leaf Grams in parallel (each leaf is one task: the same sums for any thread
-   count), in chunks with an interrupt check between them; then the sums.
-   W == NULL: Grams of the columns of X; else of the whitened columns W x_j
-   (r x n), with V a workspace of nt x r x AS_DET_BLOCK. */
+/* The end of the piece of a leaf's columns that starts at j (the leaf ends at
+   j1), about AS_DET_BUILD_WORK multiply-adds: whole blocks of AS_DET_BLOCK
+   whitened columns, whole groups of four dense columns (the kernels' own
+   steps: pieces sum in the same order as the leaf at once), or CSC columns. */
+static int64_t as_det_piece_end(const as_matrix *X, const double *W, int64_t r, int64_t j, int64_t j1)
+{
+    int64_t e;
+    double n2 = (double)X->nrow * (double)(X->nrow + 1) / 2, w = 0;
+    if (W) e = j + AS_DET_BLOCK;
+    else if (X->kind == AS_DENSE) e = j + 4 * (int64_t)fmax(1.0, floor(AS_DET_BUILD_WORK / (4.0 * n2)));
+    else {
+        for (e = j; e < j1 && w < AS_DET_BUILD_WORK; e++) {
+            double z = (double)as_col_nnz(X, e);
+            w += z * (z + 1) / 2 + 1;
+        }
+    }
+    (void)r;
+    return e < j1 ? e : j1;
+}
+
+/* Leaf Grams in parallel (each leaf one task at a time: the same sums for
+   any thread count), a group of leaves at a time; each leaf a piece of its
+   columns per round, with an interrupt check between rounds (a leaf can be
+   many seconds of work: thousands of whitened columns of rank n). Then the
+   sums. W == NULL: Grams of the columns of X; else of the whitened columns
+   W x_j (r x n), with V a workspace of nt x r x AS_DET_BLOCK. */
 int as_det_tree_build(const as_matrix *X, const double *W, int64_t r, double *V,
                              as_det_tree *T, int nt, as_common *c)
 {
-    int64_t d = X->ncol, i0 = 0, i1, i;
+    int64_t d = X->ncol, i0 = 0, i1, i, *next;
     double budget = AS_DET_BUILD_WORK * nt;
-    while (i0 < T->L) {
+    /* the whitened leaves' dgemm on one BLAS thread each (linalg.c) */
+    int blas;
+    next = as_malloc(c, (size_t)T->L, sizeof(int64_t));
+    if (!next) return c->status;
+    blas = W ? as_blas_threads_set(1) : 0;
+    while (i0 < T->L && c->status == AS_OK) {
         double work = 0;
+        int more = 1;
         for (i1 = i0; i1 < T->L && (work < budget || i1 - i0 < nt); i1++) {
             int64_t j0 = i1 * T->lf, j1 = j0 + T->lf < d ? j0 + T->lf : d;
             work += W ? (double)(j1 - j0) * (double)r * ((double)r / 2 + (double)X->nrow)
                       : as_det_leaf_work(X, j0, j1);
+            next[i1] = j0;
         }
+        while (more) {
+            more = 0;
 #ifdef _OPENMP
-#pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
+#pragma omp parallel for num_threads(nt) schedule(dynamic, 1) reduction(|:more)
 #endif
-        for (i = i0; i < i1; i++) {
-            int64_t j0 = i * T->lf, j1 = j0 + T->lf < d ? j0 + T->lf : d;
-            double *P = T->P + as_det_leaf_node(T->L, i) * T->np;
-            int tid = 0;
+            for (i = i0; i < i1; i++) {
+                int64_t j0 = i * T->lf, j1 = j0 + T->lf < d ? j0 + T->lf : d, a = next[i], e;
+                double *P = T->P + as_det_leaf_node(T->L, i) * T->np;
+                int tid = 0;
 #ifdef _OPENMP
-            tid = omp_get_thread_num();
+                tid = omp_get_thread_num();
 #endif
-            if (W) as_det_leaf_white(X, W, r, j0, j1, P, V + (int64_t)tid * r * AS_DET_BLOCK);
-            else if (X->kind == AS_DENSE) as_det_leaf_dense(X, j0, j1, P, 0);
-            else as_det_leaf_csc(X, j0, j1, P);
+                if (a >= j1 && a > j0) continue;
+                e = as_det_piece_end(X, W, r, a, j1);
+                if (W) as_det_leaf_white(X, W, r, a, e, P, V + (int64_t)tid * r * AS_DET_BLOCK, a > j0);
+                else if (X->kind == AS_DENSE) as_det_leaf_dense(X, a, e, P, a > j0);
+                else as_det_leaf_csc(X, a, e, P, a > j0);
+                next[i] = e > a ? e : j1 + 1;
+                more |= next[i] < j1;
+            }
+            if (as_interrupted(c)) break;
         }
-        if (as_interrupted(c)) return c->status;
         if ((i0 * 10) / T->L != (i1 * 10) / T->L)
             as_progress(c, "det: search tree %lld of %lld leaves", (long long)i1, (long long)T->L);
         i0 = i1;
     }
-    as_det_tree_sum(T, 0, 0, T->L);
-    return AS_OK;
+    if (blas > 0) as_blas_threads_set(blas);
+    as_free(c, next);
+    if (c->status == AS_OK) as_det_tree_sum(T, 0, 0, T->L);
+    return c->status;
 }
 
 /* Walk from the root into the child with the larger <P_child, M> (the children

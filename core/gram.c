@@ -26,9 +26,9 @@
    The cross products Q K' of Q != K (as_cross_gram, the off-diagonal block
    of a stacked [Q; K]'s Gram) are not symmetric and go to BLAS dgemm when Q
    and K are dense and the product is large (as_qk_blas_madds): equal to the
-   loops to rounding, their last bits may follow the BLAS's own threading.
-   Of a sample, only the error metrics and estimate read them (the index and
-   weights never do, except through the estimate's rounds of target mode). */
+   loops to rounding, on one BLAS thread in bands of columns and rounds of
+   the inner dimension that do not depend on the thread count (linalg.c), so
+   their bits do not either. */
 
 /* Tile of G (rows and columns) handled by one thread at a time. */
 #define AS_GRAM_TILE 256
@@ -547,18 +547,16 @@ static int as_cross_gram_dense(const as_matrix *A, const as_matrix *B, int64_t k
                                const int64_t *index, const double *weight, int64_t b0, int64_t b1,
                                double *C, int64_t ldc, as_common *c)
 {
-    int na = (int)A->nrow, nb = (int)(b1 - b0), lc = (int)ldc, lda = (int)A->ld, ldb = (int)B->ld;
+    int na = (int)A->nrow, nb = (int)(b1 - b0), lc = (int)ldc, blas;
     double one = 1.0, *PA, *PB;
     int64_t t0;
     size_t pw;
-    if (!index && !weight) {
-        int kd = (int)kk;
-        dgemm_("N", "T", &na, &nb, &kd, &one, A->x, &lda, B->x + b0, &ldb, &one, C, &lc, 1, 1);
-        return AS_OK;
-    }
+    if (!index && !weight)
+        return as_gemm_blocks("N", "T", na, nb, kk, 1.0, A->x, A->ld, B->x + b0, B->ld, 1.0, C, ldc, c);
     pw = kk < AS_QK_PANEL ? (size_t)kk : AS_QK_PANEL;
     PA = as_malloc(c, (size_t)na * pw, sizeof(double));
     PB = as_malloc(c, (size_t)nb * pw, sizeof(double));
+    blas = as_blas_threads_set(1);
     for (t0 = 0; PA && PB && t0 < kk; t0 += AS_QK_PANEL) {
         int kb = (int)(kk - t0 < AS_QK_PANEL ? kk - t0 : AS_QK_PANEL), t, a;
         for (t = 0; t < kb; t++) {
@@ -571,6 +569,7 @@ static int as_cross_gram_dense(const as_matrix *A, const as_matrix *B, int64_t k
         dgemm_("N", "T", &na, &nb, &kb, &one, PA, &na, PB, &nb, &one, C, &lc, 1, 1);
         if (t0 + AS_QK_PANEL < kk && as_interrupted(c)) break;
     }
+    if (blas > 0) as_blas_threads_set(blas);
     as_free(c, PA);
     as_free(c, PB);
     return c->status;
@@ -749,9 +748,16 @@ int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c)
 {
     int64_t a;
     for (a = 0; a < n * n; a++)
-        if (!isfinite(G[a]))
+        if (!isfinite(G[a])) {
+            if (name[0] == '[')
+                /* the stacked [X; K] of Q != K: its blocks are X X', X K' and K K' */
+                return as_error(c, AS_ERR_INPUT,
+                                "X X', X K' or K K'%s overflows (X or K has entries near %g or a large row norm): "
+                                "scale X and K down", strcmp(name, "[X; K]") ? " of the sample" : "",
+                                sqrt(DBL_MAX / (double)n));
             return as_error(c, AS_ERR_INPUT,
                             "%s %s' overflows (%s has entries near %g or a large row norm): scale %s down",
                             name, name, name, sqrt(DBL_MAX / (double)n), name);
+        }
     return AS_OK;
 }

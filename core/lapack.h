@@ -45,4 +45,32 @@ void dsyevr_(const char *jobz, const char *range, const char *uplo, const int *n
 void dsyevd_(const char *jobz, const char *uplo, const int *n, double *a, const int *lda, double *w,
              double *work, const int *lwork, int *iwork, const int *liwork, int *info, as_fclen, as_fclen);
 
+/* The building blocks of the interruptible drivers (linalg.c). */
+int ilaenv_(const int *ispec, const char *name, const char *opts, const int *n1, const int *n2,
+            const int *n3, const int *n4, as_fclen, as_fclen);
+double dlamch_(const char *cmach, as_fclen);
+double dnrm2_(const int *n, const double *x, const int *incx);
+void dscal_(const int *n, const double *a, double *x, const int *incx);
+void dlascl_(const char *type, const int *kl, const int *ku, const double *cfrom, const double *cto,
+             const int *m, const int *n, double *a, const int *lda, int *info, as_fclen);
+void dlaqps_(const int *m, const int *n, const int *offset, const int *nb, int *kb, double *a,
+             const int *lda, int *jpvt, double *tau, double *vn1, double *vn2, double *auxv,
+             double *f, const int *ldf);
+void dlaqp2_(const int *m, const int *n, const int *offset, double *a, const int *lda, int *jpvt,
+             double *tau, double *vn1, double *vn2, double *work);
+void dlatrd_(const char *uplo, const int *n, const int *nb, double *a, const int *lda, double *e,
+             double *tau, double *w, const int *ldw, as_fclen);
+void dsyr2k_(const char *uplo, const char *trans, const int *n, const int *k, const double *alpha,
+             const double *a, const int *lda, const double *b, const int *ldb, const double *beta,
+             double *c, const int *ldc, as_fclen, as_fclen);
+void dsytd2_(const char *uplo, const int *n, double *a, const int *lda, double *d, double *e,
+             double *tau, int *info, as_fclen);
+void dsterf_(const int *n, double *d, double *e, int *info);
+void dstedc_(const char *compz, const int *n, double *d, double *e, double *z, const int *ldz,
+             double *work, const int *lwork, int *iwork, const int *liwork, int *info, as_fclen);
+/* dormtr writes into a while it runs (it restores it) */
+void dormtr_(const char *side, const char *uplo, const char *trans, const int *m, const int *n,
+             double *a, const int *lda, const double *tau, double *c, const int *ldc,
+             double *work, const int *lwork, int *info, as_fclen, as_fclen, as_fclen);
+
 #endif

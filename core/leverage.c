@@ -350,24 +350,41 @@ int as_scores_cols(const as_matrix *X, const double *NT, int64_t q, int64_t qs, 
     (void)avx2;
     if (X->kind == AS_STACKED) return as_qk_scores(X, NT, q, qs, scores, c);
     if (X->kind == AS_DENSE) {
-        /* blocks of columns through dgemm: T = N' X(:, block) */
-        int qi = (int)q, qsi = (int)qs, ni = (int)n, nb, ldx = (int)X->ld;
-        double one = 1.0, zero = 0.0;
-        double *T = as_malloc(c, (size_t)q * 1024, sizeof(double));
+        /* blocks of 1024 columns through dgemm, T = N' X(:, block), the
+           blocks on the core's threads (each block the same call whatever the
+           thread count), a poll after each round */
+        int64_t nblk = (d + 1023) / 1024, b0;
+        int blas;
+        double *T;
+        nt = as_threads_for(c, (double)q * (double)n * (double)d);
+        if (nt > nblk) nt = (int)nblk;
+        T = as_malloc(c, (size_t)nt * (size_t)q, 1024 * sizeof(double));
         if (!T) return c->status;
-        for (j0 = 0; j0 < d; j0 += 1024) {
-            int64_t t;
-            nb = (int)(d - j0 < 1024 ? d - j0 : 1024);
-            dgemm_("N", "N", &qi, &nb, &ni, &one, NT, &qsi, X->x + j0 * X->ld, &ldx,
-                   &zero, T, &qi, 1, 1);
-            for (t = 0; t < nb; t++) {
-                double s = 0;
-                int64_t a;
-                for (a = 0; a < q; a++) s += T[a + t * q] * T[a + t * q];
-                scores[j0 + t] = s;
+        blas = as_blas_threads_set(1);
+        for (b0 = 0; b0 < nblk; b0 += nt) {
+            int64_t b1 = b0 + nt < nblk ? b0 + nt : nblk, b;
+#ifdef _OPENMP
+#pragma omp parallel for num_threads(nt) schedule(static, 1) if (b1 - b0 > 1)
+#endif
+            for (b = b0; b < b1; b++) {
+                int qi = (int)q, qsi = (int)qs, ni = (int)n, ldx = (int)X->ld, tid = 0, nb;
+                int64_t jb = b * 1024, t, a;
+                double one = 1.0, zero = 0.0, *Tt;
+#ifdef _OPENMP
+                tid = omp_get_thread_num();
+#endif
+                Tt = T + (size_t)tid * (size_t)q * 1024;
+                nb = (int)(d - jb < 1024 ? d - jb : 1024);
+                dgemm_("N", "N", &qi, &nb, &ni, &one, NT, &qsi, X->x + jb * X->ld, &ldx, &zero, Tt, &qi, 1, 1);
+                for (t = 0; t < nb; t++) {
+                    double s = 0;
+                    for (a = 0; a < q; a++) s += Tt[a + t * q] * Tt[a + t * q];
+                    scores[jb + t] = s;
+                }
             }
-            if ((j0 / 1024) % 16 == 15 && as_interrupted(c)) break;
+            if (b1 < nblk && as_interrupted(c)) break;
         }
+        if (blas > 0) as_blas_threads_set(blas);
         as_free(c, T);
         return c->status;
     }
@@ -406,21 +423,24 @@ int as_scores_cols(const as_matrix *X, const double *NT, int64_t q, int64_t qs, 
    and a Cholesky: half the multiply-adds of a QR of M, all of them in
    level-3 BLAS, and no transposed copy of M. Returns 1 when the Gram is
    positive definite with rcond > AS_CHOL_RCOND, 0 when the caller must fall
-   back to the rank-revealing QR (c->status says whether memory ran out). */
+   back to the rank-revealing QR (c->status says whether memory ran out or
+   the user interrupted). */
 static int as_sketch_cholesky(const double *MT, int64_t n, int64_t s1, double *U, as_common *c)
 {
-    int ni = (int)n, ki = (int)s1, info = 0, ok = 0;
-    double one = 1.0, zero = 0.0, anorm, rcond = 0;
+    int ni = (int)n, info = 0, ok = 0, blas;
+    double anorm, rcond = 0;
     double *work = as_malloc(c, 3 * (size_t)n, sizeof(double));
     int *iwork = as_malloc(c, (size_t)n, sizeof(int));
-    if (work && iwork) {
-        dsyrk_("U", "N", &ni, &ki, &one, MT, &ni, &zero, U, &ni, 1, 1);
+    if (work && iwork && as_syrk_blocks("U", "N", n, s1, 1.0, MT, n, 0.0, U, n, c) == AS_OK &&
+        as_interrupted(c) == AS_OK) {
+        blas = as_blas_threads_set(1);
         anorm = dlansy_("1", "U", &ni, U, &ni, work, 1, 1);
         dpotrf_("U", &ni, U, &ni, &info, 1);
         if (info == 0 && anorm > 0 && isfinite(anorm)) {
             dpocon_("U", &ni, U, &ni, &anorm, &rcond, work, iwork, &info, 1);
             ok = info == 0 && rcond > AS_CHOL_RCOND;
         }
+        if (blas > 0) as_blas_threads_set(blas);
     }
     as_free(c, work);
     as_free(c, iwork);
@@ -435,7 +455,7 @@ static int as_factor_tail(const double *M, int64_t mrows, int64_t n, const int *
                           int64_t d, const as_rand_options *o, as_block_factor *F, as_common *c)
 {
     int64_t r, q, qs, a, j;
-    int jl, mi = (int)mrows;
+    int jl;
     double *Z = NULL, tol;
 
     r = 0;
@@ -484,11 +504,7 @@ static int as_factor_tail(const double *M, int64_t mrows, int64_t n, const int *
             for (a = 0; a < r; a++) Z[a + j * r] = sc * as_ams_sign(coef, (uint64_t)a);
         }
     }
-    {
-        int ri = (int)r, qi = (int)q;
-        double one = 1.0;
-        dtrsm_("L", "U", "N", "N", &ri, &qi, &one, M, &mi, Z, &ri, 1, 1, 1, 1);
-    }
+    if (as_interrupted(c) || as_trsm_blocks(r, q, M, mrows, Z, r, c) != AS_OK) goto done;
     /* N(perm(a), :) = Z(a, :), stored transposed */
     for (a = 0; a < r; a++) {
         int64_t row = jpvt[a] - 1;
@@ -504,18 +520,10 @@ done:
 /* Pivoted QR of M (mrows x n, overwritten: R in its upper triangle). */
 static int as_pivoted_qr(double *M, int64_t mrows, int64_t n, int *jpvt, as_common *c)
 {
-    int mi = (int)mrows, ni = (int)n, info = 0, lwork = -1;
-    double wq = 0, *tau = as_malloc(c, (size_t)n, sizeof(double)), *work = NULL;
+    double *tau = as_malloc(c, (size_t)n, sizeof(double));
     if (!tau) return c->status;
-    dgeqp3_(&mi, &ni, M, &mi, jpvt, tau, &wq, &lwork, &info);
-    lwork = (int)wq + 1;
-    work = as_malloc(c, (size_t)lwork, sizeof(double));
-    if (work) {
-        dgeqp3_(&mi, &ni, M, &mi, jpvt, tau, work, &lwork, &info);
-        if (info != 0) as_error(c, AS_ERR_LAPACK, "dgeqp3 failed (info = %d)", info);
-    }
+    as_geqp3((int)mrows, (int)n, M, (int)mrows, jpvt, tau, c);
     as_free(c, tau);
-    as_free(c, work);
     return c->status;
 }
 

@@ -1,6 +1,7 @@
 /* matrix.c: views of X, their validation and column selection (Y); the Gram matrix is in gram.c. */
 #include "as_internal.h"
 #include <float.h>
+#include <stdio.h>
 
 void as_view_dense(as_matrix *A, int64_t nrow, int64_t ncol, const double *x, int64_t ld)
 {
@@ -44,6 +45,21 @@ void as_view_stacked(as_matrix *Z, const as_matrix *Q, const as_matrix *K)
     Z->ncol = Q->ncol;
     Z->part[0] = Q;
     Z->part[1] = K;
+}
+
+const char *as_input_name(const as_matrix *A)
+{
+    return A->kind == AS_STACKED ? "[X; K]" : "X";
+}
+
+const char *as_input_rows(const as_matrix *A, char *buf, size_t len)
+{
+    if (A->kind == AS_STACKED)
+        snprintf(buf, len, "nrow(X) + nrow(K) = %lld + %lld = %lld", (long long)A->part[0]->nrow,
+                 (long long)A->part[1]->nrow, (long long)A->nrow);
+    else
+        snprintf(buf, len, "nrow(X) = %lld", (long long)A->nrow);
+    return buf;
 }
 
 int64_t as_nnz(const as_matrix *A)

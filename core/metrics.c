@@ -52,7 +52,7 @@ int as_spectral_chol = 1;
 static int as_spectral_eps_chol(int n, const double *G, double *Gw, const double *H, double *eps,
                                 int *done_chol, as_common *c)
 {
-    int info = 0, one = 1;
+    int info = 0, one = 1, blas = as_blas_threads_set(1);
     double anorm, rcond = 0, *work = NULL, *C = NULL, *mu = NULL;
     int *iwork = NULL;
     *done_chol = 0;
@@ -62,7 +62,7 @@ static int as_spectral_eps_chol(int n, const double *G, double *Gw, const double
     memcpy(Gw, G, sizeof(double) * (size_t)n * n);
     anorm = dlansy_("1", "L", &n, Gw, &n, work, 1, 1);
     dpotrf_("L", &n, Gw, &n, &info, 1);
-    if (info != 0) goto done;
+    if (info != 0 || as_interrupted(c)) goto done;
     dpocon_("L", &n, Gw, &n, &anorm, &rcond, work, iwork, &info, 1);
     if (info != 0 || !(rcond > as_pd_rcond(n))) goto done;
     C = as_malloc(c, (size_t)n * n, sizeof(double));
@@ -74,10 +74,11 @@ static int as_spectral_eps_chol(int n, const double *G, double *Gw, const double
         as_error(c, AS_ERR_LAPACK, "dsygst failed (info = %d)", info);
         goto done;
     }
-    if (as_syev(n, C, mu, NULL, c) != AS_OK) goto done;
+    if (as_interrupted(c) || as_syev(n, C, mu, NULL, c) != AS_OK) goto done;
     *eps = fmax(mu[n - 1] - 1.0, 1.0 - mu[0]);
     *done_chol = 1;
 done:
+    if (blas > 0) as_blas_threads_set(blas);
     as_free(c, work);
     as_free(c, iwork);
     as_free(c, C);
@@ -85,40 +86,71 @@ done:
     return c->status;
 }
 
-/* Smallest eps with (1-eps) G <= H <= (1+eps) G on the range of G: by
-   Cholesky when G is clearly positive definite (a few n^3 / 3 flops, no
-   eigenvectors), else by the whitening on G's numerical range. */
+/* The mass of H outside G's numerical range (below) from which no finite
+   eps exists: 1e3 times the whitening's cut (n 16 DBL_EPSILON) of G's
+   largest eigenvalue plus H's trace. A sample of X's own columns puts none
+   there but rounding (the same factor as as_pd_rcond above it); a Y with a
+   row where X has none, or any Y when X = 0, puts its whole weight there. */
+#define AS_OUTSIDE_FACTOR 1e3
+
+/* Smallest eps with (1-eps) G <= H <= (1+eps) G: by Cholesky when G is
+   clearly positive definite (a few n^3 / 3 flops, no eigenvectors), else by
+   the whitening on G's numerical range, and Inf when H has weight outside
+   that range (v'Hv > 0 = v'Gv: no eps will do). */
 static int as_spectral_eps(int64_t n64, const double *G, const double *H, double *eps,
                            as_common *c)
 {
-    int n = (int)n64, r, chol = 0;
+    int n = (int)n64, r, chol = 0, i;
     int64_t r64 = 0;
-    double *Gw = NULL, *W = NULL, *T = NULL, *C = NULL, *mu = NULL;
-    double one = 1.0, zero = 0.0;
+    double *Gw = NULL, *W = NULL, *T = NULL, *C = NULL, *mu = NULL, *V0 = NULL;
+    double gmax = 0, htr = 0, hout = 0;
     *eps = NAN;
     Gw = as_malloc(c, (size_t)n * n, sizeof(double));
     if (!Gw) goto done;
     if (as_spectral_chol && (as_spectral_eps_chol(n, G, Gw, H, eps, &chol, c) != AS_OK || chol)) goto done;
+    if (as_interrupted(c)) goto done;
     memcpy(Gw, G, sizeof(double) * (size_t)n * n);
-    /* W (r x n) with W G W' = I on the range of G */
-    if (as_whiten(n64, Gw, &W, &r64, c) != AS_OK) goto done;
+    /* W (r x n) with W G W' = I on the range of G; V0 (n x (n - r)) the rest */
+    if (as_whiten_null(n64, Gw, &W, &r64, &V0, &gmax, c) != AS_OK) goto done;
     r = (int)r64;
+    if (r < n) {
+        /* trace(V0' H V0), H's weight outside the range */
+        int q = n - r;
+        T = as_malloc(c, (size_t)n * q, sizeof(double));
+        if (!T || as_gemm_blocks("N", "N", n, q, n, 1.0, H, n, V0, n, 0.0, T, n, c) != AS_OK) goto done;
+        for (i = 0; i < n * q; i++) hout += V0[i] * T[i];
+        for (i = 0; i < n; i++) htr += H[i + (size_t)i * n];
+        if (hout > AS_OUTSIDE_FACTOR * (double)n * 16.0 * DBL_EPSILON * (fabs(gmax) + htr)) {
+            *eps = INFINITY;
+            goto done;
+        }
+        as_free(c, T);
+        T = NULL;
+    }
     if (r == 0) { *eps = 0; goto done; }
     T = as_malloc(c, (size_t)n * r, sizeof(double));
     C = as_malloc(c, (size_t)r * r, sizeof(double));
     mu = as_malloc(c, (size_t)r, sizeof(double));
     if (!T || !C || !mu) goto done;
-    dgemm_("N", "T", &n, &r, &n, &one, H, &n, W, &r, &zero, T, &n, 1, 1);
-    dgemm_("N", "N", &r, &r, &n, &one, W, &r, T, &n, &zero, C, &r, 1, 1);
-    if (as_syev(r, C, mu, NULL, c) != AS_OK) goto done;
+    if (as_gemm_blocks("N", "T", n, r, n, 1.0, H, n, W, r, 0.0, T, n, c) != AS_OK ||
+        as_gemm_blocks("N", "N", r, r, n, 1.0, W, r, T, n, 0.0, C, r, c) != AS_OK || as_syev(r, C, mu, NULL, c) != AS_OK)
+        goto done;
     *eps = fmax(mu[r - 1] - 1.0, 1.0 - mu[0]);
 done:
     as_free(c, Gw);
     as_free(c, W);
+    as_free(c, V0);
     as_free(c, T);
     as_free(c, C);
     as_free(c, mu);
     return c->status;
+}
+
+/* The bound of rel from eps (DESIGN.md section 4): Inf when eps is, even for
+   X = 0 (where 2 eps max G_ii would be Inf times 0). */
+static double as_eps_bound(double eps, double scale)
+{
+    return isinf(eps) ? INFINITY : expm1(2.0 * eps * scale);
 }
 
 int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
@@ -165,8 +197,8 @@ int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
             maxdiag = fmax(maxdiag, md);
         }
     }
-    if (spectral && as_spectral_eps(n, G, H, &out->eps_spectral, c) == AS_OK)
-        out->bound = expm1(2.0 * out->eps_spectral * maxdiag);
+    if (spectral && as_interrupted(c) == AS_OK && as_spectral_eps(n, G, H, &out->eps_spectral, c) == AS_OK)
+        out->bound = as_eps_bound(out->eps_spectral, maxdiag);
     return c->status;
 }
 
@@ -182,7 +214,7 @@ int as_compare_view(const as_matrix *X, const double *G, const double *H, int sp
     c->status = AS_OK;
     out->inf = out->rel = out->baseline = out->r = 0;
     out->eps_spectral = out->bound = NAN;
-    if (as_gram_finite(N, G, "Z", c) != AS_OK || as_gram_finite(N, H, "Z~", c) != AS_OK)
+    if (as_gram_finite(N, G, "[X; K]", c) != AS_OK || as_gram_finite(N, H, "[X; K] sample", c) != AS_OK)
         return c->status;
     /* row i of Q K' is column i of G from row n1 on (G is symmetric) */
     for (i = 0; i < n1; i++) {
@@ -198,11 +230,11 @@ int as_compare_view(const as_matrix *X, const double *G, const double *H, int sp
     }
     if (spectral) {
         as_metrics full;
-        if (as_compare_gram(N, G, H, 1, &full, c) != AS_OK) return c->status;
+        if (as_interrupted(c) || as_compare_gram(N, G, H, 1, &full, c) != AS_OK) return c->status;
         for (i = 0; i < n1; i++) mq = fmax(mq, G[i + i * N]);
         for (i = n1; i < N; i++) mk = fmax(mk, G[i + i * N]);
         out->eps_spectral = full.eps_spectral;
-        out->bound = expm1(2.0 * full.eps_spectral * sqrt(mq) * sqrt(mk));
+        out->bound = as_eps_bound(full.eps_spectral, sqrt(mq) * sqrt(mk));
     }
     return c->status;
 }

@@ -17,9 +17,11 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
     as_block_plan_fill(n, d, o, &P);
     /* when the sketch would not be smaller than X', the exact scores are cheaper */
     exact = o->leverage == AS_LEV_EXACT || d <= P.s1;
-    if (n > AS_INT_MAX)
-        return as_error(c, AS_ERR_TOOBIG, "nrow(X) = %lld is above %lld, the largest size LAPACK takes",
-                        (long long)n, (long long)AS_INT_MAX);
+    if (n > AS_INT_MAX) {
+        char rows[80];
+        return as_error(c, AS_ERR_TOOBIG, "%s is above %lld, the largest size LAPACK takes",
+                        as_input_rows(X, rows, sizeof rows), (long long)AS_INT_MAX);
+    }
     if ((exact ? d : P.s1) > AS_INT_MAX || (double)(exact ? d : P.s1) * (double)n > 4e18)
         return as_error(c, AS_ERR_TOOBIG, "exact leverage scores need a dense %lld x %lld copy; use method \"approx\"",
                         (long long)d, (long long)n);
@@ -89,7 +91,7 @@ static int as_rand_memory(const as_matrix *X, const as_rand_options *o, int need
     double n = (double)X->nrow, d = (double)X->ncol, s1, rmax, q;
     /* prob, cdf, the per-column counts or decisions, lev and nrm when used */
     double bytes = 20 * d + 8 * d * (need_lev + need_nrm);
-    char what[200];
+    char what[240], rows[80];
     int exact;
     if (!need_lev) {
         if (as_mem_check(c, bytes, o->mem_mb, "the sampling probabilities (d = ncol(X))") != AS_OK)
@@ -104,11 +106,12 @@ static int as_rand_memory(const as_matrix *X, const as_rand_options *o, int need
     /* (two sketches when X spans several chunks: the sum and a chunk's leaf) */
     bytes += 8 * (exact ? d * n : (d > (double)as_block_chunk((int64_t)s1) ? 2 : 1) * s1 * n + n * n) + 8 * rmax * q + 8 * (q + 16) * n + 12 * n;
     if (exact)
-        snprintf(what, sizeof what, "exact leverage scores need a dense copy of X' (d x n = %.0f x %.0f doubles)",
-                 d, n);
+        snprintf(what, sizeof what, "exact leverage scores need a dense copy of %s' (d x n = %.0f x %.0f doubles%s%s)",
+                 as_input_name(X), d, n, X->kind == AS_STACKED ? ", n = " : "",
+                 X->kind == AS_STACKED ? as_input_rows(X, rows, sizeof rows) : "");
     else
         snprintf(what, sizeof what, "approximate leverage scores need a sketch of s1 x n = %.0f x %.0f doubles "
-                 "and an n x n factor (n = nrow(X) = %.0f)", s1, n, n);
+                 "and an n x n factor (n = %s)", s1, n, as_input_rows(X, rows, sizeof rows));
     if (as_mem_check(c, bytes, o->mem_mb, what) != AS_OK) return c->status;
 estimate:
     return as_estimate_memory(X, o, bytes, c);
@@ -128,9 +131,11 @@ int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_
         return c->status;
     seeded.seed = as_seed_resolve(o->seed, c);
     as_sample_options(out, AS_FOR_RAND, o->seed, o->delta, o->rel);
-    if (o->s1 > 0 && o->s1 < n)
-        return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
-                        (long long)n, (long long)o->s1);
+    if (o->s1 > 0 && o->s1 < n) {
+        char rows[80];
+        return as_error(c, AS_ERR_ARG, "'s1' must be at least %s, got %lld", as_input_rows(X, rows, sizeof rows),
+                        (long long)o->s1);
+    }
     target = !isnan(o->rel);
     scheme = o->probabilities == AS_PROB_AUTO ? AS_PROB_LEVERAGE : o->probabilities;
     need_lev = scheme == AS_PROB_LEVERAGE || scheme == AS_PROB_MIXED ||

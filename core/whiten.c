@@ -10,7 +10,8 @@ static double as_absmax(int64_t len, const double *x)
     return m;
 }
 
-int as_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c)
+int as_whiten_null(int64_t n, double *G, double **W, int64_t *rank, double **null, double *lmax,
+                   as_common *c)
 {
     double *lam = as_malloc(c, (size_t)n, sizeof(double));
     double *V = as_malloc(c, (size_t)(n * n), sizeof(double));
@@ -18,6 +19,7 @@ int as_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c)
     double tol, gabs = as_absmax(n * n, G);
     *W = NULL;
     *rank = 0;
+    if (null) *null = NULL;
     if (!lam || !V || as_syev((int)n, G, lam, V, c) != AS_OK) goto done;
     if (!(fabs(lam[n - 1]) <= DBL_MAX) || !(fabs(lam[0]) <= DBL_MAX)) {
         /* X X' is finite entry by entry but its largest eigenvalue (up to n times
@@ -29,6 +31,13 @@ int as_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c)
     tol = (double)n * 16.0 * DBL_EPSILON * fabs(lam[n - 1]);
     for (a = n - 1; a >= 0 && lam[a] > tol; a--) r++;
     *rank = r;
+    if (lmax) *lmax = lam[n - 1];
+    if (null && r < n) {
+        /* the eigenvectors of the eigenvalues at or below the cut, in V's first columns */
+        *null = as_malloc(c, (size_t)(n - r), (size_t)n * sizeof(double));
+        if (!*null) goto done;
+        memcpy(*null, V, sizeof(double) * (size_t)(n - r) * (size_t)n);
+    }
     if (r == 0) goto done;
     *W = as_malloc(c, (size_t)(r * n), sizeof(double));
     if (!*W) goto done;
@@ -41,4 +50,9 @@ done:
     as_free(c, lam);
     as_free(c, V);
     return c->status;
+}
+
+int as_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c)
+{
+    return as_whiten_null(n, G, W, rank, NULL, NULL, c);
 }

@@ -21,9 +21,10 @@
 ## @item r
 ## @code{max (abs (X * X')(:))}.
 ## @item eps_spectral, bound
-## The smallest eps with @code{(1-eps) X X' <= Y Y' <= (1+eps) X X'} on the
-## range of @code{X X'}, and the bound @code{exp (2 eps max (diag (X X'))) - 1}
-## on @code{rel} it implies; NaN unless @code{"spectral", true}.
+## The smallest eps with @code{(1-eps) X X' <= Y Y' <= (1+eps) X X'}, and the
+## bound @code{exp (2 eps max (diag (X X'))) - 1} on @code{rel} it implies;
+## Inf when @code{Y Y'} has weight outside the range of @code{X X'} (a row
+## where @var{X} has none: no eps will do); NaN unless @code{"spectral", true}.
 ## @end table
 ##
 ## Option @qcode{"threads"} as in @code{attsparse_rand}.
@@ -63,6 +64,20 @@ endfunction
 %! G = X * X';
 %! mu = eig (G \ (X(:, [1 3]) * X(:, [1 3])'));
 %! assert (e.eps_spectral, max (abs (mu - 1)), 1e-12);
+
+%!test
+%! ## Y Y' outside the range of X X': no finite eps, and the bound still holds rel
+%! e = attention_error (zeros (3, 2), eye (3), "spectral", true);
+%! assert ([e.eps_spectral, e.bound], [Inf, Inf]);
+%! assert (e.rel <= e.bound && isfinite (e.rel));
+%! randn ("seed", 42);
+%! X = randn (20, 100) / 10;
+%! Xz = X;
+%! Xz(3, :) = 0;
+%! e = attention_error (Xz, X(:, 1:40), "spectral", true);
+%! assert ([e.eps_spectral, e.bound], [Inf, Inf]);
+%! e = attention_error (Xz, 1.2 * Xz, "spectral", true);
+%! assert (e.eps_spectral, 0.44, 1e-12);
 
 %!error <Invalid call> attention_error (1)
 %!error <Y must have as many rows as X> attention_error (ones (2, 3), ones (3, 3))

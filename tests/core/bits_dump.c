@@ -1,27 +1,10 @@
 /* bits_dump.c: one line per call of the core (rand, det, leverage, Gram, metrics, attention) with a hash of every
    bit of its result, for make check-flags: the core built with R's, Octave's and -march=native flags must print the same. */
 #include "attsparse.h"
+#include "bits_hash.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static uint64_t hash_bytes(uint64_t h, const void *p, size_t len)
-{
-    const unsigned char *b = p;
-    size_t t;
-    for (t = 0; t < len; t++) h = (h ^ b[t]) * 1099511628211ULL;
-    return h;
-}
-
-static uint64_t hash_sample(const as_sample *S)
-{
-    uint64_t h = 14695981039346656037ULL;
-    h = hash_bytes(h, S->index, sizeof(int64_t) * (size_t)S->k);
-    h = hash_bytes(h, S->weight, sizeof(double) * (size_t)S->k);
-    h = hash_bytes(h, &S->metrics, sizeof S->metrics);
-    h = hash_bytes(h, &S->rel_estimate, sizeof S->rel_estimate);
-    return hash_bytes(h, &S->eps_bound, sizeof S->eps_bound);
-}
 
 int main(void)
 {
@@ -57,24 +40,24 @@ int main(void)
         ro.sampling = pr < 2 ? AS_SAMPLING_IID : AS_SAMPLING_POISSON;
         if (as_rand(A, &ro, &out, &c) != AS_OK) return 3;
         printf("rand %s %s: k %lld hash %016llx\n", pr % 2 ? "sparse" : "dense", pr < 2 ? "iid leverage" : "poisson mixed",
-               (long long)out.k, (unsigned long long)hash_sample(&out));
+               (long long)out.k, (unsigned long long)bits_hash_sample(&out));
         as_sample_free(&out, &c);
     }
     as_det_options_init(&dop);
     dop.eps = 0.5;
     if (as_det(&S, &dop, &out, &c) != AS_OK) return 4;
-    printf("det sparse: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)hash_sample(&out));
+    printf("det sparse: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)bits_hash_sample(&out));
     as_sample_free(&out, &c);
     as_rand_options_init(&ro);
     ro.seed = 3;
     if (as_leverage(&D, &ro, lev, &rank, &c) != AS_OK) return 5;
     printf("leverage approx dense: rank %lld hash %016llx\n", (long long)rank,
-           (unsigned long long)hash_bytes(14695981039346656037ULL, lev, sizeof(double) * (size_t)d));
+           (unsigned long long)bits_hash(BITS_HASH_START, lev, sizeof(double) * (size_t)d));
     if (as_gram(&S, -1, NULL, NULL, G, &c) != AS_OK) return 6;
-    printf("gram sparse: hash %016llx\n", (unsigned long long)hash_bytes(14695981039346656037ULL, G, sizeof(double) * (size_t)(n * n)));
+    printf("gram sparse: hash %016llx\n", (unsigned long long)bits_hash(BITS_HASH_START, G, sizeof(double) * (size_t)(n * n)));
     if (as_sym_attention(&D, att, &c) != AS_OK) return 7;
     printf("sym_attention dense: hash %016llx\n",
-           (unsigned long long)hash_bytes(14695981039346656037ULL, att, sizeof(double) * (size_t)(n * n)));
+           (unsigned long long)bits_hash(BITS_HASH_START, att, sizeof(double) * (size_t)(n * n)));
     {
         as_matrix Y;
         as_metrics_options mo;
@@ -82,7 +65,7 @@ int main(void)
         mo.spectral = 1;
         as_view_dense(&Y, n, 500, X, n);
         if (as_attention_error_xy(&D, &Y, &mo, &M, &c) != AS_OK) return 8;
-        printf("attention_error: hash %016llx\n", (unsigned long long)hash_bytes(14695981039346656037ULL, &M, sizeof M));
+        printf("attention_error: hash %016llx\n", (unsigned long long)bits_hash(BITS_HASH_START, &M, sizeof M));
     }
     free(X); free(G); free(lev); free(att); free(p); free(i); free(x);
     return 0;

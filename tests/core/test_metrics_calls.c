@@ -129,6 +129,66 @@ static void test_spectral(void)
     CHECK(M.rel <= M.bound, "rel %g above its bound %g", M.rel, M.bound);
 }
 
+/* eps_spectral of Y against X (dense) with spectral on. */
+static as_metrics spectral_of(int64_t n, int64_t d, const double *X, int64_t k, const double *Y)
+{
+    as_matrix A, B;
+    as_metrics M;
+    as_metrics_options o = {.spectral = 1};
+    as_common c;
+    as_common_init(&c);
+    as_view_dense(&A, n, d, X, n);
+    as_view_dense(&B, n, k, Y, n);
+    CHECK(as_attention_error_xy(&A, &B, &o, &M, &c) == AS_OK, "%s", c.msg);
+    return M;
+}
+
+/* Where H = Y Y' puts weight outside the range of G = X X' (v'Hv > 0 = v'Gv),
+   no eps makes H <= (1+eps) G: eps_spectral and its bound are Inf, and the
+   bound still holds rel. Where Y lies in X's range (its own columns, rows
+   repeated or dependent, many columns summed with rounding), they stay finite. */
+static void test_spectral_outside(void)
+{
+    int64_t n = 3, d = 60, k = 40, t, i;
+    double X0[6] = {0}, I3[9] = {0, 0, 0, 0, 0, 0, 0, 0, 0};
+    double *X = random_dense(n, d, 0.1, 1.0, 7), *Y = malloc(8 * (size_t)(n * d));
+    as_metrics M;
+    for (i = 0; i < 3; i++) I3[i + 3 * i] = 1;
+    /* X = 0, Y = I: G = 0 */
+    M = spectral_of(3, 2, X0, 3, I3);
+    CHECK(isinf(M.eps_spectral) && isinf(M.bound) && M.rel <= M.bound && isfinite(M.rel),
+          "X = 0, Y = I: eps %g bound %g rel %g", M.eps_spectral, M.bound, M.rel);
+    /* X = 0, Y = 0: exact */
+    M = spectral_of(3, 2, X0, 0, I3);
+    CHECK(M.eps_spectral == 0 && M.bound == 0, "X = 0, Y = 0: eps %g bound %g", M.eps_spectral, M.bound);
+    /* row 3 of X zero, Y = X's first 40 columns with row 3 of another X */
+    for (t = 0; t < n * k; t++) Y[t] = X[t];
+    for (t = 0; t < d; t++) X[2 + t * n] = 0;
+    M = spectral_of(n, d, X, k, Y);
+    CHECK(isinf(M.eps_spectral) && isinf(M.bound), "X with a zero row, Y without: eps %g bound %g", M.eps_spectral,
+          M.bound);
+    /* Y = 1.2 X (row 3 zero in both): 1.44 G on G's range */
+    for (t = 0; t < n * d; t++) Y[t] = 1.2 * X[t];
+    M = spectral_of(n, d, X, d, Y);
+    CHECK(isfinite(M.eps_spectral) && fabs(M.eps_spectral - 0.44) < 1e-6 && M.rel <= M.bound,
+          "Y in X's range, a zero row: eps %g (want 1.2^2 - 1 on X's range)", M.eps_spectral);
+    free(X);
+    free(Y);
+    {
+        /* row 3 = row 1 + row 2 over 20000 columns, Y = half of them: H's
+           rows are as dependent as G's but for the rounding of long sums */
+        int64_t dd = 20000, kk = 10000;
+        double *Xd = random_dense(n, dd, 1.0, 1.0, 8), *Yd = malloc(8 * (size_t)(n * kk));
+        for (t = 0; t < dd; t++) Xd[2 + t * n] = Xd[t * n] + Xd[1 + t * n];
+        for (t = 0; t < n * kk; t++) Yd[t] = 1.4142135623730951 * Xd[t];
+        M = spectral_of(n, dd, Xd, kk, Yd);
+        CHECK(isfinite(M.eps_spectral) && M.eps_spectral < 0.2 && M.rel <= M.bound,
+              "dependent rows: eps %g, bound %g", M.eps_spectral, M.bound);
+        free(Xd);
+        free(Yd);
+    }
+}
+
 /* G given (as a reader of blocks sums it) and Y's columns weighted: the same
    metrics as Y diag(weight) against X. */
 static void test_error_gram(void)
@@ -263,6 +323,7 @@ int main(void)
 {
     test_error_xy();
     test_spectral();
+    test_spectral_outside();
     test_error_gram();
     test_bad_inputs();
     test_sym_attention();

@@ -433,6 +433,45 @@ static void test_bad_inputs(void)
     CHECK(as_rand(&S, &o, &s, &c) == AS_ERR_INPUT && strstr(c.msg, "K: column 2"), "NaN in K: %s", c.msg);
 }
 
+/* Messages about a call with K speak of X and K and their rows, never of the
+   stacked matrix the core works on. */
+static void test_messages_name_k(void)
+{
+    int64_t n = 20, d = 100, t;
+    double *Q = make_m(n, d, 1.0, 1.0, 71), *K = malloc(8 * (size_t)(n * d));
+    as_matrix A, B;
+    as_rand_options o;
+    as_det_options od;
+    as_sample s;
+    as_common c;
+    as_common_init(&c);
+    for (t = 0; t < n * d; t++) K[t] = 1e160 * Q[t];
+    as_view_dense(&A, n, d, Q, n);
+    as_view_dense(&B, n, d, K, n);
+    as_rand_options_init(&o);
+    as_det_options_init(&od);
+    CHECK(as_rand_qkv(&A, &B, NULL, 0, &o, &s, &c) == AS_ERR_INPUT &&
+          strstr(c.msg, "X X', X K' or K K' overflows") && strstr(c.msg, "scale X and K down") && !strstr(c.msg, "Z"),
+          "rand, K overflows: %s", c.msg);
+    CHECK(as_det_qkv(&A, &B, NULL, 0, &od, &s, &c) == AS_ERR_INPUT &&
+          strstr(c.msg, "X X', X K' or K K' overflows") && !strstr(c.msg, "Z"), "det, K overflows: %s", c.msg);
+    as_view_dense(&B, n, d, Q, n);
+    o.mem_mb = 0.01;
+    o.leverage = AS_LEV_EXACT;
+    CHECK(as_rand_qkv(&A, &B, NULL, 0, &o, &s, &c) == AS_ERR_TOOBIG &&
+          strstr(c.msg, "copy of [X; K]' (d x n = 100 x 40 doubles, n = nrow(X) + nrow(K) = 20 + 20 = 40)"),
+          "rand, memory: %s", c.msg);
+    od.mem_mb = 0.01;
+    CHECK(as_det_qkv(&A, &B, NULL, 0, &od, &s, &c) == AS_ERR_TOOBIG &&
+          strstr(c.msg, "(n = nrow(X) + nrow(K) = 20 + 20 = 40,"), "det, memory: %s", c.msg);
+    as_rand_options_init(&o);
+    o.s1 = 30;
+    CHECK(as_rand_qkv(&A, &B, NULL, 0, &o, &s, &c) == AS_ERR_ARG &&
+          strstr(c.msg, "'s1' must be at least nrow(X) + nrow(K) = 20 + 20 = 40, got 30"), "rand, s1: %s", c.msg);
+    free(Q);
+    free(K);
+}
+
 /* The cross Gram and the stacked Gram for every pair of storages (dense pairs
    go through BLAS dgemm, the others through the sparse loops), with and
    without an index and weights, against long double loops; the stacked Gram
@@ -611,6 +650,7 @@ int main(void)
     test_memory();
     test_stacked_gram_memory();
     test_bad_inputs();
+    test_messages_name_k();
     test_failures();
     return check_report("test_qkv");
 }

@@ -13,7 +13,7 @@ function rows = bad_input_rows (doc)
     f = strtrim (regexp (l, '(?<!\\)\|', "split"));
     f = regexprep (f, '\\\|', '|');
     f = regexprep (f, '^`(.*)`$', '$1');
-    if (strncmp (f{5}, "see ", 4))   # the interrupt row: its own test in test_det.m
+    if (strncmp (f{5}, "see ", 4))   # the interrupt rows: their own tests (test_det.m, test_rand.m)
       continue;
     endif
     rows(end+1, :) = {f{2}, f{4}, f{5}, f{6}, f{7}};

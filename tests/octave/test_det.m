@@ -129,3 +129,9 @@
 %! assert (latency < 1, "stopped %.2f s after Ctrl-C: %s", latency, out);
 %! printf ("attsparse_det stopped %.3f s after Ctrl-C\n", latency);
 %! assert (! isempty (strfind (out, "alive 1")), "session not usable after the interrupt: %s", out);
+
+## Ctrl-C on 1500 rows: X X', its eigendecomposition (dsyevd's steps, a poll
+## between them) and the first steps; within a second.
+%!testif ; ! system ("command -v octave-cli >/dev/null")
+%! interrupt_call ("randn ('seed', 1); X = 0.01 * randn (1500, 3000);",
+%!                 "attsparse_det (X, 'error', false, 'threads', 1)", 1.5, "attsparse_det on 1500 rows");

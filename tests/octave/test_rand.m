@@ -296,3 +296,9 @@
 %! assert (abs (fit.m - floor_m) <= 1);
 %! assert (floor_m > 4 * free.m && columns (Y) < columns (X));
 %! assert (all (ismember (free.index(free.weight == 1), fit.index)));
+
+## Ctrl-C during exact leverage scores of a 1500 x 12000 X: the pivoted QR of
+## X' (10 s on an idle core) polls between its panels; within a second.
+%!testif ; ! system ("command -v octave-cli >/dev/null")
+%! interrupt_call ("randn ('seed', 1); X = 0.01 * randn (1500, 12000);",
+%!                 "leverage_scores (X, 'exact', 'threads', 1)", 2, "leverage_scores (exact)");

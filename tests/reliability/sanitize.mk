@@ -14,17 +14,18 @@ ASAN_ENV    := ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks
 
 VG_DIR      := $(BUILD)/valgrind
 VG_CFLAGS   := -std=c99 -O1 -g -fopenmp -Wall -Wextra -pedantic
-# test_det and test_gram take 5-10 s of CPU natively and many minutes under memcheck: they
-# run under ASan+UBSan only; the det paths and the Gram kernels (through the metrics) run
+# test_det, test_gram and test_bits take 5-10 s of CPU natively and many minutes under memcheck:
+# they run under ASan+UBSan only; the det paths and the Gram kernels (through the metrics) run
 # under memcheck in test_nomem and test_extremes
-VG_SKIP     := test_det test_gram
+VG_SKIP     := test_det test_gram test_bits
 VG_TESTS    := $(patsubst tests/core/%.c,$(VG_DIR)/tests/%,$(filter-out $(VG_SKIP:%=tests/core/%.c),$(wildcard tests/core/test_*.c)))
 # OMP_WAIT_POLICY=passive: spinning OpenMP threads are slow under valgrind's serialized threads
 # OMP_THREAD_LIMIT=4: test_extremes asks for 100000 threads, which the core caps at AS_THREADS_MAX = 1024;
 # 1024 threads under memcheck take 11 GB (a stack and valgrind's shadow of it each). The cap itself still
 # runs here (the core's count goes through it); the 1024 real threads run natively (check-core) and
 # under ASan (check-sanitize). With the limit, test_extremes takes 4 s and 200 MB under memcheck.
-VG_ENV      := OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive OMP_THREAD_LIMIT=4
+# ATTSPARSE_UNTIMED=1: test_linalg leaves out its timings of the interrupt polls (the BLAS runs emulated)
+VG_ENV      := OMP_NUM_THREADS=2 OMP_WAIT_POLICY=passive OMP_THREAD_LIMIT=4 ATTSPARSE_UNTIMED=1
 VALGRIND    := valgrind --quiet --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect \
                --show-leak-kinds=definite,indirect --track-origins=yes
 

@@ -114,6 +114,22 @@ interrupt_child <- function(lines, delay, group = FALSE) {
        waited = as.numeric(difftime(Sys.time(), t0, units = "secs")))
 }
 
+# Ctrl-C for `call` (an R expression as text) after `setup` in a child R process, `delay` seconds after
+# the call starts: it must stop with "interrupted by the user" and the session must go on; `within`
+# bounds the seconds from the signal until the child's next statement has printed.
+expect_interrupted <- function(setup, call, delay, within) {
+  run <- interrupt_child(c(
+    "library(attsparse)", setup,
+    "cat('ready\\n'); flush(stdout())",
+    "t0 <- proc.time()[[3]]",
+    sprintf("r <- tryCatch(%s, error = function(e) conditionMessage(e))", call),
+    "cat(sprintf('stopped after %.2f s: %s\\n', proc.time()[[3]] - t0, if (is.character(r)) r else 'finished'))",
+    "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), delay = delay)
+  expect_true(any(grepl("stopped after .*interrupted", run$lines)), label = paste(run$lines, collapse = " | "))
+  expect_true(any(grepl("usable TRUE", run$lines)))
+  expect_lt(run$waited, within)
+}
+
 # A long test (seeds over real data, child processes, the demo's tables): make check runs it,
 # make check-fast (ATTSPARSE_FAST=1) leaves it out.
 skip_if_fast <- function() {

@@ -11,7 +11,7 @@ bad_input_rows <- function(doc) {
   })
   rows <- do.call(rbind, lapply(cells, function(f) data.frame(id = f[1], input = f[3], call = f[4],
                                                               gets = f[5], expect = f[6])))
-  # the interrupt row points at its own test (a child process gets SIGINT)
+  # the interrupt rows point at their own tests (a child process gets SIGINT)
   rows[!startsWith(rows$call, "see "), ]
 }
 

@@ -64,15 +64,13 @@ test_that("deterministic: bad options are named", {
 
 test_that("Ctrl-C stops a long deterministic run within about a second and the session goes on", {
   skip_on_os("windows")
-  run <- interrupt_child(c(
-    "library(attsparse)",
-    "X <- attsparse_example(200, 40000, seed = 1)",
-    "cat('ready\\n'); flush(stdout())",
-    "t0 <- proc.time()[[3]]",
-    "r <- tryCatch(attsparse_det(X, eps = 0.1, error = FALSE, threads = 1), error = function(e) conditionMessage(e))",
-    "cat(sprintf('stopped after %.2f s: %s\\n', proc.time()[[3]] - t0, r))",
-    "cat('usable', sum(attsparse_example(3, 10)^2) > 0, '\\n')"), delay = 3)
-  expect_true(any(grepl("stopped after .*interrupted", run$lines)), label = paste(run$lines, collapse = " | "))
-  expect_true(any(grepl("usable TRUE", run$lines)))
-  expect_lt(run$waited, 3)
+  expect_interrupted("X <- attsparse_example(200, 40000, seed = 1)",
+                     "attsparse_det(X, eps = 0.1, error = FALSE, threads = 1)", delay = 3, within = 3)
+})
+
+test_that("Ctrl-C stops the deterministic algorithm on 1500 rows (X X', its eigendecomposition, the steps) within a second", {
+  skip_on_os("windows")
+  skip_if_fast()
+  expect_interrupted("set.seed(1); X <- matrix(rnorm(1500 * 3000) * 0.01, 1500)",
+                     "attsparse_det(X, error = FALSE, threads = 1)", delay = 1.5, within = 1.5)
 })

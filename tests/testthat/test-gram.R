@@ -58,3 +58,20 @@ test_that("gram rejects bad input by name", {
   expect_error(gram(matrix(c(1, NA), 1)), "NaN")
   expect_error(gram(matrix(1, 2, 2), threads = -1), "'threads'")
 })
+
+test_that("eps_spectral and its bound are Inf when Y Y' has weight outside the range of X X'", {
+  e <- attention_error(matrix(0, 3, 2), diag(3), spectral = TRUE)
+  expect_identical(c(e$eps_spectral, e$bound), c(Inf, Inf))
+  expect_true(is.finite(e$rel) && e$rel <= e$bound)
+  set.seed(42)
+  X <- matrix(rnorm(2000), 20) / 10
+  Xz <- X
+  Xz[3, ] <- 0
+  e <- attention_error(Xz, X[, 1:40], spectral = TRUE)
+  expect_identical(c(e$eps_spectral, e$bound), c(Inf, Inf))
+  # Y in X's range (row 3 zero in both, 1.44 X X'), and a subset of X's own columns: finite
+  expect_equal(attention_error(Xz, 1.2 * Xz, spectral = TRUE)$eps_spectral, 0.44, tolerance = 1e-12)
+  e <- attention_error(Xz, Xz[, 1:40], spectral = TRUE)
+  expect_true(is.finite(e$eps_spectral) && e$rel <= e$bound)
+  expect_identical(attention_error(matrix(0, 3, 2), matrix(0, 3, 1), spectral = TRUE)$eps_spectral, 0)
+})

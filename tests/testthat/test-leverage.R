@@ -44,3 +44,11 @@ test_that("the JL step (Gaussian and AMS) keeps scores within a factor 3", {
     expect_true(abs(log(sum(ap) / sum(ex))) < log(1.5))
   }
 })
+
+test_that("Ctrl-C stops exact leverage scores of a 1500 x 12000 X (a pivoted QR of X') within a second", {
+  skip_on_os("windows")
+  skip_if_fast()
+  # the QR alone runs for about 10 s on an idle core; its panels poll the interrupt
+  expect_interrupted("set.seed(1); X <- matrix(rnorm(1500 * 12000) * 0.01, 1500)",
+                     "leverage_scores(X, method = 'exact', threads = 1)", delay = 2, within = 1.5)
+})
