@@ -12,7 +12,18 @@ field <- function(x, name) if (is.null(x[[name]]) || !length(x[[name]])) NA else
 known_fields <- c("Y", "index", "weight", "m", "k", "error", "rel_error", "r", "baseline",
                   "eps_spectral", "bound", "rank", "method", "dim", "sparse", "time",
                   "error_time", "seed", "eps", "probabilities", "sampling", "rel_estimate",
-                  "inf_estimate", "rounds", "rel_target")
+                  "inf_estimate", "estimate", "estimate_why", "rounds", "rel_target")
+
+# what the estimate of a randomized result is, in words (the core names it in `estimate`)
+estimate_words <- function(kind) switch(kind,
+  bootstrap = "bootstrap 95% quantile",
+  exact = "every column with a chance kept for certain: Y Y' = X X'",
+  measured = "measured against X X' in target mode's rounds",
+  kind)
+
+# "  no error estimate: <why>" in lines of at most 80 characters
+say_no_estimate <- function(why, rounds = "")
+  cat(strwrap(sprintf("no error estimate: %s%s", why, rounds), width = 78, indent = 2, exdent = 4), sep = "\n")
 
 # "name value" for a scalar, "name d1 x d2 class" otherwise
 describe_field <- function(name, value) {
@@ -57,11 +68,13 @@ print.attsparse <- function(x, ...) {
                 fmt_pct(x$rel_error), fmt_pct(x$baseline), fmt_num(x$error), fmt_num(x$eps_spectral)))
   }
   rel_estimate <- field(x, "rel_estimate")
+  kind <- field(x, "estimate")
+  rounds <- field(x, "rounds")
+  rounds <- if (!is.na(rounds) && rounds > 1) sprintf(", %d rounds", rounds) else ""
   if (!is.na(rel_estimate)) {
-    rounds <- field(x, "rounds")
-    cat(sprintf("  estimated rel error %s (bootstrap 95%% quantile, without X X')%s\n",
-                fmt_pct(rel_estimate), if (!is.na(rounds) && rounds > 1) sprintf(", %d rounds", rounds) else ""))
-  }
+    cat(sprintf("  estimated rel error %s (%s, without X X')%s\n", fmt_pct(rel_estimate),
+                estimate_words(if (is.na(kind)) "bootstrap" else kind), rounds))
+  } else if (rand && !is.na(kind)) say_no_estimate(field(x, "estimate_why"), rounds)
   error_time <- field(x, "error_time")
   cat(sprintf("  time %s s%s\n", fmt_num(x$time),
               if (is.na(error_time)) "" else sprintf(" (error evaluation %s s)", fmt_num(error_time))))
@@ -79,6 +92,7 @@ summary.attsparse <- function(object, ...) {
             error_time = f("error_time"), seed = object$seed,
             sampling = f("sampling"), probabilities = f("probabilities"),
             rel_estimate = f("rel_estimate"), inf_estimate = f("inf_estimate"),
+            estimate = f("estimate"), estimate_why = f("estimate_why"),
             rel_target = f("rel_target"), rounds = f("rounds"),
             other = vapply(other, function(n) describe_field(n, object[[n]]), ""))
   class(s) <- "summary.attsparse"
@@ -107,11 +121,11 @@ print.summary.attsparse <- function(x, ...) {
   cat(sprintf("    spectral   eps of Y Y' vs X X'      %s\n", fmt_num(m[["eps_spectral"]])))
   cat(sprintf("    bound      exp(2 eps max G_ii) - 1  %s\n", fmt_num(m[["bound"]])))
   if (!is.na(x$rel_estimate)) {
-    cat(sprintf("  estimates from Y alone (%s probabilities, %s sampling; bootstrap 95%% quantile):\n",
-                x$probabilities, x$sampling))
+    cat(sprintf("  estimates from Y alone (%s; %s probabilities, %s sampling):\n",
+                estimate_words(if (is.na(x$estimate)) "bootstrap" else x$estimate), x$probabilities, x$sampling))
     cat(sprintf("    rel error  %s\n", fmt_pct(x$rel_estimate)))
     cat(sprintf("    inf error  %s\n", fmt_num(x$inf_estimate)))
-  }
+  } else if (rand && !is.na(x$estimate)) say_no_estimate(x$estimate_why)
   cat("  weights:\n")
   print(x$weight)
   cat(sprintf("  time %s s, error evaluation %s s\n", fmt_num(x$time), fmt_num(x$error_time)))

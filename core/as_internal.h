@@ -265,10 +265,20 @@ int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t ra
    not NULL (sample.c). */
 int64_t as_block_poisson(int64_t j0, int64_t len, const double *prob, double total, int64_t m,
                          uint64_t seed, int64_t *index, double *weight, double *q);
+/* The diagonal of X X' (the rows' squared norms), which the error estimate
+   reads (see as_estimate): leaf (n) += the squares of the entries of Xb row
+   by row, Xb being columns of X that lie in one chunk;
+   each chunk's leaf summed from zeros, its columns fed in order, the leaves
+   added in chunk order (as_block_rowsq_add): any grid of whole chunks gives
+   as_block_rowsq_all's bits. A CSC Xb may be a view into a larger CSC; the
+   caller checks Xb's values. */
+int as_block_rowsq(const as_matrix *Xb, double *leaf, as_common *c);
+void as_block_rowsq_add(int64_t n, double *acc, const double *leaf);
 /* Xs = X(:, out->index) (n x k, unweighted): Y's overflow check and, when
-   o->estimate, the bootstrap estimate (as as_rand makes it). */
+   o->estimate, the error estimate (as as_rand makes it), given rowsq, the
+   diagonal of X X' as above (n doubles; NULL: unknown). */
 int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, const double *term,
-                    as_sample *out, as_common *c);
+                    const double *rowsq, as_sample *out, as_common *c);
 /* A view of columns j0 .. j1-1 of X (no copy); a stacked X's parts are
    viewed in parts[2] (the caller's, alive as long as V). */
 void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *V, as_matrix parts[2]);
@@ -329,10 +339,18 @@ int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm
                    as_common *c);
 /* The bootstrap estimate of a sample whose columns are X(:, cols) (cols NULL:
    X's columns are the sample's), d the width of the whole input (estimate.c).
-   rowsq (NULL: no check): the diagonal of X X' (the rows' squared norms),
-   against which the bootstrap is checked (as_rand_target; see there). */
+   rowsq (NULL: unknown): the diagonal of X X' (the rows' squared norms): a
+   sample whose kept columns are all certain (or none) is exact when the
+   diagonal of Y Y' is that of X X' (estimates 0), else it gets none
+   (AS_WHY_NO_CHANCE, AS_WHY_EMPTY); with diag_check (target mode) the
+   bootstrap is also checked against it (see as_rand_target). Sets
+   S->estimate and S->estimate_why. */
 int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
-                const double *term, uint64_t seed, int round, const double *rowsq, as_common *c);
+                const double *term, uint64_t seed, int round, const double *rowsq, int diag_check,
+                as_common *c);
+/* rowsq (n) = the diagonal of X X' summed as the block passes sum it (see
+   as_block_rowsq): chunk leaves added in chunk order (blocks.c). */
+int as_block_rowsq_all(const as_block_plan *P, const as_matrix *X, double *rowsq, as_common *c);
 /* Nonzero (default): with Poisson sampling, as_estimate makes the Gram of
    the columns kept for certain once; 0: every resample's Gram whole. */
 extern int as_estimate_split;
@@ -348,7 +366,7 @@ int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, 
                            const double *term, int share, double *est, double *exact);
 /* 'estimate' = -1 (the default) made or not for the sample S (see
    as_estimate_affordable), o->estimate otherwise (estimate.c). */
-int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, const as_sample *S,
+int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, as_sample *S,
                        const double *term, as_common *c);
 /* The estimate's working arrays (and target mode's rounds') on top of
    `bytes` of the sampling's, refused above the 'memory' cap (estimate.c). */
@@ -414,6 +432,6 @@ extern double as_estimate_auto_madds;
 
 /* Random streams (distinct constants keep the draws of each step independent). */
 enum { AS_STREAM_OSNAP = 1, AS_STREAM_JL = 2, AS_STREAM_SAMPLE = 3, AS_STREAM_AMS = 4,
-       AS_STREAM_POISSON = 5, AS_STREAM_BOOTSTRAP = 6 };
+       AS_STREAM_POISSON = 5, AS_STREAM_BOOTSTRAP = 6, AS_STREAM_MULTINOMIAL = 7 };
 
 #endif

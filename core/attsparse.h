@@ -113,6 +113,9 @@ typedef struct as_sample {
                               Y alone (the AS_ESTIMATE_QUANTILE of AS_ESTIMATE_B
                               resamples); NaN when not asked                  */
     double   inf_estimate; /* the same for max |Att(Y) - Att(X)|              */
+    int      estimate;     /* AS_ESTIMATE_* the two above carry (NONE: none)   */
+    int      estimate_why; /* AS_WHY_*: why there is none (AS_WHY_MADE: there
+                              is one); as_estimate_why says it in words       */
     int      probabilities;/* AS_PROB_* used (target mode may pick it)         */
     int      sampling;     /* AS_SAMPLING_* used (target mode: Poisson)        */
     int      rounds;       /* target mode: samples drawn; else 1               */
@@ -150,6 +153,25 @@ typedef struct as_sample {
     int64_t  blocks;       /* blocks of a pass over X                          */
     int64_t  reads;        /* passes that read X (the chosen columns' one too) */
 } as_sample;
+
+/* Which error estimate a randomized result carries (as_sample.estimate;
+   NONE to BOOTSTRAP are also the choices of option 'estimate'): EXACT when
+   the sample keeps every column of X that has a chance, each for certain,
+   so that Y Y' = X X' and the estimates are 0; MEASURED: target mode's
+   rounds measured the error against X X' (where the bootstrap costs more). */
+enum { AS_ESTIMATE_NONE = 0, AS_ESTIMATE_BOOTSTRAP = 2, AS_ESTIMATE_EXACT = 4, AS_ESTIMATE_MEASURED = 5 };
+/* Why a result carries no estimate (as_sample.estimate_why). */
+enum { AS_WHY_MADE = 0,        /* it carries one                                   */
+       AS_WHY_NOT_ASKED = 1,   /* option 'estimate' said none                      */
+       AS_WHY_EMPTY = 2,       /* the sample is empty while X is not               */
+       AS_WHY_NO_CHANCE = 3,   /* every kept column was certain while others were
+                                  left out: Y shows nothing of what it missed     */
+       AS_WHY_OVERFLOW = 4,    /* Y Y' overflows                                   */
+       AS_WHY_COST = 5 };      /* left out by default: it would cost more than X X' */
+/* The reason in words ("" for AS_WHY_MADE). */
+const char *as_estimate_why(int why);
+/* The name of an AS_ESTIMATE_* kind ("bootstrap", "none", ...). */
+const char *as_estimate_name(int kind);
 
 void as_sample_init(as_sample *S);
 void as_sample_free(as_sample *S, as_common *c);
@@ -360,8 +382,13 @@ int    as_rand_sampling(const as_rand_options *o);
 int  as_rand_options_set(as_rand_options *o, const char *name, double value,
                          const char *text, as_common *c);
 
-/* Largest m accepted (draws are counted, not stored, but time is O(m log d)). */
+/* Largest m accepted (draws are counted, not stored; see AS_IID_MULTINOMIAL). */
 #define AS_M_MAX 2147483647LL
+/* i.i.d. sampling draws its counts as a multinomial (O(d), one binomial a
+   column) from this many draws on when m >= d, else one draw at a time
+   (O(m log d); 1e8 draws take about 6 s): 2^24, above the m of any default
+   run on the inputs the tests and fixtures use, whose draws keep their bits. */
+#define AS_IID_MULTINOMIAL 16777216LL
 
 /* Draws from the matrix Chernoff bound (Tropp 2012, Thm 1.1) when every
    p_j >= tau_j / (beta rank), failing with probability at most delta:
@@ -701,6 +728,10 @@ int as_example_args(double *n, double *d, double *r, double *seed, as_common *c)
 uint64_t as_rng_u64(uint64_t seed, uint64_t stream, uint64_t index);
 double   as_rng_unif(uint64_t seed, uint64_t stream, uint64_t index);   /* in (0, 1) */
 double   as_rng_normal(uint64_t seed, uint64_t stream, uint64_t index);
+/* A Binomial(n, p) variate (n a whole number up to 2^53, p in [0, 1]), exact:
+   inversion when n min(p, 1 - p) < 10, else Hormann's BTRD; it reads the
+   uniforms of indices index * 2^16 ... of the stream. */
+double   as_rng_binomial(double n, double p, uint64_t seed, uint64_t stream, uint64_t index);
 
 #ifdef __cplusplus
 }

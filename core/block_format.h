@@ -12,7 +12,9 @@ enum { AS_PF_SKETCH = 1,    /* the sketch leaf of each chunk                 */
        AS_PF_NRM = 4,       /* the squared norm of each column               */
        AS_PF_GRAM = 8,      /* the Gram X X' of each chunk                   */
        AS_PF_GATHER = 16,   /* the chosen columns, kept                      */
-       AS_PF_WHOLE = 32 };  /* every column, kept (X no wider than a sketch) */
+       AS_PF_WHOLE = 32,    /* every column, kept (X no wider than a sketch) */
+       AS_PF_ROWSQ = 64 };  /* the rows' squared norms of each chunk (the
+                               diagonal of X X', for the error estimate)     */
 #define AS_PF_PASSES 3
 
 /* A task: this head, then `count` block records, N' (LEV) and the chosen
@@ -47,7 +49,7 @@ typedef struct as_part_head {
 
 typedef struct as_csc_entry { int64_t row; double x; } as_csc_entry;
 /* Where the arrays of a partial start (its head says its pass and sizes). */
-typedef struct as_part_layout { size_t hash, leaf, lev, nrm, gram, data; } as_part_layout;
+typedef struct as_part_layout { size_t hash, leaf, lev, nrm, gram, rowsq, data; } as_part_layout;
 
 static inline size_t as_align8(size_t b)
 {

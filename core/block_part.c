@@ -53,6 +53,8 @@ size_t as_part_layout_of(const as_part_head *h, as_part_layout *L)
     if (h->flags & AS_PF_NRM) at += 8 * w;
     L->gram = at;
     if (h->flags & AS_PF_GRAM) at += 8 * nch * n * n;
+    L->rowsq = at;
+    if (h->flags & AS_PF_ROWSQ) at += 8 * nch * n;
     L->data = at;
     return at;
 }
@@ -213,6 +215,20 @@ static int as_part_sketch(as_part_head *P, const as_task_head *T, const as_matri
     return c->status;
 }
 
+/* The rows' squared norms of the chunks of X (columns j0 ..), a leaf per chunk. */
+static int as_part_rowsq(as_part_head *P, const as_matrix *X, int64_t j0, double *leaves, as_common *c)
+{
+    int64_t a = j0, end = j0 + X->ncol;
+    while (a < end && c->status == AS_OK) {
+        int64_t ch = a / P->chunk, b = (ch + 1) * P->chunk < end ? (ch + 1) * P->chunk : end;
+        as_matrix V, parts[2];
+        as_view_cols(X, a - j0, b - j0, &V, parts);
+        as_block_rowsq(&V, leaves + (ch - P->j0 / P->chunk) * P->n, c);
+        a = b;
+    }
+    return c->status;
+}
+
 /* Is X a block the partial can take: n rows, the expected columns, one kind. */
 static int as_part_accepts(const as_part_head *P, const as_matrix *X, int64_t j0, const int64_t *cols,
                            as_common *c)
@@ -277,13 +293,13 @@ int as_part_feed(const as_task_head *T, as_part_head **PP, const as_matrix *Xin,
                             (P->flags & AS_PF_NRM) ? (double *)(base + L.nrm) + (j0 - P->j0) : NULL, c) != AS_OK)
             goto done;
     }
-    if (P->flags & AS_PF_GRAM) {
-        /* alone, the Gram pass checks the block itself */
-        if (!(P->flags & (AS_PF_LEV | AS_PF_NRM | AS_PF_SKETCH)) &&
-            as_matrix_check_from(&X, "X", j0, NULL, c) != AS_OK)
-            goto done;
-        if (as_part_gram(P, &X, j0, (double *)(base + L.gram), c) != AS_OK) goto done;
-    }
+    /* without the scores or the sketch, the pass checks the block itself */
+    if ((P->flags & (AS_PF_GRAM | AS_PF_ROWSQ)) && !(P->flags & (AS_PF_LEV | AS_PF_NRM | AS_PF_SKETCH)) &&
+        as_matrix_check_from(&X, "X", j0, NULL, c) != AS_OK)
+        goto done;
+    if ((P->flags & AS_PF_ROWSQ) && as_part_rowsq(P, &X, j0, (double *)(base + L.rowsq), c) != AS_OK)
+        goto done;
+    if ((P->flags & AS_PF_GRAM) && as_part_gram(P, &X, j0, (double *)(base + L.gram), c) != AS_OK) goto done;
     P->fed += w;
 done:
     as_free(c, p_own);

@@ -21,8 +21,8 @@ struct as_blocks {
     uint32_t *hash;
     int hashed;
     double *lev, *nrm;
-    /* the sketch and its factor, X X' */
-    double *acc, *G;
+    /* the sketch and its factor, X X', its diagonal */
+    double *acc, *G, *rowsq;
     as_block_factor F;
     /* the sample and the gathered columns (WHOLE: all of X) */
     double *term;
@@ -52,6 +52,7 @@ void as_blocks_free(as_blocks *B, as_common *c)
     as_free(c, B->nrm);
     as_free(c, B->acc);
     as_free(c, B->G);
+    as_free(c, B->rowsq);
     as_block_factor_free(&B->F, c);
     as_free(c, B->term);
     as_free(c, B->xs);
@@ -138,7 +139,7 @@ static int as_run_hashes(as_blocks *B, const as_part_head *P, const int64_t *sel
     return AS_OK;
 }
 
-/* The sketch leaves and the chunk Grams of a partial, added in chunk order. */
+/* The sketch leaves, the chunk Grams and row norms of a partial, added in chunk order. */
 static void as_run_sums(as_blocks *B, const as_part_head *P)
 {
     as_part_layout L;
@@ -156,6 +157,11 @@ static void as_run_sums(as_blocks *B, const as_part_head *P)
             const double *Gc = (const double *)(base + L.gram) + i * n * n;
             if (cg == 0) memcpy(B->G, Gc, sizeof(double) * (size_t)(n * n));
             else for (e = 0; e < n * n; e++) B->G[e] += Gc[e];
+        }
+        if (P->flags & AS_PF_ROWSQ) {
+            const double *leaf = (const double *)(base + L.rowsq) + i * n;
+            if (cg == 0) memcpy(B->rowsq, leaf, sizeof(double) * (size_t)n);
+            else as_block_rowsq_add(n, B->rowsq, leaf);
         }
     }
     if (P->flags & AS_PF_LEV) memcpy(B->lev + P->j0, base + L.lev, sizeof(double) * (size_t)P->ncols);
@@ -301,7 +307,7 @@ static int as_run_metrics(as_blocks *B, as_common *c)
 static int as_pass_finish(as_blocks *B, as_common *c)
 {
     int f = B->flags[B->pass];
-    if (f & (AS_PF_SKETCH | AS_PF_LEV | AS_PF_NRM | AS_PF_GRAM)) {
+    if (f & (AS_PF_SKETCH | AS_PF_LEV | AS_PF_NRM | AS_PF_GRAM | AS_PF_ROWSQ)) {
         B->R.reads++;
         B->hashed = 1;
     }
@@ -319,7 +325,7 @@ static int as_pass_finish(as_blocks *B, as_common *c)
         as_matrix Xs;
         B->R.reads += B->nblocks > 0;
         as_run_kept(B, &Xs);
-        if (as_block_finish(&Xs, B->P.d, &B->o, B->term, &B->R.S, c) != AS_OK) return c->status;
+        if (as_block_finish(&Xs, B->P.d, &B->o, B->term, B->rowsq, &B->R.S, c) != AS_OK) return c->status;
         B->R.S.time = as_wtime() - B->t0;
     }
     if (f & AS_PF_WHOLE) {
@@ -361,6 +367,7 @@ static int as_pass_start(as_blocks *B, as_common *c)
         }
     if ((f & AS_PF_SKETCH) && !(B->acc = as_calloc(c, (size_t)(n * B->P.s1), sizeof(double)))) return c->status;
     if ((f & AS_PF_GRAM) && !(B->G = as_calloc(c, (size_t)(n * n), sizeof(double)))) return c->status;
+    if ((f & AS_PF_ROWSQ) && !(B->rowsq = as_calloc(c, (size_t)n, sizeof(double)))) return c->status;
     as_progress(c, "blocks: pass %d of %d (%s%s%s%s%s), %lld blocks of up to %lld columns", B->pass + 1, B->npass,
                 (f & AS_PF_SKETCH) ? "sketch" : "", (f & (AS_PF_LEV | AS_PF_NRM)) ? " scores" : "",
                 (f & AS_PF_GRAM) ? " X X'" : "", (f & AS_PF_GATHER) ? "the chosen columns" : "",
@@ -462,7 +469,8 @@ static int as_run_memory(const as_blocks *B, as_common *c)
     char what[300];
     for (i = 0; i < B->npass; i++) f |= B->flags[i];
     if (f & AS_PF_WHOLE) bytes = 16 * n * d;
-    if (f & (AS_PF_SKETCH | AS_PF_LEV | AS_PF_NRM | AS_PF_GRAM)) bytes += 4 * d;
+    if (f & (AS_PF_SKETCH | AS_PF_LEV | AS_PF_NRM | AS_PF_GRAM | AS_PF_ROWSQ)) bytes += 4 * d;
+    if (f & AS_PF_ROWSQ) bytes += 8 * n * (held + 1);
     if (f & AS_PF_LEV) bytes += 8 * d;
     if (f & AS_PF_NRM) bytes += 8 * d;
     if (f & AS_PF_GATHER) bytes += 8 * d + (iid ? 12 * d : 0) + (B->o.estimate ? 24 * n * n : 0);
@@ -503,7 +511,10 @@ static int as_run_plan(as_blocks *B, int64_t n, int64_t d, const void *o, const 
     if (B->what == AS_BLOCKS_ERROR) B->flags[B->npass++] = AS_PF_GRAM;
     else if (B->P.in_memory) B->flags[B->npass++] = AS_PF_WHOLE;
     else {
-        int scores = (B->P.need_lev ? AS_PF_LEV : 0) | (B->P.need_nrm ? AS_PF_NRM : 0) | (B->metrics ? AS_PF_GRAM : 0);
+        /* the estimate reads the diagonal of X X' (a pass of its own for uniform
+           probabilities without the metrics) */
+        int scores = (B->P.need_lev ? AS_PF_LEV : 0) | (B->P.need_nrm ? AS_PF_NRM : 0) | (B->metrics ? AS_PF_GRAM : 0) |
+                     (B->what == AS_BLOCKS_RAND && B->o.estimate ? AS_PF_ROWSQ : 0);
         if (B->P.need_lev) B->flags[B->npass++] = AS_PF_SKETCH;
         if (scores) B->flags[B->npass++] = scores;
         if (B->what == AS_BLOCKS_RAND) B->flags[B->npass++] = AS_PF_GATHER;
@@ -544,7 +555,7 @@ int as_blocks_new(int what, int64_t n, int64_t d, const void *o, const as_matrix
     /* workers run the core on one thread each unless asked: the bits do not depend on it */
     B->wthreads = B->workers > 1 && c->nthreads <= 0 ? 1 : c->nthreads;
     if (as_run_memory(B, c) != AS_OK) goto fail;
-    for (i = 0; i < B->npass; i++) full |= B->flags[i] & (AS_PF_SKETCH | AS_PF_LEV | AS_PF_NRM | AS_PF_GRAM);
+    for (i = 0; i < B->npass; i++) full |= B->flags[i] & (AS_PF_SKETCH | AS_PF_LEV | AS_PF_NRM | AS_PF_GRAM | AS_PF_ROWSQ);
     if ((full && !(B->hash = as_malloc(c, (size_t)d, sizeof(uint32_t)))) ||
         (B->P.need_lev && !B->P.in_memory && B->what != AS_BLOCKS_ERROR &&
          !(B->lev = as_malloc(c, (size_t)d, sizeof(double)))) ||

@@ -243,8 +243,45 @@ int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t ra
     return c->status;
 }
 
+int as_block_rowsq(const as_matrix *Xb, double *leaf, as_common *c)
+{
+    as_matrix V;
+    void *p_own = NULL;
+    int64_t j;
+    c->status = AS_OK;
+    if (as_block_rebase(Xb, &V, &p_own, c) == AS_OK)
+        for (j = 0; j < V.ncol; j++) AS_FOR_COL(&V, j, row, v, { leaf[row] += v * v; });
+    as_free(c, p_own);
+    return c->status;
+}
+
+void as_block_rowsq_add(int64_t n, double *acc, const double *leaf)
+{
+    int64_t i;
+    for (i = 0; i < n; i++) acc[i] += leaf[i];
+}
+
+int as_block_rowsq_all(const as_block_plan *P, const as_matrix *X, double *rowsq, as_common *c)
+{
+    int64_t ch;
+    double *leaf = P->nchunk > 1 ? as_malloc(c, (size_t)P->n, sizeof(double)) : NULL;
+    c->status = AS_OK;
+    if (P->nchunk > 1 && !leaf) return c->status;
+    memset(rowsq, 0, sizeof(double) * (size_t)P->n);
+    for (ch = 0; ch < P->nchunk && c->status == AS_OK; ch++) {
+        int64_t j0 = ch * P->chunk, j1 = j0 + P->chunk < P->d ? j0 + P->chunk : P->d, j;
+        double *target = ch == 0 ? rowsq : leaf;
+        if (ch > 0) memset(leaf, 0, sizeof(double) * (size_t)P->n);
+        for (j = j0; j < j1; j++) AS_FOR_COL(X, j, row, v, { target[row] += v * v; });
+        if (ch > 0) as_block_rowsq_add(P->n, rowsq, leaf);
+        if (as_interrupted(c)) break;
+    }
+    as_free(c, leaf);
+    return c->status;
+}
+
 int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, const double *term,
-                    as_sample *out, as_common *c)
+                    const double *rowsq, as_sample *out, as_common *c)
 {
     c->status = AS_OK;
     if (Xs->ncol != out->k)
@@ -254,6 +291,7 @@ int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, co
                        as_sample_check_finite_cols(Xs, NULL, out, c) != AS_OK))
         return c->status;
     if (o->estimate)
-        as_estimate(Xs, NULL, d, out, as_rand_sampling(o), term, o->seed, 0, NULL, c);
+        as_estimate(Xs, NULL, d, out, as_rand_sampling(o), term, o->seed, 0, rowsq, 0, c);
+    else out->estimate_why = AS_WHY_NOT_ASKED;
     return c->status;
 }

@@ -76,8 +76,36 @@ static double as_diag_gap(int64_t n, const double *H, const double *r, int64_t r
    (r * AS_ESTIMATE_B + b) * d + j): a function of the column, not of k.
    The Grams are of X(:, cols), in the sample's order: the same bits from X
    and its column indices as from the gathered columns (cols NULL). */
+/* A sample with no column left to chance (Poisson, every kept column
+   certain; or none kept): exact when the diagonal of its Y Y' is that of
+   X X' to rounding (a column left out would show there: its squares are in
+   X X''s diagonal only), else without an estimate: nothing in Y shows the
+   spread of what it missed. */
+static void as_estimate_no_chance(const as_matrix *X, const int64_t *cols, as_sample *S,
+                                  const double *rowsq, as_common *c)
+{
+    int64_t n = X->nrow, i, t;
+    int exact = rowsq != NULL;
+    double *h = rowsq ? as_calloc(c, (size_t)(n > 0 ? n : 1), sizeof(double)) : NULL;
+    if (rowsq && !h) return;
+    for (t = 0; t < S->k && h; t++) {
+        double w = S->weight[t];
+        AS_FOR_COL(X, cols ? cols[t] : t, row, v, { h[row] += (w * v) * (w * v); });
+    }
+    /* the two sums round differently: 1e-10 of a row's squared norm apart
+       at most (a column left out below that moves no attention entry by more) */
+    for (i = 0; i < n && exact; i++) exact = fabs(h[i] - rowsq[i]) <= 1e-10 * rowsq[i];
+    as_free(c, h);
+    S->estimate = exact ? AS_ESTIMATE_EXACT : AS_ESTIMATE_NONE;
+    S->estimate_why = exact ? AS_WHY_MADE : S->k == 0 ? AS_WHY_EMPTY : AS_WHY_NO_CHANCE;
+    S->rel_estimate = S->inf_estimate = exact ? 0 : NAN;
+    if (!exact)
+        as_progress(c, "estimate: none: %s", as_estimate_why(S->estimate_why));
+}
+
 int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
-                const double *term, uint64_t seed, int round, const double *rowsq, as_common *c)
+                const double *term, uint64_t seed, int round, const double *rowsq, int diag_check,
+                as_common *c)
 {
     int64_t n = X->nrow, k = S->k, t, kc = 0, ku = 0;
     int b, B = AS_ESTIMATE_B;
@@ -85,14 +113,20 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
            rel[AS_ESTIMATE_B], inf[AS_ESTIMATE_B], gap[AS_ESTIMATE_B], gap0 = 0;
     int64_t *colu = NULL, *colc = NULL, *posu = NULL;
     as_metrics M;
-    if (k == 0) { S->rel_estimate = S->inf_estimate = 0; return AS_OK; }
+    S->estimate = AS_ESTIMATE_NONE;
+    S->estimate_why = AS_WHY_MADE;
+    S->rel_estimate = S->inf_estimate = NAN;
+    if (sampling == AS_SAMPLING_POISSON)
+        for (t = 0; t < k; t++) kc += term[t] >= 1;
+    if (k == kc) {   /* every resample would be Y */
+        as_estimate_no_chance(X, cols, S, rowsq, c);
+        return c->status;
+    }
     /* Poisson sampling: the columns kept for certain (q = 1) have the same
        weight in every resample, so their Gram (Hc) is made once and each
        resample's Gram is Hc plus that of the other columns */
-    if (sampling == AS_SAMPLING_POISSON && as_estimate_split)
-        for (t = 0; t < k; t++) kc += term[t] >= 1;
+    if (!as_estimate_split) kc = 0;
     ku = k - kc;
-    if (ku == 0) { S->rel_estimate = S->inf_estimate = 0; return AS_OK; }   /* every resample is Y */
     H = as_malloc(c, (size_t)(n * n), sizeof(double));
     Hb = as_malloc(c, (size_t)(n * n), sizeof(double));
     Hc = kc > 0 ? as_malloc(c, (size_t)(n * n), sizeof(double)) : NULL;
@@ -120,9 +154,9 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
     if (kc > 0 && (as_gram(X, kc, colc, wc, Hc, c) != AS_OK || !as_all_finite(n * n, Hc))) goto done;
     if (as_gram_plus(X, ku, colu, wu, Hc, H, c) != AS_OK) goto done;
     /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
-    if (!as_all_finite(n * n, H)) goto done;
+    if (!as_all_finite(n * n, H)) { S->estimate_why = AS_WHY_OVERFLOW; goto done; }
     /* the diagonal of Y Y' against that of X X' */
-    if (rowsq) gap0 = as_diag_gap(n, H, rowsq, 1);
+    if (rowsq && diag_check) gap0 = as_diag_gap(n, H, rowsq, 1);
     as_progress(c, "estimate: %d resamples of %lld columns (%lld kept for certain)", B, (long long)k,
                 (long long)kc);
     for (b = 0; b < B; b++) {
@@ -131,11 +165,11 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
             wb[t] = as_resample_weight(sampling, wu[t], term[posu[t]], seed,
                                        base + (uint64_t)S->index[posu[t]]);
         if (as_gram_plus(X, ku, colu, wb, Hc, Hb, c) != AS_OK) goto done;
-        if (!as_all_finite(n * n, Hb)) goto done;
+        if (!as_all_finite(n * n, Hb)) { S->estimate_why = AS_WHY_OVERFLOW; goto done; }
         if (as_compare_view(X, H, Hb, 0, &M, c) != AS_OK) goto done;
         rel[b] = M.rel;
         inf[b] = M.inf;
-        if (rowsq) gap[b] = as_diag_gap(n, Hb, H, n + 1);
+        if (rowsq && diag_check) gap[b] = as_diag_gap(n, Hb, H, n + 1);
         if (as_interrupted(c)) goto done;
     }
     qsort(rel, (size_t)B, sizeof(double), as_cmp_double);
@@ -143,11 +177,12 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
     b = (int)ceil(AS_ESTIMATE_QUANTILE * B) - 1;
     S->rel_estimate = rel[b];
     S->inf_estimate = inf[b];
+    S->estimate = AS_ESTIMATE_BOOTSTRAP;
     /* the diagonal of X X' is known: when the sample's diagonal is further
        from it than the same quantile of the resamples' gaps from the
        sample's, the resamples are too narrow (the sample missed mass they
        cannot see), and the estimate is scaled by that ratio */
-    if (rowsq) {
+    if (rowsq && diag_check) {
         qsort(gap, (size_t)B, sizeof(double), as_cmp_double);
         if (gap[b] > 0 && gap0 > gap[b]) {
             as_progress(c, "estimate: the diagonal of Y Y' is %.3g times further from that of X X' than the "
@@ -203,10 +238,11 @@ int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, 
     return *est * (share > 1 ? share : 1) <= *exact;
 }
 
-int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, const as_sample *S,
+int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, as_sample *S,
                        const double *term, as_common *c)
 {
     double est, exact;
+    S->estimate_why = o->estimate == 0 ? AS_WHY_NOT_ASKED : AS_WHY_COST;
     if (o->estimate >= 0) return o->estimate;
     if (as_estimate_affordable(X, S->k, S->index, as_rand_sampling(o), term, 1, &est, &exact)) return 1;
     as_progress(c, "estimate: not made: its Grams of the %lld kept columns (%.3g multiply-adds) cost more "
@@ -230,5 +266,30 @@ int as_estimate_memory(const as_matrix *X, const as_rand_options *o, double byte
                  "n = nrow(X) = %.0f; estimate = FALSE skips it)",
                  target ? "with target mode's rounds', 5" : poisson ? "with the certain columns', 3" : "2", n);
         return as_mem_check(c, bytes + (target ? 40 : poisson ? 24 : 16) * n * n, o->mem_mb, what);
+    }
+}
+
+const char *as_estimate_why(int why)
+{
+    switch (why) {
+    case AS_WHY_MADE: return "";
+    case AS_WHY_NOT_ASKED: return "not asked for (option estimate)";
+    case AS_WHY_EMPTY: return "the sample is empty while X is not (a larger m keeps columns)";
+    case AS_WHY_NO_CHANCE:
+        return "every kept column was kept for certain while others were left out: Y shows nothing "
+               "of what it missed (a larger m leaves columns to chance)";
+    case AS_WHY_OVERFLOW: return "Y Y' overflows";
+    case AS_WHY_COST: return "left out: its Grams of Y would cost more than X X' (estimate = TRUE makes it)";
+    default: return "";
+    }
+}
+
+const char *as_estimate_name(int kind)
+{
+    switch (kind) {
+    case AS_ESTIMATE_BOOTSTRAP: return "bootstrap";
+    case AS_ESTIMATE_EXACT: return "exact";
+    case AS_ESTIMATE_MEASURED: return "measured";
+    default: return "none";
     }
 }

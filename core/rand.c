@@ -172,7 +172,15 @@ int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_
     }
     if (as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, &term, c) != AS_OK) goto done;
     if (as_sample_check_finite(X, out, c) != AS_OK) goto done;
-    if (as_estimate_wanted(X, o, out, term, c)) as_estimate(X, out->index, d, out, as_rand_sampling(o), term, o->seed, 0, NULL, c);
+    if (as_estimate_wanted(X, o, out, term, c)) {
+        /* the diagonal of X X', as the block passes sum it */
+        as_block_plan P;
+        double *rowsq = as_malloc(c, (size_t)(n > 0 ? n : 1), sizeof(double));
+        as_block_plan_fill(n, d, o, &P);
+        if (rowsq && as_block_rowsq_all(&P, X, rowsq, c) == AS_OK)
+            as_estimate(X, out->index, d, out, as_rand_sampling(o), term, o->seed, 0, rowsq, 0, c);
+        as_free(c, rowsq);
+    }
 
 done:
     as_free(c, prob);

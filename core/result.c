@@ -7,6 +7,7 @@ void as_sample_init(as_sample *S)
     memset(S, 0, sizeof(*S));
     S->eps_bound = NAN;
     S->rel_estimate = S->inf_estimate = NAN;
+    S->estimate_why = AS_WHY_NOT_ASKED;
     S->b = S->error_time = NAN;
     S->presample_eps = S->eps_composed = NAN;
     S->beta = S->out_error = S->out_rel_error = NAN;
@@ -44,7 +45,7 @@ void as_metrics_result(const as_metrics *M, int spectral, as_sample *S)
 enum {
     V_NONE, V_M, V_K, V_INF, V_REL, V_R, V_BASELINE, V_EPS_SPECTRAL, V_BOUND, V_RANK, V_METHOD,
     V_TIME, V_ERROR_TIME, V_SEED, V_EPS, V_DELTA, V_PROBABILITIES, V_SAMPLING, V_REL_TARGET,
-    V_REL_ESTIMATE, V_INF_ESTIMATE, V_ROUNDS, V_S1, V_S, V_S2, V_BETA, V_B, V_EPS_BOUND,
+    V_REL_ESTIMATE, V_INF_ESTIMATE, V_ESTIMATE, V_ESTIMATE_WHY, V_ROUNDS, V_S1, V_S, V_S2, V_BETA, V_B, V_EPS_BOUND,
     V_MAX_COLUMNS, V_STEPS, V_PRESAMPLE_K, V_PRESAMPLE_EPS, V_EPS_COMPOSED, V_OUT_ERROR,
     V_OUT_REL_ERROR, V_CHUNK, V_BLOCKS, V_READS
 };
@@ -88,6 +89,8 @@ static const as_field as_fields[] = {
     {"rel_target", AS_FIELD_NUMBER, RAND, 0, "option rel: the target of target mode (NA: off)", V_REL_TARGET},
     {"rel_estimate", AS_FIELD_NUMBER, RAND, 0, "estimate of rel from Y alone (NA: not made)", V_REL_ESTIMATE},
     {"inf_estimate", AS_FIELD_NUMBER, RAND, 0, "the same for the inf error", V_INF_ESTIMATE},
+    {"estimate", AS_FIELD_TEXT, RAND, 0, "which estimate the two carry (none, bootstrap, exact, measured)", V_ESTIMATE},
+    {"estimate_why", AS_FIELD_TEXT, RAND, 0, "why there is none (empty when there is one)", V_ESTIMATE_WHY},
     {"rounds", AS_FIELD_NUMBER, RAND, 0, "samples drawn (target mode), else 1", V_ROUNDS},
     {"s1", AS_FIELD_NUMBER, RAND, 0, "rows of the sparse embedding (0: none)", V_S1},
     {"s", AS_FIELD_NUMBER, RAND, 0, "nonzeros per embedding column (0: none)", V_S},
@@ -184,6 +187,8 @@ const char *as_field_text(const as_field *f, const as_sample *S, char *buf, size
     case V_SAMPLING:
         as_option_choice(as_option_find("sampling", AS_FOR_RAND), S->sampling, buf, len);
         break;
+    case V_ESTIMATE: snprintf(buf, len, "%s", as_estimate_name(S->estimate)); break;
+    case V_ESTIMATE_WHY: snprintf(buf, len, "%s", as_estimate_why(S->estimate_why)); break;
     default: break;
     }
     return buf;

@@ -48,16 +48,47 @@ void as_scheme_probabilities(int64_t d, int scheme, const double *lev, const dou
         prob[j] = 0.5 * ((slev > 0 ? lev[j] / slev : 0) + (snrm > 0 ? nrm[j] / snrm : 0));
 }
 
+/* The draw counts of m i.i.d. draws as a multinomial, one column at a time:
+   count[j] ~ Binomial(draws left, prob[j] / the mass of columns j..d-1),
+   O(d) whatever m (tail: a work array for those masses). */
+static int as_multinomial_counts(int64_t d, const double *prob, int64_t m, uint64_t seed,
+                                 double *tail, int32_t *count, as_common *c)
+{
+    int64_t j, last = -1, left = m;
+    double mass = 0;
+    for (j = d - 1; j >= 0; j--) {
+        mass += prob[j];
+        tail[j] = mass;
+        if (last < 0 && prob[j] > 0) last = j;
+    }
+    for (j = 0; j <= last && left > 0; j++) {
+        double f = prob[j] > 0 ? prob[j] / tail[j] : 0;
+        int64_t cj = j == last ? left
+                               : (int64_t)as_rng_binomial((double)left, f < 1 ? f : 1, seed,
+                                                          AS_STREAM_MULTINOMIAL, (uint64_t)j);
+        count[j] = (int32_t)cj;
+        left -= cj;
+        if ((j & 0xfffff) == 0xfffff && as_interrupted(c)) break;
+    }
+    return c->status;
+}
+
 /* m draws i.i.d. from prob (cdf its cumulative sums, total its sum); repeats
-   merged. mult[t] receives the draw count of the t-th kept column. */
-static int as_sample_iid(int64_t d, const double *prob, const double *cdf,
+   merged. mult[t] receives the draw count of the t-th kept column. From
+   AS_IID_MULTINOMIAL draws on, and at least d of them, the counts are drawn
+   as a multinomial (as_multinomial_counts, cdf overwritten), else one draw
+   at a time (O(m log d)): the same distribution, other draws. */
+static int as_sample_iid(int64_t d, const double *prob, double *cdf,
                          double total, int64_t m, uint64_t seed, as_sample *out,
                          double **mult, as_common *c)
 {
     int64_t j, k, t;
     int32_t *count = as_calloc(c, (size_t)d, sizeof(int32_t));
     if (!count) return c->status;
-    {
+    if (m >= AS_IID_MULTINOMIAL && m >= d) {
+        as_progress(c, "sampling: %lld draws as multinomial counts of %lld columns", (long long)m, (long long)d);
+        if (as_multinomial_counts(d, prob, m, seed, cdf, count, c) != AS_OK) goto done;
+    } else {
         int nt = as_threads(c);
         int64_t t0, chunk = 1 << 20;
         for (t0 = 0; t0 < m; t0 += chunk) {

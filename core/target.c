@@ -119,6 +119,8 @@ static int as_exact_as_estimate(const as_matrix *X, as_sample *S, const double *
     if (as_compare_view(X, *G, H, 0, &M, c) != AS_OK) goto done;
     S->rel_estimate = M.rel;
     S->inf_estimate = M.inf;
+    S->estimate = AS_ESTIMATE_MEASURED;
+    S->estimate_why = AS_WHY_MADE;
 done:
     as_free(c, H);
     return c->status;
@@ -138,7 +140,7 @@ static int as_poisson_round(const as_matrix *X, const double *prob, double total
     out->m = m;
     if (as_sample_poisson(X->ncol, prob, total, m, seed, out, &term, c) == AS_OK) {
         if (out->k == 0 || (*G == NULL && as_estimate_affordable(X, out->k, out->index, AS_SAMPLING_POISSON, term, share, &est, &exact)))
-            as_estimate(X, out->index, X->ncol, out, AS_SAMPLING_POISSON, term, seed, r, rowsq, c);
+            as_estimate(X, out->index, X->ncol, out, AS_SAMPLING_POISSON, term, seed, r, rowsq, 1, c);
         else {
             if (*G == NULL)
                 as_progress(c, "target: exact errors from here on (the bootstrap of the %lld kept columns, "
@@ -174,10 +176,14 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     as_sample S, T;
     as_sample_init(&S);
     /* the diagonal of X X', which every round's bootstrap is checked against
-       (as_estimate): the rows' squared norms, in column order */
-    rowsq = as_calloc(c, (size_t)(X->nrow > 0 ? X->nrow : 1), sizeof(double));
+       (as_estimate): the rows' squared norms, summed as the block passes sum them */
+    rowsq = as_malloc(c, (size_t)(X->nrow > 0 ? X->nrow : 1), sizeof(double));
     if (!rowsq) goto drop;
-    for (j = 0; j < d; j++) AS_FOR_COL(X, j, row, v, { rowsq[row] += v * v; });
+    {
+        as_block_plan P;
+        as_block_plan_fill(X->nrow, d, o, &P);
+        if (as_block_rowsq_all(&P, X, rowsq, c) != AS_OK) goto drop;
+    }
     /* eps given: only the probabilities that carry the spectral guarantee */
     if (o->probabilities == AS_PROB_AUTO) {
         cand[ncand++] = AS_PROB_LEVERAGE;
@@ -190,10 +196,12 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         as_scheme_probabilities(d, cand[t], lev, nrm, prob);
         total = as_sum(d, prob);
         /* X == 0: the empty sample is exact (what was kept so far is dropped) */
-        if (!(total > 0)) { out->probabilities = cand[t]; out->rounds = 1;
+        if (!(total > 0)) { out->probabilities = cand[t]; out->rounds = 1; out->estimate = AS_ESTIMATE_EXACT;
+                            out->estimate_why = AS_WHY_MADE;
                             out->rel_estimate = out->inf_estimate = 0; goto drop; }
         if (as_poisson_round(X, prob, total, m0, o->seed, 0, ncand, &G, NULL, rowsq, &T, c) != AS_OK) goto drop;
-        score = T.rel_estimate * sqrt((double)T.k);
+        /* a pilot without an estimate (no column left to chance) is the last choice */
+        score = isnan(T.rel_estimate) ? INFINITY : T.rel_estimate * sqrt((double)T.k);
         as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", cand[t],
                     (long long)m0, (long long)T.k, T.rel_estimate);
         if (best < 0 || score < bestscore) {
@@ -282,9 +290,10 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
             m = mn;
         }
     }
-    for (; S.rel_estimate > o->rel && rounds < AS_TARGET_ROUNDS && S.k < kpos &&
+    for (; !(S.rel_estimate <= o->rel) && rounds < AS_TARGET_ROUNDS && S.k < kpos &&
            m < AS_M_MAX; rounds++) {
-        double f = 1.1 * (S.rel_estimate / o->rel) * (S.rel_estimate / o->rel);
+        /* no estimate (no column left to chance): the largest step */
+        double f = isnan(S.rel_estimate) ? 4 : 1.1 * (S.rel_estimate / o->rel) * (S.rel_estimate / o->rel);
         /* at most 4x a round: a small pilot's estimate is not yet on the m^-1/2 law */
         double mn = ceil((double)m * (f < 1.25 ? 1.25 : f > 4 ? 4 : f));
         m = mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
@@ -300,6 +309,8 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
     out->m = m;
     out->rel_estimate = S.rel_estimate;
     out->inf_estimate = S.inf_estimate;
+    out->estimate = S.estimate;
+    out->estimate_why = S.estimate_why;
     out->probabilities = best;
     out->rounds = rounds;
     *Gout = G;

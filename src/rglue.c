@@ -255,7 +255,7 @@ static SEXP r_result_cols(SEXP Xr, const as_matrix *X, const int64_t *cols, SEXP
 {
     int t, n = 0, at = 0;
     int64_t j;
-    char text[64];
+    char text[256];
     SEXP out, names, v;
     for (t = 0; t < as_field_count(); t++) n += as_field_present(as_field_at(t), S->call, S);
     out = PROTECT(Rf_allocVector(VECSXP, n));

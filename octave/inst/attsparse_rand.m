@@ -211,7 +211,13 @@
 ## @code{probabilities} (the schemes used), @code{rel_estimate} and
 ## @code{inf_estimate} (estimates of @code{rel_error} and @code{error} from
 ## @var{Y} alone; NaN with @code{"estimate", false} or when the default
-## skipped it), @code{rounds} and
+## skipped it), @code{estimate} (which estimate they are: @qcode{"bootstrap"},
+## @qcode{"exact"} (0: every column with a chance kept for certain,
+## @code{Y * Y' = X * X'}), @qcode{"measured"} (target mode measured the
+## error against @code{X * X'}) or @qcode{"none"}) and @code{estimate_why}
+## (why there is none, e.g. an empty sample, or a sample whose kept columns
+## were all certain while others were left out; empty when there is one),
+## @code{rounds} and
 ## @code{beta} (the factor of the default @var{m}, see @qcode{"m"}; NaN with
 ## @qcode{"rel"}), @code{method} (@qcode{"randomized"}), @code{delta} and
 ## @code{rel_target} (the options the run was given; NaN outside target mode).

@@ -381,7 +381,7 @@ void result_fields (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArray
                     const int64_t *cols = nullptr)
 {
   const as_sample *S = &w.S;
-  char text[64];
+  char text[256];
   for (int t = 0; t < as_field_count (); t++)
     {
       const as_field *f = as_field_at (t);

@@ -302,3 +302,32 @@
 %!testif ; ! system ("command -v octave-cli >/dev/null")
 %! interrupt_call ("randn ('seed', 1); X = 0.01 * randn (1500, 12000);",
 %!                 "leverage_scores (X, 'exact', 'threads', 1)", 2, "leverage_scores (exact)");
+
+## a sample with no column left to chance carries no estimate unless it is
+## exact, and says why (before, both samples below got an estimate of 0)
+%!test
+%! X = attsparse_example (20, 100, 1, 7);
+%! empty = 0;
+%! for seed = 1:10
+%!   [Y, ~, info] = attsparse_rand (X, "m", 1, "seed", seed, "sampling", "poisson", "error", false);
+%!   if (columns (Y) == 0)
+%!     empty++;
+%!     assert (isnan (info.rel_estimate) && isnan (info.inf_estimate));
+%!     assert (info.estimate, "none");
+%!     assert (strncmp (info.estimate_why, "the sample is empty", 19));
+%!   endif
+%! endfor
+%! assert (empty > 0);
+%! Xh = X / 10;
+%! Xh(:, 5) *= 40;
+%! [~, ~, info] = attsparse_rand (Xh, "m", 2, "seed", 3, "sampling", "poisson", "probabilities", "norm");
+%! assert (info.index, 5);
+%! assert (isnan (info.rel_estimate) && info.rel_error > 0.005);
+%! assert (strncmp (info.estimate_why, "every kept column was kept for certain", 38));
+%! [~, ~, info] = attsparse_rand (Xh, "m", 1e6, "seed", 3, "sampling", "poisson", "probabilities", "norm");
+%! assert (info.k, 100);
+%! assert ([info.rel_estimate, info.inf_estimate], [0, 0]);
+%! assert (info.estimate, "exact");
+%! [~, ~, info] = attsparse_rand (X, "seed", 1);
+%! assert (info.estimate, "bootstrap");
+%! assert (info.estimate_why, "");

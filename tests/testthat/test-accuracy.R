@@ -92,6 +92,39 @@ test_that("the estimate is on every randomized result, NA with estimate = FALSE,
   expect_identical(r2$weight, r$weight)
   O <- Matrix(0, 4, 50, sparse = TRUE)
   expect_equal(attsparse_rand(O, seed = 1)$rel_estimate, 0)
+  expect_identical(attsparse_rand(O, seed = 1)$estimate, "exact")
+  expect_identical(r$estimate, "bootstrap")
+  expect_identical(r$estimate_why, "")
+  expect_identical(r2$estimate, "none")
+  expect_output(print(r2), "no error estimate: not asked for")
+})
+
+test_that("a sample with no column left to chance has no estimate unless it is exact, and says why", {
+  set.seed(42)
+  X <- matrix(rnorm(2000), 20)
+  S <- as(X, "CsparseMatrix")
+  # empty: the estimate was 0 where the exact rel is 8e58
+  r <- attsparse_rand(S, m = 1, seed = 1, sampling = "poisson", error = FALSE)
+  expect_identical(ncol(r$Y), 0L)
+  expect_true(is.na(r$rel_estimate) && is.na(r$inf_estimate))
+  expect_identical(r$estimate, "none")
+  expect_match(r$estimate_why, "the sample is empty")
+  expect_output(print(r), "no error estimate: the sample is empty")
+  # only a column kept for certain: the estimate was 0 where the exact rel is 243%
+  Xh <- X / 10
+  Xh[, 5] <- Xh[, 5] * 40
+  r <- attsparse_rand(Xh, m = 2, seed = 3, sampling = "poisson", probabilities = "norm")
+  expect_identical(r$index, 5L)
+  expect_gt(r$rel_error, 1)
+  expect_true(is.na(r$rel_estimate))
+  expect_match(r$estimate_why, "every kept column was kept for certain")
+  expect_output(print(summary(r)), "no error estimate: every kept column")
+  # every column kept for certain: exact, its estimate 0
+  r <- attsparse_rand(Xh, m = 1e6, seed = 3, sampling = "poisson", probabilities = "norm")
+  expect_identical(r$k, 100)
+  expect_identical(c(r$rel_estimate, r$inf_estimate), c(0, 0))
+  expect_identical(r$estimate, "exact")
+  expect_lt(r$rel_error, 1e-10)
 })
 
 # Fraction of runs whose estimate covers the exact rel, and the median ratio.

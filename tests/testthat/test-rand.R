@@ -133,3 +133,19 @@ test_that("print, summary and as.matrix work", {
   expect_identical(as.matrix(res), res$Y)
   expect_output(print(attsparse_rand(X, seed = 1, error = FALSE)), "not computed")
 })
+
+test_that("the largest m with i.i.d. draws, and a presample of 1e9, are multinomial counts in O(d)", {
+  set.seed(42)
+  X <- matrix(rnorm(2000), 20)
+  # one draw at a time these took 140 s and 95 s; the counts are drawn a column at a time
+  setTimeLimit(elapsed = 30, transient = TRUE)
+  on.exit(setTimeLimit(elapsed = Inf))
+  m <- .Machine$integer.max
+  res <- attsparse_rand(X, m = m, seed = 1, probabilities = "uniform", error = FALSE, estimate = FALSE)
+  counts <- round(res$weight^2 * m / ncol(X))   # weight = sqrt(count / (m p)), p = 1 / d
+  expect_equal(sum(counts), m)
+  expect_lt(sum((c(counts, rep(0, ncol(X) - length(counts))) - m / ncol(X))^2 / (m / ncol(X))),
+            qchisq(1 - 1e-6, ncol(X) - 1))
+  det <- attsparse_det(X[1:10, ], presample = 1e9, seed = 1, error = FALSE)
+  expect_equal(det$presample_k, ncol(X))
+})
