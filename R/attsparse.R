@@ -79,7 +79,7 @@ sym_attention <- function(X, ..., threads = NULL) {
   A
 }
 
-leverage_scores <- function(X, ..., method = NULL, seed = NULL) {
+leverage_scores <- function(X, method = NULL, ..., seed = NULL) {
   opts <- core_options(list(method = method, seed = seed), list(...))
   blocks <- block_options(X, opts, "leverage_scores")
   if (!is.null(blocks)) return(leverage_blocks(X, blocks))
