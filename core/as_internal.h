@@ -149,6 +149,21 @@ double as_col_norm2(const as_matrix *A, int64_t j);
    (Drineas, Kannan, Mahoney 2006), which is ||q_j||^2 to the bit when K = Q. */
 double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
 
+/* The refit of option 'refit' (as_rand, as_det; greedy.c): the weights of
+   S's columns (S->index) chosen again, nonnegative, by the greedy method's
+   reweighted least squares against X X', the weights with the smallest exact
+   rel kept (the sample's own among them); zero weights dropped (S->k may
+   shrink); S->refit_rel the rel before, S->estimate none (AS_WHY_REFIT).
+   *G: X X' (n x n) when the caller has it, else NULL: then computed here and
+   handed back (the caller frees it with as_free); mem_mb: option 'memory'. */
+int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_common *c);
+/* Tunables of the greedy method (tests and benchmarks set them): the share
+   of the kept columns added per round, the reweighting steps per refit, and
+   the weight of the diagonal entries tried at each refit (in rows). */
+extern double as_greedy_batch;
+extern int as_greedy_lawson;
+extern double as_greedy_diag;
+
 /* ---- Q != K (qk.c) */
 /* as_qk_error with its two N x N Grams under mem_mb MiB (0: 3/4 of the
    physical memory; as_rand_qkv, as_det_qkv: the option 'memory'). */

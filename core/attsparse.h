@@ -147,7 +147,9 @@ typedef struct as_sample {
     unsigned has;          /* AS_HAS_* of the run                              */
     double   seed;         /* the seed used (NaN: none)                        */
     double   delta;        /* rand: the failure probability asked (else NaN)  */
-    double   rel_target;   /* rand: option 'rel' (NaN: not target mode)        */
+    double   rel_target;   /* rand, greedy: option 'rel' (NaN: not target mode) */
+    double   refit_rel;    /* option 'refit': the exact rel of the sample's own
+                              weights, before the refit (NaN: no refit)        */
     /* X read by blocks (AS_HAS_BLOCKS): */
     int64_t  chunk;        /* the canonical chunk width                        */
     int64_t  blocks;       /* blocks of a pass over X                          */
@@ -167,7 +169,9 @@ enum { AS_WHY_MADE = 0,        /* it carries one                                
        AS_WHY_NO_CHANCE = 3,   /* every kept column was certain while others were
                                   left out: Y shows nothing of what it missed     */
        AS_WHY_OVERFLOW = 4,    /* Y Y' overflows                                   */
-       AS_WHY_COST = 5 };      /* left out by default: it would cost more than X X' */
+       AS_WHY_COST = 5,        /* left out by default: it would cost more than X X' */
+       AS_WHY_REFIT = 6 };     /* option 'refit': the weights were fitted to X X',
+                                  whose rel_error is exact                         */
 /* The reason in words ("" for AS_WHY_MADE). */
 const char *as_estimate_why(int why);
 /* The name of an AS_ESTIMATE_* kind ("bootstrap", "none", ...). */
@@ -195,7 +199,8 @@ enum { AS_HAS_KEYS = 1,      /* queries != keys: K given                       *
        AS_HAS_VALUES = 2,    /* values V given                                 */
        AS_HAS_PRESAMPLE = 4, /* det with a randomized first stage              */
        AS_HAS_SPECTRAL = 8,  /* attention_error with spectral = true           */
-       AS_HAS_BLOCKS = 16 }; /* X read by blocks (as_blocks)                   */
+       AS_HAS_BLOCKS = 16,   /* X read by blocks (as_blocks)                   */
+       AS_HAS_REFIT = 32 };  /* option 'refit'                                 */
 
 typedef struct as_field {
     const char *name;      /* as the user reads it ("rel_error", "seed", ...)  */
@@ -244,7 +249,8 @@ enum { AS_FOR_RAND = 1,      /* as_rand: as_rand_options                      */
        AS_FOR_DET = 2,       /* as_det: as_det_options                        */
        AS_FOR_LEVERAGE = 4,  /* as_leverage: as_rand_options                  */
        AS_FOR_METRICS = 8,   /* attention_error: as_metrics_options           */
-       AS_FOR_GRAM = 16 };   /* sym_attention, gram: as_metrics_options       */
+       AS_FOR_GRAM = 16,     /* sym_attention, gram: as_metrics_options       */
+       AS_FOR_GREEDY = 32 }; /* as_greedy: as_greedy_options                  */
 
 typedef struct as_option {
     const char *name;      /* as the user types it ("memory", "s1", ...)      */
@@ -359,6 +365,9 @@ typedef struct as_rand_options {
     int      error;        /* nonzero (default): out->metrics inf, rel, baseline, r */
     int      spectral;     /* nonzero: out->metrics eps_spectral, bound; -1
                               (default): as error                             */
+    int      refit;        /* nonzero: the kept columns reweighted by the greedy
+                              method's refit against X X' (as_refit), zero
+                              weights dropped, the metrics those of the refit */
     uint64_t given;        /* internal: the rows set by as_options_put         */
 } as_rand_options;
 
@@ -582,6 +591,7 @@ typedef struct as_det_options {
                               as_rand sample of X with this many draws (1: the
                               default, as_det_presample_m)                      */
     uint64_t seed;         /* the presample's seed; AS_SEED_DRAW (default): drawn */
+    int      refit;        /* as in as_rand_options                               */
     uint64_t given;        /* internal: the rows set by as_options_put            */
 } as_det_options;
 
@@ -606,6 +616,58 @@ int64_t as_det_presample_m(int64_t n);
    ceil(b rank) distinct columns (out->b, out->max_columns); Y is checked for
    overflow, and the metrics asked by o->error / o->spectral reuse X X'. */
 int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_common *c);
+
+/* ------------------------------------------------------------------ greedy */
+/* The fewest columns for an attention error (greedy.c): columns chosen one
+   batch at a time by how much each, alone and at its best weight, lowers a
+   weighted least-squares proxy of rel (the row-centred error of Y Y' against
+   X X', weighted toward the rows and entries where rel peaks), the weights
+   of all kept columns refitted (nonnegative) after each batch. The method
+   computes X X' and measures the exact rel of every Y it tries: the result's
+   rel is a certificate, not an estimate. Deterministic (a seed only for the
+   candidates' sample of a very wide X). */
+typedef struct as_greedy_options {
+    double   rel;          /* target exact rel, in (0, 1); NaN (default): 0.01
+                              unless k is given (as_greedy_rel)                */
+    int64_t  k;            /* column budget: the smallest rel found with at
+                              most k columns; 0 (default): none               */
+    int      error;        /* 0: no eps_spectral unless 'spectral' says so; the
+                              metrics inf, rel, baseline, r are always given  */
+    int      spectral;     /* nonzero: eps_spectral, bound; -1 (default): as error */
+    double   mem_mb;       /* cap on the working arrays in MiB; 0: 3/4 of the
+                              memory the process may use                      */
+    int64_t  candidates;   /* the columns the selection draws from: 0 (default)
+                              every column when a pass over them costs at most
+                              AS_GREEDY_PASS_GRAMS Grams of X, else a Poisson
+                              sample by squared norm of about
+                              AS_GREEDY_CAND_FACTOR n (n + 1) / 2 columns;
+                              else a sample of about this many             */
+    uint64_t seed;         /* the candidates' sample; AS_SEED_DRAW (default): drawn
+                              when a sample is made                           */
+    uint64_t given;        /* internal: the rows set by as_options_put         */
+} as_greedy_options;
+
+#define AS_GREEDY_REL_DEFAULT 0.01
+#define AS_GREEDY_PASS_GRAMS 4.0
+#define AS_GREEDY_CAND_FACTOR 2.0
+
+void as_greedy_options_init(as_greedy_options *o);
+/* Every field against its row; 'rel' and 'k' together are AS_ERR_ARG. */
+int  as_greedy_options_check(const as_greedy_options *o, as_common *c);
+/* as_options_set(AS_FOR_GREEDY, o, ...) */
+int  as_greedy_options_set(as_greedy_options *o, const char *name, double value,
+                           const char *text, as_common *c);
+/* The target a run uses: o->rel, else AS_GREEDY_REL_DEFAULT when no k is given, else NaN. */
+double as_greedy_rel(const as_greedy_options *o);
+
+/* The greedy method on X: out->index, weight (Y = X(:, index) diag(weight)),
+   k, m (rounds), the metrics (rel exact: the certificate), rel_target, and
+   max_columns (the budget k, 0: none). With 'rel' the fewest columns found
+   whose rel meets it; if no column can lower the error further first, the
+   best found, whose rel_error says so. With 'k', the smallest rel found with
+   at most k columns. */
+int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c);
+
 
 /* ------------------------------------------------------------------ Y and metrics */
 /* Stored entries of Y = X(:, index) (k columns). */

@@ -340,7 +340,8 @@ int as_det(const as_matrix *X, const as_det_options *opts, as_sample *out, as_co
     out->eps_target = o->eps;
     out->b = as_bss_b(o->eps);
     if (o->presample > 0) as_det_two_stage(X, o, &Gm, out, c);
-    else as_det_direct(X, o, o->error || o->spectral > 0, out, &Gm, c);
+    else as_det_direct(X, o, o->error || o->spectral > 0 || o->refit, out, &Gm, c);
+    if (c->status == AS_OK && o->refit) as_refit(X, &Gm, o->mem_mb, out, c);
     out->time = as_wtime() - t0;
     if (c->status == AS_OK && as_sample_check_finite(X, out, c) == AS_OK)
         as_sample_metrics(X, Gm, o->error, o->spectral, out, c);

@@ -280,6 +280,7 @@ const char *as_estimate_why(int why)
                "of what it missed (a larger m leaves columns to chance)";
     case AS_WHY_OVERFLOW: return "Y Y' overflows";
     case AS_WHY_COST: return "left out: its Grams of Y would cost more than X X' (estimate = TRUE makes it)";
+    case AS_WHY_REFIT: return "the weights were refitted against X X': rel_error is exact";
     default: return "";
     }
 }

@@ -23,6 +23,8 @@ void dgemm_(const char *transa, const char *transb, const int *m, const int *n,
             const double *b, const int *ldb, const double *beta, double *c,
             const int *ldc, as_fclen, as_fclen);
 void dpotrf_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
+void dpotrs_(const char *uplo, const int *n, const int *nrhs, const double *a, const int *lda,
+             double *b, const int *ldb, int *info, as_fclen);
 void dpotri_(const char *uplo, const int *n, double *a, const int *lda, int *info, as_fclen);
 void dtrtri_(const char *uplo, const char *diag, const int *n, double *a, const int *lda, int *info,
              as_fclen, as_fclen);

@@ -8,7 +8,7 @@
 enum {
     F_M, F_EPS, F_DELTA, F_SEED, F_ERROR, F_SPECTRAL, F_PROBABILITIES, F_SAMPLING, F_REL,
     F_ESTIMATE, F_LEVERAGE, F_JL, F_S1, F_S, F_S2, F_BETA, F_MEMORY, F_LEAF, F_SEARCH,
-    F_THREADS, F_VERBOSE, F_BATCH, F_PRESAMPLE
+    F_THREADS, F_VERBOSE, F_BATCH, F_PRESAMPLE, F_K, F_CANDIDATES, F_REFIT
 };
 
 #define RAND AS_FOR_RAND
@@ -16,6 +16,7 @@ enum {
 #define LEV AS_FOR_LEVERAGE
 #define MET AS_FOR_METRICS
 #define GRAM AS_FOR_GRAM
+#define GREEDY AS_FOR_GREEDY
 #define NO_CHOICES NULL
 
 /* The table. A default outside the range (m = 0, s1 = 0, beta = 0, rel = NaN,
@@ -30,11 +31,11 @@ static const as_option as_options[] = {
      "target spectral error (0.5)", F_EPS, 0},
     {"delta", AS_OPT_REAL, RAND | LEV, 0, 1, 1, 1, 0.01, NO_CHOICES,
      "failure probability (0.01)", F_DELTA, 0},
-    {"seed", AS_OPT_WHOLE, RAND | LEV | DET, 0, 9007199254740991.0, 0, 0, -1, NO_CHOICES,
+    {"seed", AS_OPT_WHOLE, RAND | LEV | DET | GREEDY, 0, 9007199254740991.0, 0, 0, -1, NO_CHOICES,
      "seed of the counter-based generator (default: drawn from R's or Octave's generator, so set.seed / rand (\"seed\", s) reproduce a run)", F_SEED, 0},
     {"error", AS_OPT_FLAG, RAND | DET, 0, 1, 0, 0, 1, NO_CHOICES,
      "compute the attention error metrics against X X' (true)", F_ERROR, 0},
-    {"spectral", AS_OPT_FLAG, RAND | DET | MET, 0, 1, 0, 0, -1, NO_CHOICES,
+    {"spectral", AS_OPT_FLAG, RAND | DET | MET | GREEDY, 0, 1, 0, 0, -1, NO_CHOICES,
      "compute eps_spectral and bound (default: as 'error'; attention_error: false)", F_SPECTRAL, 0},
     {"probabilities", AS_OPT_CHOICE, RAND, 0, AS_PROB_AUTO, 0, 0, AS_PROB_AUTO,
      "leverage|uniform|norm|mixed|auto",
@@ -71,9 +72,21 @@ static const as_option as_options[] = {
      "most barrier shifts per step, each step certified (0: up to 64; 1: one column per step)", F_BATCH, 0},
     {"presample", AS_OPT_WHOLE, DET, 0, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
      "draws of a randomized first stage, BSS on its columns (0 or false: none; 1 or true: 8 n ln n)", F_PRESAMPLE, 1},
-    {"threads", AS_OPT_WHOLE, RAND | DET | LEV | MET | GRAM, 0, AS_THREADS_MAX, 0, 0, 0, NO_CHOICES,
+    {"refit", AS_OPT_FLAG, RAND | DET, 0, 1, 0, 0, 0, NO_CHOICES,
+     "the kept columns reweighted by the greedy method's nonnegative refit against X X', zero weights dropped (false)", F_REFIT, 0},
+    {"rel", AS_OPT_REAL, GREEDY, 0, 1, 1, 1, NAN, NO_CHOICES,
+     "target: the exact rel the kept columns must meet (0.01 unless 'k' is given)", F_REL, 0},
+    {"k", AS_OPT_WHOLE, GREEDY, 1, (double)AS_INT_MAX, 0, 0, 0, NO_CHOICES,
+     "column budget: the smallest rel found with at most k columns (off)", F_K, 0},
+    {"error", AS_OPT_FLAG, GREEDY, 0, 1, 0, 0, 1, NO_CHOICES,
+     "false: no eps_spectral by default; rel, inf and r are exact either way (the method measures them)", F_ERROR, 0},
+    {"candidates", AS_OPT_WHOLE, GREEDY, 1, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
+     "columns the selection draws from: a Poisson sample of about this many by squared norm, heavy columns kept (default: every column when a pass over them costs at most 4 X X', else a sample)", F_CANDIDATES, 0},
+    {"memory", AS_OPT_REAL, GREEDY, 0, 1e12, 0, 0, 0, NO_CHOICES,
+     "cap in MiB on the working arrays (0: 3/4 of the memory the process may use)", F_MEMORY, 0},
+    {"threads", AS_OPT_WHOLE, RAND | DET | LEV | MET | GRAM | GREEDY, 0, AS_THREADS_MAX, 0, 0, 0, NO_CHOICES,
      "OpenMP threads (0: the OpenMP default); results do not depend on it", F_THREADS, 0},
-    {"verbose", AS_OPT_FLAG, RAND | DET | LEV, 0, 1, 0, 0, 0, NO_CHOICES,
+    {"verbose", AS_OPT_FLAG, RAND | DET | LEV | GREEDY, 0, 1, 0, 0, 0, NO_CHOICES,
      "progress lines through the print hook (false)", F_VERBOSE, 0},
 };
 
@@ -240,6 +253,20 @@ static double as_option_load(unsigned call, const void *o, int field, const as_c
         case F_S2: return (double)r->s2;
         case F_BETA: return r->beta;
         case F_MEMORY: return r->mem_mb;
+        case F_REFIT: return r->refit;
+        default: return NAN;
+        }
+    }
+    if (call == AS_FOR_GREEDY) {
+        const as_greedy_options *g = o;
+        switch (field) {
+        case F_REL: return g->rel;
+        case F_K: return (double)g->k;
+        case F_ERROR: return g->error;
+        case F_SPECTRAL: return g->spectral;
+        case F_MEMORY: return g->mem_mb;
+        case F_CANDIDATES: return (double)g->candidates;
+        case F_SEED: return g->seed == AS_SEED_DRAW ? -1 : (double)g->seed;
         default: return NAN;
         }
     }
@@ -255,6 +282,7 @@ static double as_option_load(unsigned call, const void *o, int field, const as_c
         case F_BATCH: return (double)d->batch;
         case F_PRESAMPLE: return (double)d->presample;
         case F_SEED: return d->seed == AS_SEED_DRAW ? -1 : (double)d->seed;
+        case F_REFIT: return d->refit;
         default: return NAN;
         }
     }
@@ -287,6 +315,19 @@ static void as_option_store(unsigned call, void *o, int field, double v, as_comm
         case F_S2: r->s2 = (int64_t)v; break;
         case F_BETA: r->beta = v; break;
         case F_MEMORY: r->mem_mb = v; break;
+        case F_REFIT: r->refit = (int)v; break;
+        default: break;
+        }
+    } else if (call == AS_FOR_GREEDY) {
+        as_greedy_options *g = o;
+        switch (field) {
+        case F_REL: g->rel = v; break;
+        case F_K: g->k = (int64_t)v; break;
+        case F_ERROR: g->error = (int)v; break;
+        case F_SPECTRAL: g->spectral = (int)v; break;
+        case F_MEMORY: g->mem_mb = v; break;
+        case F_CANDIDATES: g->candidates = (int64_t)v; break;
+        case F_SEED: g->seed = v < 0 ? AS_SEED_DRAW : (uint64_t)v; break;
         default: break;
         }
     } else if (call == AS_FOR_DET) {
@@ -301,6 +342,7 @@ static void as_option_store(unsigned call, void *o, int field, double v, as_comm
         case F_BATCH: d->batch = (int64_t)v; break;
         case F_PRESAMPLE: d->presample = (int64_t)v; break;
         case F_SEED: d->seed = v < 0 ? AS_SEED_DRAW : (uint64_t)v; break;
+        case F_REFIT: d->refit = (int)v; break;
         default: break;
         }
     } else if (field == F_SPECTRAL) {
@@ -380,6 +422,7 @@ static uint64_t *as_options_given(unsigned call, void *o)
 {
     if (call == AS_FOR_RAND || call == AS_FOR_LEVERAGE) return &((as_rand_options *)o)->given;
     if (call == AS_FOR_DET) return &((as_det_options *)o)->given;
+    if (call == AS_FOR_GREEDY) return &((as_greedy_options *)o)->given;
     return &((as_metrics_options *)o)->given;
 }
 
@@ -497,4 +540,30 @@ int as_det_options_set(as_det_options *o, const char *name, double value, const 
 void as_metrics_options_init(as_metrics_options *o)
 {
     memset(o, 0, sizeof(*o));   /* spectral: the row's "as error" means false here */
+}
+
+void as_greedy_options_init(as_greedy_options *o)
+{
+    memset(o, 0, sizeof(*o));
+    as_options_defaults(AS_FOR_GREEDY, o);
+}
+
+int as_greedy_options_check(const as_greedy_options *o, as_common *c)
+{
+    if (as_options_check(AS_FOR_GREEDY, o, c) != AS_OK) return c->status;
+    if (!isnan(o->rel) && o->k != 0)
+        return as_error(c, AS_ERR_ARG, "'rel' and 'k' cannot be given together: 'rel' asks for the fewest "
+                        "columns that meet it, 'k' for the smallest rel with k columns");
+    return AS_OK;
+}
+
+double as_greedy_rel(const as_greedy_options *o)
+{
+    return !isnan(o->rel) ? o->rel : o->k == 0 ? AS_GREEDY_REL_DEFAULT : NAN;
+}
+
+int as_greedy_options_set(as_greedy_options *o, const char *name, double value, const char *text,
+                          as_common *c)
+{
+    return as_options_set(AS_FOR_GREEDY, o, name, value, text, c);
 }

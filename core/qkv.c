@@ -60,11 +60,20 @@ static int as_qkv_run(as_qkv_algorithm run, const as_matrix *X, const as_matrix 
     return as_qkv_metrics(X, K, V, dv, want_error, want_spectral, mem_mb, out, c);
 }
 
+/* The refit fits X X' (the symmetric attention): not Att(X, K) nor Att V. */
+static int as_qkv_no_refit(as_sample *out, as_common *c)
+{
+    as_sample_init(out);
+    return as_error(c, AS_ERR_ARG, "'refit' fits the weights to X X' (the attention of X with itself): it "
+                    "cannot be used with 'K' or 'V'");
+}
+
 int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
                 const as_rand_options *o, as_sample *out, as_common *c)
 {
     as_rand_options inner = *o;
     if (K == NULL && V == NULL) return as_rand(X, o, out, c);
+    if (o->refit) return as_qkv_no_refit(out, c);
     return as_qkv_run(as_qkv_rand, X, K, V, dv, &inner, &inner.error, &inner.spectral, o->mem_mb, out, c);
 }
 
@@ -73,6 +82,7 @@ int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t 
 {
     as_det_options inner = *o;
     if (K == NULL && V == NULL) return as_det(X, o, out, c);
+    if (o->refit) return as_qkv_no_refit(out, c);
     return as_qkv_run(as_qkv_det, X, K, V, dv, &inner, &inner.error, &inner.spectral, o->mem_mb, out, c);
 }
 

@@ -187,6 +187,7 @@ done:
     as_free(c, term);
     as_free(c, lev);
     as_free(c, nrm);
+    if (c->status == AS_OK && o->refit) as_refit(X, &G, o->mem_mb, out, c);
     out->time = as_wtime() - t0;
     /* the metrics reuse the X X' of target mode's exact rounds */
     if (c->status == AS_OK) as_sample_metrics(X, G, o->error, o->spectral, out, c);

@@ -13,7 +13,7 @@ void as_sample_init(as_sample *S)
     S->beta = S->out_error = S->out_rel_error = NAN;
     S->metrics.inf = S->metrics.rel = S->metrics.baseline = S->metrics.r = NAN;
     S->metrics.eps_spectral = S->metrics.bound = NAN;
-    S->eps_target = S->seed = S->delta = S->rel_target = NAN;
+    S->eps_target = S->seed = S->delta = S->rel_target = S->refit_rel = NAN;
 }
 
 void as_sample_free(as_sample *S, as_common *c)
@@ -47,20 +47,21 @@ enum {
     V_TIME, V_ERROR_TIME, V_SEED, V_EPS, V_DELTA, V_PROBABILITIES, V_SAMPLING, V_REL_TARGET,
     V_REL_ESTIMATE, V_INF_ESTIMATE, V_ESTIMATE, V_ESTIMATE_WHY, V_ROUNDS, V_S1, V_S, V_S2, V_BETA, V_B, V_EPS_BOUND,
     V_MAX_COLUMNS, V_STEPS, V_PRESAMPLE_K, V_PRESAMPLE_EPS, V_EPS_COMPOSED, V_OUT_ERROR,
-    V_OUT_REL_ERROR, V_CHUNK, V_BLOCKS, V_READS
+    V_OUT_REL_ERROR, V_CHUNK, V_BLOCKS, V_READS, V_BUDGET, V_REFIT_REL
 };
 
 #define RAND AS_FOR_RAND
 #define DET AS_FOR_DET
 #define MET AS_FOR_METRICS
-#define SKETCH (AS_FOR_RAND | AS_FOR_DET)
+#define GREEDY AS_FOR_GREEDY
+#define SKETCH (AS_FOR_RAND | AS_FOR_DET | AS_FOR_GREEDY)
 #define QKV (AS_HAS_KEYS | AS_HAS_VALUES)
 
 static const as_field as_fields[] = {
     {"Y", AS_FIELD_Y, SKETCH, 0, "the sketch: n x k, Y[, t] = weight[t] * X[, index[t]]; sparse when X is", V_NONE},
     {"index", AS_FIELD_INDEX, SKETCH, 0, "the columns of X kept, 1-based, increasing", V_NONE},
     {"weight", AS_FIELD_WEIGHT, SKETCH, 0, "their weights", V_NONE},
-    {"m", AS_FIELD_NUMBER, SKETCH, 0, "draws (randomized) or iterations (deterministic)", V_M},
+    {"m", AS_FIELD_NUMBER, SKETCH, 0, "draws (randomized), iterations (deterministic) or rounds (greedy)", V_M},
     {"k", AS_FIELD_NUMBER, SKETCH, 0, "columns kept", V_K},
     {"error", AS_FIELD_NUMBER, SKETCH, 0, "max |Att(Y) - Att(X)| (NA when error = false)", V_INF},
     {"rel_error", AS_FIELD_NUMBER, SKETCH, 0, "max |Att(Y) / Att(X) - 1| (NA when error = false)", V_REL},
@@ -77,16 +78,19 @@ static const as_field as_fields[] = {
      "smallest eps with (1 - eps) X X' <= Y Y' <= (1 + eps) X X'", V_EPS_SPECTRAL},
     {"bound", AS_FIELD_NUMBER, MET, AS_HAS_SPECTRAL, "exp(2 eps_spectral max_i G_ii) - 1, a bound on rel",
      V_BOUND},
-    {"rank", AS_FIELD_NUMBER, SKETCH, 0, "numerical rank of X found by the algorithm", V_RANK},
-    {"method", AS_FIELD_TEXT, SKETCH, 0, "randomized or deterministic", V_METHOD},
+    {"rank", AS_FIELD_NUMBER, RAND | DET, 0, "numerical rank of X found by the algorithm", V_RANK},
+    {"method", AS_FIELD_TEXT, SKETCH, 0, "randomized, deterministic or greedy", V_METHOD},
     {"time", AS_FIELD_NUMBER, SKETCH, 0, "seconds of the algorithm, the metrics excluded", V_TIME},
     {"error_time", AS_FIELD_NUMBER, SKETCH, 0, "seconds of the metrics (NA when none)", V_ERROR_TIME},
     {"seed", AS_FIELD_NUMBER, RAND, 0, "the seed used", V_SEED},
-    {"eps", AS_FIELD_NUMBER, SKETCH, 0, "the spectral eps asked for (NA: none, in target mode)", V_EPS},
+    {"eps", AS_FIELD_NUMBER, RAND | DET, 0, "the spectral eps asked for (NA: none, in target mode)", V_EPS},
     {"delta", AS_FIELD_NUMBER, RAND, 0, "the failure probability asked for", V_DELTA},
     {"probabilities", AS_FIELD_TEXT, RAND, 0, "the sampling probabilities used", V_PROBABILITIES},
     {"sampling", AS_FIELD_TEXT, RAND, 0, "iid or poisson", V_SAMPLING},
     {"rel_target", AS_FIELD_NUMBER, RAND, 0, "option rel: the target of target mode (NA: off)", V_REL_TARGET},
+    {"rel_target", AS_FIELD_NUMBER, GREEDY, 0, "the rel asked for (NA: a budget k instead)", V_REL_TARGET},
+    {"max_columns", AS_FIELD_NUMBER, GREEDY, 0, "option k: the column budget (NA: none)", V_BUDGET},
+    {"rounds", AS_FIELD_NUMBER, GREEDY, 0, "rounds of selection and refit", V_ROUNDS},
     {"rel_estimate", AS_FIELD_NUMBER, RAND, 0, "estimate of rel from Y alone (NA: not made)", V_REL_ESTIMATE},
     {"inf_estimate", AS_FIELD_NUMBER, RAND, 0, "the same for the inf error", V_INF_ESTIMATE},
     {"estimate", AS_FIELD_TEXT, RAND, 0, "which estimate the two carry (none, bootstrap, exact, measured)", V_ESTIMATE},
@@ -107,6 +111,8 @@ static const as_field as_fields[] = {
     {"eps_composed", AS_FIELD_NUMBER, DET, AS_HAS_PRESAMPLE,
      "(1 + presample_eps)(1 + eps_bound) - 1: the guarantee against X", V_EPS_COMPOSED},
     {"seed", AS_FIELD_NUMBER, DET, AS_HAS_PRESAMPLE, "the first stage's seed", V_SEED},
+    {"refit_rel", AS_FIELD_NUMBER, RAND | DET, AS_HAS_REFIT,
+     "refit = true: the exact rel of the sample's own weights, before the refit", V_REFIT_REL},
     {"YK", AS_FIELD_YK, SKETCH, AS_HAS_KEYS, "the keys' sketch K[, index] * weight", V_NONE},
     {"out_error", AS_FIELD_NUMBER, SKETCH, QKV, "max |Att~ V - Att V| (NA without V)", V_OUT_ERROR},
     {"out_rel_error", AS_FIELD_NUMBER, SKETCH, QKV, "the same relative to sum_j Att_ij |V_jl| (NA without V)",
@@ -168,6 +174,8 @@ double as_field_number(const as_field *f, const as_sample *S)
     case V_CHUNK: return (double)S->chunk;
     case V_BLOCKS: return (double)S->blocks;
     case V_READS: return (double)S->reads;
+    case V_REFIT_REL: return S->refit_rel;
+    case V_BUDGET: return S->max_columns > 0 ? (double)S->max_columns : NAN;
     default: return NAN;
     }
 }
@@ -179,7 +187,7 @@ const char *as_field_text(const as_field *f, const as_sample *S, char *buf, size
     switch (f->id) {
     case V_METHOD:
         snprintf(buf, len, "%s", S->call == AS_FOR_RAND ? "randomized" : S->call == AS_FOR_DET ?
-                 "deterministic" : "");
+                 "deterministic" : S->call == AS_FOR_GREEDY ? "greedy" : "");
         break;
     case V_PROBABILITIES:
         as_option_choice(as_option_find("probabilities", AS_FOR_RAND), S->probabilities, buf, len);
