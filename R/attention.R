@@ -8,16 +8,14 @@ qk_inputs <- function(X, K, V) {
   list(K = K, V = qk_values(V, if (is.null(K)) nrow(X) else nrow(K), if (is.null(K)) "X" else "K"))
 }
 
-# V as a base double matrix (a vector is one column); its shape is checked by the glue, its values
-# by the core.
+# V as a base double matrix: the kinds X may be (as_input: dense, sparse, a data frame), and a
+# plain vector is one column; its shape is checked by the glue, its values by the core.
 qk_values <- function(V, n2, keys) {
   if (is.null(V)) return(NULL)
-  if (is(V, "Matrix") || is.data.frame(V)) V <- as.matrix(V)
-  if (!is.numeric(V) && !is.logical(V))
-    stop(sprintf("'V' must be a numeric matrix, not %s", class(V)[1L]), call. = FALSE)
-  if (is.null(dim(V))) V <- matrix(V, ncol = 1L)
-  if (length(dim(V)) != 2L) stop("'V' must be a matrix (n2 x dv)", call. = FALSE)
-  if (storage.mode(V) != "double") storage.mode(V) <- "double"
+  if (is.null(dim(V)) && !is.object(V) && (is.numeric(V) || is.logical(V) || is.complex(V)))
+    V <- matrix(V, ncol = 1L)
+  V <- as_input(V, "V")
+  if (!is.matrix(V)) V <- as.matrix(V)
   V
 }
 

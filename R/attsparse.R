@@ -7,22 +7,10 @@
 # weight, the metrics, the options it ran with) as an "attsparse" object; R adds only what R knows:
 # the dimensions and storage of X (and K).
 new_attsparse <- function(X, res, qk = NULL) {
-  if (!is.na(res$r)) warn_overflow(res)
   res$dim <- dim(X)
   res$sparse <- inherits(X, "dgCMatrix")
   if (!is.null(qk$K)) res$dim_K <- dim(qk$K)
   structure(res, class = "attsparse")
-}
-
-# The relative metrics are ratios of attention entries near exp(-2 r): past
-# r of about 350 they overflow to Inf, which is said, not left silent.
-warn_overflow <- function(metrics) {
-  rel <- metrics[["rel", exact = TRUE]]
-  if (is.null(rel)) rel <- metrics[["rel_error", exact = TRUE]]
-  if (!is.finite(rel) || !is.finite(metrics[["baseline"]]))
-    warning(sprintf(paste0("the relative attention error overflows to Inf: max |X X'| = %g, so Att(X) ",
-                           "has entries near exp(-%g); the spectral eps is unaffected"),
-                    metrics[["r"]], 2 * metrics[["r"]]), call. = FALSE)
 }
 
 # The options of a call, by name, for the core: the named arguments given (NULL: the core's default)
@@ -66,9 +54,8 @@ attention_error <- function(X, Y, ..., spectral = NULL, threads = NULL) {
   if (inherits(Y, "attsparse")) Y <- Y$Y
   Y <- as_input(Y, "Y")
   # Y of another kind than X is fine: each Gram is computed from its own storage
-  out <- .Call(C_error_xy, X, Y, opts)
-  warn_overflow(out)
-  out
+  # a figure that overflowed to Inf comes with the core's warning (src/rglue.c)
+  .Call(C_error_xy, X, Y, opts)
 }
 
 sym_attention <- function(X, ..., threads = NULL) {
@@ -80,7 +67,16 @@ sym_attention <- function(X, ..., threads = NULL) {
 }
 
 leverage_scores <- function(X, method = NULL, ..., seed = NULL) {
-  opts <- core_options(list(method = method, seed = seed), list(...))
+  # R takes any start of 'method' (m = 3) for it: such a name is an option of its own, which the
+  # core refuses by name
+  given <- as.character(names(sys.call()))
+  short <- setdiff(given[nzchar(given) & startsWith("method", given)], "method")
+  dots <- list(...)
+  if (length(short)) {
+    dots <- c(stats::setNames(list(method), short[[1L]]), dots)
+    method <- NULL
+  }
+  opts <- core_options(list(method = method, seed = seed), dots)
   blocks <- block_options(X, opts, "leverage_scores")
   if (!is.null(blocks)) return(leverage_blocks(X, blocks))
   X <- as_input(X)

@@ -25,7 +25,8 @@ read_columns <- function(X, dims, at, sparse) {
     idx <- list(NULL, as.integer(at$cols))
     blk <- if (sparse) DelayedArray::extract_sparse_array(X, idx) else DelayedArray::extract_array(X, idx)
   }
-  if (sparse) return(methods::as(blk, "dgCMatrix"))
+  # as_input's coercion of any sparse kind (an lgCMatrix too, without Matrix's deprecation notice)
+  if (sparse) return(as_input(methods::as(blk, "CsparseMatrix")))
   blk <- as.matrix(blk)
   if (storage.mode(blk) != "double") storage.mode(blk) <- "double"
   blk
@@ -80,7 +81,12 @@ block_apply <- function(count, BPPARAM, what, ...) {
 # NULL for an in-memory X; for a DelayedMatrix, BPPARAM and block_columns taken out of the options
 # (each at most once, as every option; the core sees the others).
 block_options <- function(X, opts, what = "attsparse_rand") {
-  if (!is_block_input(X)) return(NULL)
+  if (!is_block_input(X)) {
+    for (o in intersect(c("BPPARAM", "block_columns"), names(opts)))
+      stop(sprintf("'%s' is for X read by blocks (a DelayedMatrix); X in memory (%s) runs on 'threads'",
+                   o, class(X)[1L]), call. = FALSE)
+    return(NULL)
+  }
   need_block_packages(what)
   for (o in c("BPPARAM", "block_columns"))
     if (sum(names(opts) == o) > 1) stop(sprintf("option '%s' is given twice", o), call. = FALSE)
@@ -149,7 +155,5 @@ attention_error_blocks <- function(X, Y, opts) {
   Y <- as_input(Y, "Y")
   BPPARAM <- DelayedArray::getAutoBPPARAM()
   if (is.null(BPPARAM)) BPPARAM <- BiocParallel::SerialParam()
-  out <- blocks_run(X, "error", opts, list(BPPARAM = BPPARAM), Y = Y, fname = "attention_error")
-  warn_overflow(out)
-  out
+  blocks_run(X, "error", opts, list(BPPARAM = BPPARAM), Y = Y, fname = "attention_error")
 }

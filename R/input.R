@@ -3,6 +3,8 @@
 # X as the core takes it: a base double matrix or a dgCMatrix, never copied
 # when it already is one.
 as_input <- function(X, what = "X") {
+  # slam's triplets (tm's DocumentTermMatrix, TermDocumentMatrix): a dgCMatrix with their dimnames
+  if (inherits(X, "simple_triplet_matrix")) X <- from_triplets(X, what)
   if (inherits(X, "dgCMatrix")) {
     # a subclass (a package's own dgCMatrix with extra slots): its dgCMatrix part
     if (!identical(class(X)[[1L]], "dgCMatrix")) X <- methods::as(X, "dgCMatrix", strict = TRUE)
@@ -31,6 +33,18 @@ as_input <- function(X, what = "X") {
          call. = FALSE)
   if (storage.mode(X) != "double") storage.mode(X) <- "double"
   X
+}
+
+from_triplets <- function(X, what) {
+  v <- X$v
+  if (is.complex(v)) stop(sprintf("'%s' must be real, not complex", what), call. = FALSE)
+  if (!is.numeric(v) && !is.logical(v))
+    stop(sprintf("'%s' must be a numeric matrix or a sparse Matrix, not a simple_triplet_matrix of %s values",
+                 what, typeof(v)), call. = FALSE)
+  tryCatch(Matrix::sparseMatrix(i = X$i, j = X$j, x = as.double(v), dims = c(X$nrow, X$ncol),
+                                dimnames = X$dimnames, repr = "C"),
+           error = function(e) stop(sprintf("'%s': malformed simple_triplet_matrix: %s", what,
+                                            conditionMessage(e)), call. = FALSE))
 }
 
 check_number <- function(x, name, lower = -Inf, upper = Inf, whole = FALSE, null_ok = FALSE) {

@@ -126,8 +126,10 @@ print.summary.attsparse <- function(x, ...) {
     cat(sprintf("    rel error  %s\n", fmt_pct(x$rel_estimate)))
     cat(sprintf("    inf error  %s\n", fmt_num(x$inf_estimate)))
   } else if (rand && !is.na(x$estimate)) say_no_estimate(x$estimate_why)
-  cat("  weights:\n")
-  print(x$weight)
+  if (x$k == 0) cat("  weights: none (no column kept)\n") else {
+    cat("  weights:\n")
+    print(x$weight)
+  }
   cat(sprintf("  time %s s, error evaluation %s s\n", fmt_num(x$time), fmt_num(x$error_time)))
   if (length(x$other)) {
     cat("  other fields:\n")

@@ -80,6 +80,9 @@ int as_threads_cap(void);
 /* AS_OK when `bytes` of working arrays fit under cap_mb MiB (0: 3/4 of the
    physical memory); else AS_ERR_TOOBIG saying `what` needs them. */
 int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what);
+/* The same with the bytes' own noun (" of working arrays" above; "" for a
+   result the caller allocates). */
+int as_mem_check_as(as_common *c, double bytes, double cap_mb, const char *what, const char *noun);
 /* Record in S what made it: the call (AS_FOR_*) and the options the result
    fields show (NaN: not applicable) (result.c). */
 void as_sample_options(as_sample *S, unsigned call, double seed, double delta, double rel_target);

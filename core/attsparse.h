@@ -223,6 +223,10 @@ const char *as_field_text(const as_field *f, const as_sample *S, char *buf, size
    the same builders: fields inf, rel, baseline, r, and eps_spectral, bound
    when `spectral`. */
 void as_metrics_result(const as_metrics *M, int spectral, as_sample *S);
+/* The warning a result carries (into buf; NULL: none), that front-ends raise
+   as they return it: a figure that overflowed to Inf without being wrong --
+   the relative metrics, the estimated rel error, the error of Att V. */
+const char *as_sample_warning(const as_sample *S, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ randomized */
 /* MIXED: (p_leverage + p_norm) / 2, each part normalized to sum 1.
@@ -309,6 +313,8 @@ const char *as_option_choice(const as_option *op, int pos, char *buf, size_t len
 /* Options of the metrics and Gram calls. */
 typedef struct as_metrics_options {
     int spectral;          /* nonzero: eps_spectral and bound too             */
+    double mem_mb;         /* cap in MiB on the n x n arrays and results; 0:
+                              3/4 of the memory the process may use          */
     uint64_t given;        /* internal: the rows set by as_options_put         */
 } as_metrics_options;
 void as_metrics_options_init(as_metrics_options *o);
@@ -720,6 +726,14 @@ int as_attention_error_gram(int64_t n, const double *G, const as_matrix *Y, cons
 /* sym_attention: Att = D(X)^-1 exp(X X') (n x n, the caller's buffer), X
    checked here; AS_ERR_INPUT when X X' overflows. */
 int as_sym_attention(const as_matrix *X, double *Att, as_common *c);
+/* Before a front-end allocates the result of gram (AS_OUT_GRAM: X X', n x n),
+   sym_attention (AS_OUT_SYM_ATTENTION: Att(X), n x n) or attention
+   (AS_OUT_ATTENTION: Att(Q, K), nrow(Q) x nrow(K); with values, dv >= 0:
+   Att(Q, K) V, nrow(Q) x dv; K NULL: Q): AS_ERR_TOOBIG naming the result and
+   the 'memory' option (o->mem_mb) when it is above the cap. */
+enum { AS_OUT_GRAM = 0, AS_OUT_SYM_ATTENTION = 1, AS_OUT_ATTENTION = 2 };
+int as_output_check(int what, const as_matrix *Q, const as_matrix *K, int64_t dv,
+                    const as_metrics_options *o, as_common *c);
 
 /* ------------------------------------------------------------------ Q != K (qk.c; gram.c) */
 /* C ((nrow(A)) x (b1 - b0), column-major) = A(:, idx) diag(w)^2 B(b0:b1-1, idx)':

@@ -488,6 +488,7 @@ static int as_run_plan(as_blocks *B, int64_t n, int64_t d, const void *o, const 
     if (B->what == AS_BLOCKS_ERROR) {
         B->mo = *(const as_metrics_options *)o;
         as_rand_options_init(&B->o);
+        B->o.mem_mb = B->mo.mem_mb;   /* the run's arrays under attention_error's 'memory' */
         if (!Y) return as_error(c, AS_ERR_ARG, "as_blocks_new: attention_error needs Y");
         if (Y->nrow != n)
             return as_error(c, AS_ERR_INPUT, "Y must have as many rows as X (%lld); got %lld", (long long)n,

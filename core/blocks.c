@@ -1,5 +1,6 @@
 /* blocks.c: the randomized algorithm as passes over blocks of columns (larger than memory, or spread over workers). */
 #include "as_internal.h"
+#include <float.h>
 
 /* Canonical chunk width: at least this many columns, and at least
    AS_BLOCK_CHUNK_SKETCHES times s1, so that a chunk's leaf (n x s1, zeroed
@@ -177,7 +178,13 @@ static int as_block_scores_view(const as_matrix *Xb, int64_t j0, const double *N
     c->status = AS_OK;
     if (as_block_check(Xb, j0, c) != AS_OK) return c->status;
     if (nrm)
-        for (j = 0; j < len; j++) nrm[j] = as_col_norm_prob(Xb, j, 1.0);
+        for (j = 0; j < len; j++) {
+            nrm[j] = as_col_norm_prob(Xb, j, 1.0);
+            /* a nonzero column whose squared norm underflowed to 0 (entries near 1e-162
+               and below) leaves the smallest double, so that as_block_sample refuses an X
+               whose norms all underflow instead of sampling nothing from it */
+            if (nrm[j] == 0) AS_FOR_COL(Xb, j, row, v, { (void)row; if (v != 0) nrm[j] = DBL_MIN * DBL_EPSILON; });
+        }
     if (!lev) return AS_OK;
     if (!NT || q == 0) {
         memset(lev, 0, sizeof(double) * (size_t)len);

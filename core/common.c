@@ -190,7 +190,7 @@ double as_mem_default_mb(void)
     return 0.75 * phys / 1048576.0;
 }
 
-int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what)
+int as_mem_check_as(as_common *c, double bytes, double cap_mb, const char *what, const char *noun)
 {
     double mib = 1048576.0;
     int dflt = cap_mb <= 0;
@@ -199,9 +199,14 @@ int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what)
         if (cap_mb <= 0) return AS_OK;   /* unknown: leave it to the allocator */
     }
     if (bytes / mib > cap_mb)
-        return as_error(c, AS_ERR_TOOBIG, "%s: %.4g MiB of working arrays, above 'memory' = %.4g MiB%s",
-                        what, bytes / mib, cap_mb, dflt ? " (3/4 of the memory the process may use)" : "");
+        return as_error(c, AS_ERR_TOOBIG, "%s: %.4g MiB%s, above 'memory' = %.4g MiB%s",
+                        what, bytes / mib, noun, cap_mb, dflt ? " (3/4 of the memory the process may use)" : "");
     return AS_OK;
+}
+
+int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what)
+{
+    return as_mem_check_as(c, bytes, cap_mb, what, " of working arrays");
 }
 
 double as_wtime(void)

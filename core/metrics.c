@@ -245,7 +245,7 @@ int as_compare_view(const as_matrix *X, const double *G, const double *H, int sp
    NULL. Y's Gram and X's are n x n: counted against the memory before either
    is allocated. */
 static int as_metrics_gram(const as_matrix *X, const double *G, const as_matrix *Y, int64_t k,
-                           const int64_t *index, const double *weight, int spectral,
+                           const int64_t *index, const double *weight, int spectral, double mem_mb,
                            as_metrics *out, as_common *c)
 {
     int64_t n = Y->nrow;
@@ -255,7 +255,7 @@ static int as_metrics_gram(const as_matrix *X, const double *G, const as_matrix 
         char what[160];
         snprintf(what, sizeof what, "the error metrics need X X' and Y Y' (2 n^2 doubles, n = nrow(X) = %lld)",
                  (long long)n);
-        if (as_mem_check(c, (G ? 8.0 : 16.0) * (double)n * (double)n, 0, what) != AS_OK) return c->status;
+        if (as_mem_check(c, (G ? 8.0 : 16.0) * (double)n * (double)n, mem_mb, what) != AS_OK) return c->status;
     }
     H = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
     if (!H) goto done;
@@ -286,7 +286,7 @@ int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t 
     if (k < 0 || (k > 0 && index == NULL))
         return as_error(c, AS_ERR_ARG, "as_attention_error: k = %lld columns need an index",
                         (long long)k);
-    return as_metrics_gram(X, G, X, k, index, weight, spectral, out, c);
+    return as_metrics_gram(X, G, X, k, index, weight, spectral, 0, out, c);
 }
 
 int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
@@ -311,14 +311,14 @@ int as_attention_error_xy(const as_matrix *X, const as_matrix *Y, const as_metri
                           as_metrics *out, as_common *c)
 {
     if (as_matrix_check(X, c) != AS_OK || as_check_y(X->nrow, Y, c) != AS_OK) return c->status;
-    return as_metrics_gram(X, NULL, Y, Y->ncol, NULL, NULL, o->spectral > 0, out, c);
+    return as_metrics_gram(X, NULL, Y, Y->ncol, NULL, NULL, o->spectral > 0, o->mem_mb, out, c);
 }
 
 int as_attention_error_gram(int64_t n, const double *G, const as_matrix *Y, const double *weight,
                             const as_metrics_options *o, as_metrics *out, as_common *c)
 {
     if (as_check_y(n, Y, c) != AS_OK) return c->status;
-    return as_metrics_gram(NULL, G, Y, Y->ncol, NULL, weight, o->spectral > 0, out, c);
+    return as_metrics_gram(NULL, G, Y, Y->ncol, NULL, weight, o->spectral > 0, o->mem_mb, out, c);
 }
 
 int as_sym_attention(const as_matrix *X, double *Att, as_common *c)
@@ -337,6 +337,46 @@ int as_sym_attention(const as_matrix *X, double *Att, as_common *c)
     }
     as_free(c, lse);
     return c->status;
+}
+
+const char *as_sample_warning(const as_sample *S, char *buf, size_t len)
+{
+    const as_metrics *M = &S->metrics;
+    size_t at = 0;
+    if (len == 0) return NULL;
+    buf[0] = '\0';
+    /* the ratios of attention entries near exp(-2 r): past r of about 350 they overflow */
+    if (!isnan(M->r) && (!isfinite(M->rel) || !isfinite(M->baseline)))
+        at += (size_t)snprintf(buf, len, "the relative attention error overflows to Inf: max |X X'| = %g, so "
+                               "Att(X) has entries near exp(-%g); the spectral eps is unaffected", M->r, 2 * M->r);
+    else if (isinf(S->rel_estimate))
+        at += (size_t)snprintf(buf, len, "the estimated relative attention error overflows to Inf: the attention "
+                               "of Y or of a resample has entries too small for their ratios (logits of "
+                               "several hundred); inf_estimate is unaffected");
+    /* |Att~ V - Att V| <= 2 max |V|: only a V near the largest double overflows it */
+    if (isinf(S->out_error) && at < len)
+        snprintf(buf + at, len - at, "%sthe error of Att V overflows to Inf: V has entries above half the "
+                 "largest double (%.3g); scale V down", at ? "; " : "", DBL_MAX / 2);
+    return buf[0] ? buf : NULL;
+}
+
+int as_output_check(int what, const as_matrix *Q, const as_matrix *K, int64_t dv,
+                    const as_metrics_options *o, as_common *c)
+{
+    long long n1 = (long long)Q->nrow, n2 = (long long)(K ? K : Q)->nrow;
+    char desc[200];
+    c->status = AS_OK;
+    if (what == AS_OUT_ATTENTION && dv >= 0)
+        snprintf(desc, sizeof desc, "the result Att(Q, K) V (n1 x dv doubles, n1 = nrow(Q) = %lld, dv = ncol(V) = %lld)",
+                 n1, (long long)dv);
+    else if (what == AS_OUT_ATTENTION)
+        snprintf(desc, sizeof desc, "the result Att(Q, K) (n1 x n2 doubles, n1 = nrow(Q) = %lld, n2 = nrow(K) = %lld)",
+                 n1, n2);
+    else
+        snprintf(desc, sizeof desc, "the result %s (n x n doubles, n = nrow(X) = %lld)",
+                 what == AS_OUT_GRAM ? "X X'" : "Att(X)", n1);
+    return as_mem_check_as(c, 8.0 * (double)n1 * (double)(what == AS_OUT_ATTENTION && dv >= 0 ? dv : n2),
+                           o->mem_mb, desc, "");
 }
 
 int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,

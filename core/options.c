@@ -64,6 +64,8 @@ static const as_option as_options[] = {
      "cap in MiB on the working arrays (0: 3/4 of the memory the process may use)", F_MEMORY, 0},
     {"memory", AS_OPT_REAL, DET, 0, 1e12, 0, 0, 0, NO_CHOICES,
      "cap in MiB on the working arrays, estimated first (0: a search tree up to 512 MiB, the whole under 3/4 of the memory the process may use)", F_MEMORY, 0},
+    {"memory", AS_OPT_REAL, MET | GRAM, 0, 1e12, 0, 0, 0, NO_CHOICES,
+     "cap in MiB on the n x n arrays and results (0: 3/4 of the memory the process may use)", F_MEMORY, 0},
     {"leaf", AS_OPT_WHOLE, DET, 0, 1e18, 0, 0, 0, NO_CHOICES,
      "columns per leaf of the search tree (0: at least 2 nrow(X), more under the memory cap)", F_LEAF, 0},
     {"search", AS_OPT_CHOICE, DET, 0, 1, 0, 0, 0, "tree|scan",
@@ -287,6 +289,7 @@ static double as_option_load(unsigned call, const void *o, int field, const as_c
         }
     }
     if (field == F_SPECTRAL) return ((const as_metrics_options *)o)->spectral;
+    if (field == F_MEMORY) return ((const as_metrics_options *)o)->mem_mb;
     return NAN;
 }
 
@@ -347,6 +350,8 @@ static void as_option_store(unsigned call, void *o, int field, double v, as_comm
         }
     } else if (field == F_SPECTRAL) {
         ((as_metrics_options *)o)->spectral = (int)v;
+    } else if (field == F_MEMORY) {
+        ((as_metrics_options *)o)->mem_mb = v;
     }
 }
 

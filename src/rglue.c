@@ -55,7 +55,8 @@ void r_common(as_common *c)
    kind ("NA", "\"abc\"", "a numeric vector of length 2", "a function"). */
 static const char *r_describe(SEXP v, char *buf, size_t len)
 {
-    R_xlen_t n = XLENGTH(v);
+    /* a function, an environment or an S4 object has no length to read */
+    R_xlen_t n = Rf_isVector(v) ? XLENGTH(v) : 1;
     if (IS_S4_OBJECT(v)) {
         SEXP cl = Rf_getAttrib(v, R_ClassSymbol);
         snprintf(buf, len, "an object of class %s",
@@ -63,6 +64,7 @@ static const char *r_describe(SEXP v, char *buf, size_t len)
     } else if (Rf_isFunction(v)) snprintf(buf, len, "a function");
     else if (Rf_isFactor(v)) snprintf(buf, len, "a factor");
     else if (TYPEOF(v) == VECSXP) snprintf(buf, len, "a list of length %lld", (long long)n);
+    else if (TYPEOF(v) == ENVSXP) snprintf(buf, len, "an environment");
     else if (TYPEOF(v) == CPLXSXP) snprintf(buf, len, "a complex number");
     else if (TYPEOF(v) != LGLSXP && TYPEOF(v) != INTSXP && TYPEOF(v) != REALSXP && TYPEOF(v) != STRSXP)
         snprintf(buf, len, "an object of type %s", Rf_type2char(TYPEOF(v)));
@@ -255,7 +257,7 @@ static SEXP r_result_cols(SEXP Xr, const as_matrix *X, const int64_t *cols, SEXP
 {
     int t, n = 0, at = 0;
     int64_t j;
-    char text[256];
+    char text[512];
     SEXP out, names, v;
     for (t = 0; t < as_field_count(); t++) n += as_field_present(as_field_at(t), S->call, S);
     out = PROTECT(Rf_allocVector(VECSXP, n));
@@ -284,6 +286,7 @@ static SEXP r_result_cols(SEXP Xr, const as_matrix *X, const int64_t *cols, SEXP
         SET_STRING_ELT(names, at++, Rf_mkChar(f->name));
     }
     Rf_setAttrib(out, R_NamesSymbol, names);
+    if (as_sample_warning(S, text, sizeof text)) Rf_warningcall(R_NilValue, "%s", text);
     UNPROTECT(2);
     return out;
 }
@@ -427,6 +430,7 @@ SEXP as_r_softmax(SEXP X, SEXP opts)
     r_set_options(AS_FOR_GRAM, &o, opts, &c);
     r_view(X, &A, "X");
     r_check(&A, &c);   /* before the n x n result is allocated */
+    if (as_output_check(AS_OUT_SYM_ATTENTION, &A, NULL, -1, &o, &c) != AS_OK) r_raise(&c);
     Att = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
     if (as_sym_attention(&A, REAL(Att), &c) != AS_OK) r_raise(&c);
     UNPROTECT(1);
@@ -493,6 +497,7 @@ SEXP as_r_gram(SEXP X, SEXP opts)
     r_set_options(AS_FOR_GRAM, &o, opts, &c);
     r_view(X, &A, "X");
     r_check(&A, &c);
+    if (as_output_check(AS_OUT_GRAM, &A, NULL, -1, &o, &c) != AS_OK) r_raise(&c);
     G = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)A.nrow));
     if (as_gram(&A, -1, NULL, NULL, REAL(G), &c) != AS_OK) r_raise(&c);
     UNPROTECT(1);
@@ -530,6 +535,7 @@ SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts)
     r_view(Q, &A, "Q");
     r_view(K, &B, "K");
     v = r_values(V, &A, &B, "Q", &dv);
+    if (as_output_check(AS_OUT_ATTENTION, &A, &B, v ? dv : -1, &o, &c) != AS_OK) r_raise(&c);
     out = PROTECT(Rf_allocMatrix(REALSXP, (int)A.nrow, (int)(v ? dv : B.nrow)));
     if (as_attention_qkv(&A, &B, v, dv, REAL(out), &c) != AS_OK) r_raise(&c);
     UNPROTECT(1);

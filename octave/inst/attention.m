@@ -13,10 +13,13 @@
 ## @code{@var{Q}*@var{K}'}, @code{D^-1 exp (@var{Q}*@var{K}')} with
 ## @code{D = diag (exp (@var{Q}*@var{K}') * ones (@var{n2}, 1))}, evaluated with each
 ## row's maximum subtracted (no overflow for large logits).  With values @var{V}
-## (@var{n2}-by-@var{dv}, full) the result is @code{D^-1 exp (@var{Q}*@var{K}') @var{V}}
+## (@var{n2}-by-@var{dv}, full or sparse; a row vector of @var{n2} values is one
+## column) the result is @code{D^-1 exp (@var{Q}*@var{K}') @var{V}}
 ## (@var{n1}-by-@var{dv}), computed a block of rows at a time: no
 ## @var{n1}-by-@var{n2} matrix is kept.  @code{attention (@var{X})} is
-## @code{sym_attention (@var{X})}.
+## @code{sym_attention (@var{X})}.  Option @qcode{"memory"}: the cap in MiB on the
+## result (default 0: 3/4 of the memory the process may use); a larger result
+## is refused before it is allocated, with error @code{attsparse:tooBig}.
 ##
 ## To sparsify @var{Q} and @var{K} together and see what that does to the attention,
 ## use @code{attsparse_rand (@var{Q}, "K", @var{K}, "V", @var{V})} or @code{attsparse_det}.
@@ -38,16 +41,20 @@ function out = attention (Q, K, V, varargin)
   if (nargin < 1)
     print_usage ();
   endif
-  ## {} : not given (K is Q, no V); {value}: given, even when empty (the core says what is wrong)
-  Kc = {};
-  Vc = {};
+  ## {} : not given (K is Q, no V); {value}: given, even when empty (the core says what is wrong);
+  ## a string where K or V would be starts the options (attention (Q, "threads", 2))
+  args = {};
   if (nargin >= 2)
-    Kc = {double_input(K)};
+    args{end+1} = K;
   endif
   if (nargin >= 3)
-    Vc = {double_input(V)};
+    args{end+1} = V;
   endif
-  out = __attsparse__ ("qk", "attention", Kc, Vc, double_input (Q), varargin{:});
+  nmat = find ([cellfun(@ischar, args), true], 1) - 1;
+  Kc = cellfun (@double_input, args(1:min (nmat, 1)), "UniformOutput", false);
+  Vc = cellfun (@double_input, args(2:nmat), "UniformOutput", false);
+  opts = [args(nmat+1:end), varargin];
+  out = __attsparse__ ("qk", "attention", Kc, Vc, double_input (Q), opts{:});
 endfunction
 
 %!function A = plain (Q, K)
@@ -69,3 +76,6 @@ endfunction
 %!error <K must have as many columns as Q> attention (ones (2, 3), ones (2, 4))
 %!error <V must have as many rows as K> attention (ones (2, 3), ones (4, 3), ones (3, 1))
 %!error <attention: V holds a NaN or infinite value \(row 1, column 1\)> attention (ones (2, 3), ones (4, 3), NaN (4, 1))
+%!assert (attention (ones (2, 3), "threads", 1), attention (ones (2, 3)))
+%!assert (attention (ones (2, 3), ones (4, 3), "threads", 1), attention (ones (2, 3), ones (4, 3)))
+%!error <attention: the result Att\(Q, K\) \(n1 x n2 doubles, n1 = nrow\(Q\) = 2, n2 = nrow\(K\) = 4\): 6.104e-05 MiB, above 'memory' = 1e-05 MiB> attention (ones (2, 3), ones (4, 3), "memory", 1e-5)

@@ -27,7 +27,10 @@
 ## where @var{X} has none: no eps will do); NaN unless @code{"spectral", true}.
 ## @end table
 ##
-## Option @qcode{"threads"} as in @code{attsparse_rand}.
+## Option @qcode{"threads"} as in @code{attsparse_rand}; @qcode{"memory"}, the cap
+## in MiB on the two @var{n}-by-@var{n} Gram matrices (default 0: 3/4 of the
+## memory the process may use), above which the call is refused before they
+## are allocated.
 ##
 ## @var{X} may be a block reader, as for @code{attsparse_rand}: a function
 ## handle @code{@@(j0, j1)} returning columns @var{j0} to @var{j1}, with

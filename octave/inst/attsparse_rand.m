@@ -161,8 +161,8 @@
 ## With @qcode{"probabilities", "norm"} column @var{j} has weight
 ## @code{norm (@var{X}(:, j)) * norm (@var{K}(:, j))}.  See @code{attention}.
 ## @item @qcode{"V"}
-## Values, an @var{n2}-by-@var{dv} full matrix (@var{n2} rows of @var{K}, or of @var{X}
-## without @var{K}): @var{info}.out_error is @code{max (abs (Att~ V - Att V)(:))} and
+## Values, an @var{n2}-by-@var{dv} matrix, full or sparse (@var{n2} rows of @var{K}, or
+## of @var{X} without @var{K}; a row vector of @var{n2} values is one column): @var{info}.out_error is @code{max (abs (Att~ V - Att V)(:))} and
 ## @var{info}.out_rel_error that error relative to @code{Att * abs (V)} entry by entry
 ## (at most @var{info}.bound).  Without @var{K} the sample is the symmetric one.
 ## @end table

@@ -11,6 +11,9 @@
 ## multiplied as dense panels; the other columns of a sparse @var{X} add their
 ## outer products tile by tile of @var{G}.  Every entry is summed in the same
 ## order whatever the thread count, so @var{G} has the same bits on any.
+## Option @qcode{"memory"}: the cap in MiB on @var{G} (default 0: 3/4 of the
+## memory the process may use); a larger @var{G} is refused before it is
+## allocated, with error @code{attsparse:tooBig} naming its size.
 ## @seealso{sym_attention, attention_error}
 ## @end deftypefn
 

@@ -8,6 +8,9 @@
 ## @var{n}-by-@var{d} matrix @var{X} (full or sparse): the row-wise softmax of
 ## the Gram matrix, evaluated with each row's maximum subtracted, so that
 ## large entries of @code{X X'} do not overflow.  Rows of @var{A} sum to 1.
+## Option @qcode{"memory"}: the cap in MiB on @var{A} (default 0: 3/4 of the
+## memory the process may use); a larger @var{A} is refused before it is
+## allocated, with error @code{attsparse:tooBig} naming its size.
 ## @seealso{attention_error, attsparse_rand}
 ## @end deftypefn
 

@@ -105,14 +105,12 @@ public:
     raise (id, msg);
   }
 
-  // A warning "attsparse:overflow" when the relative metrics overflowed.
-  void warn_overflow (const as_metrics& M)
+  // A warning "attsparse:overflow" with the core's words when a figure of S overflowed to Inf.
+  void warn_overflow (const as_sample *S)
   {
-    if (! std::isfinite (M.rel) || ! std::isfinite (M.baseline))
-      mexWarnMsgIdAndTxt ("attsparse:overflow",
-                          "%s: the relative attention error overflows to Inf: max |X X'| = %g, "
-                          "so Att(X) has entries near exp(-%g); the spectral eps is unaffected",
-                          m_fname, M.r, 2 * M.r);
+    char text[512];
+    if (as_sample_warning (S, text, sizeof text))
+      mexWarnMsgIdAndTxt ("attsparse:overflow", "%s: %s", m_fname, text);
   }
 
   // Raise the core's status, if any.
@@ -412,8 +410,7 @@ void result_fields (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArray
           info.add (f->name, as_field_number (f, S));
         }
     }
-  if (! std::isnan (S->metrics.r))
-    w.warn_overflow (S->metrics);
+  w.warn_overflow (S);
   if (nlhs > 1)
     plhs[1] = mxCreateDoubleScalar (S->metrics.inf);
 }
@@ -505,6 +502,7 @@ void cmd_attention (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs
   as_metrics_options_init (&mo);
   start (w, AS_FOR_GRAM, &mo, nrhs, prhs, &X);
   w.check (as_matrix_check (&X, &w.c));   // before the n x n result is allocated
+  w.check (as_output_check (AS_OUT_SYM_ATTENTION, &X, nullptr, -1, &mo, &w.c));
   plhs[0] = mxCreateDoubleMatrix ((mwSize) X.nrow, (mwSize) X.nrow, mxREAL);
   w.check (as_sym_attention (&X, mxGetPr (plhs[0]), &w.c));
 }
@@ -544,6 +542,7 @@ void cmd_gram (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
   as_metrics_options_init (&mo);
   start (w, AS_FOR_GRAM, &mo, nrhs, prhs, &X);
   w.check (as_matrix_check (&X, &w.c));
+  w.check (as_output_check (AS_OUT_GRAM, &X, nullptr, -1, &mo, &w.c));
   plhs[0] = mxCreateDoubleMatrix ((mwSize) X.nrow, (mwSize) X.nrow, mxREAL);
   w.check (as_gram (&X, -1, nullptr, nullptr, mxGetPr (plhs[0]), &w.c));
 }
@@ -558,8 +557,23 @@ void cmd_attention_qkv (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *
   as_metrics_options_init (&mo);
   start (w, AS_FOR_GRAM, &mo, nrhs, prhs, &Q);
   const as_matrix *K = w.K ? w.K : &Q;
+  w.check (as_output_check (AS_OUT_ATTENTION, &Q, K, w.V ? w.dv : -1, &mo, &w.c));
   plhs[0] = mxCreateDoubleMatrix ((mwSize) Q.nrow, (mwSize) (w.V ? w.dv : K->nrow), mxREAL);
   w.check (as_attention_qkv (&Q, K, w.V, w.dv, mxGetPr (plhs[0]), &w.c));
+}
+
+// The values of a sparse V as a full column-major array (the core takes V full).
+const double * full_values (Work& w, const mxArray *V)
+{
+  size_t m = mxGetM (V), n = mxGetN (V);
+  double *v = static_cast<double *> (w.alloc (m * n, sizeof (double)));
+  const mwIndex *jc = mxGetJc (V), *ir = mxGetIr (V);
+  const double *x = mxGetPr (V);
+  std::fill (v, v + m * n, 0.0);
+  for (size_t j = 0; j < n; j++)
+    for (mwIndex t = jc[j]; t < jc[j + 1]; t++)
+      v[ir[t] + j * m] = x[t];
+  return v;
 }
 
 // "qk", what, K, V, X, options: K and V checked against X, then the command
@@ -591,20 +605,27 @@ void cmd_qk (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
     }
   const mxArray *V = mxGetNumberOfElements (prhs[2]) == 1 ? mxGetCell (prhs[2], 0) : nullptr;
   bool has_v = V != nullptr;
-  if (has_v && (! mxIsDouble (V) || mxIsComplex (V) || mxIsSparse (V) || mxGetNumberOfDimensions (V) != 2))
+  if (has_v && (! mxIsDouble (V) || mxIsComplex (V) || mxGetNumberOfDimensions (V) != 2))
     {
       describe (V, desc, sizeof desc);
-      w.fail ("badInput", "V must be a real full matrix; got %s", desc);
+      w.fail ("badInput", "V must be a real matrix (full or sparse double), got %s", desc);
+    }
+  // a row vector is one column of values (as R's plain vector), unless the keys are one row
+  int64_t v_rows = has_v ? (int64_t) mxGetM (V) : -1, v_cols = has_v ? (int64_t) mxGetN (V) : 0;
+  int64_t n2 = w.K ? w.K->nrow : (int64_t) mxGetM (X);
+  if (has_v && v_rows == 1 && n2 != 1)
+    {
+      v_rows = v_cols;
+      v_cols = 1;
     }
   // the shapes (and later V's values) are the core's to check; X's shape is all it reads here
   as_matrix Xshape;
   as_view_dense (&Xshape, (int64_t) mxGetM (X), (int64_t) mxGetN (X), nullptr, (int64_t) mxGetM (X));
-  w.check (as_qkv_shapes (&Xshape, w.K, has_v ? (int64_t) mxGetM (V) : -1, has_v ? (int64_t) mxGetN (V) : 0,
-                          xname, &w.c));
+  w.check (as_qkv_shapes (&Xshape, w.K, v_rows, v_cols, xname, &w.c));
   if (has_v)
     {
-      w.V = mxGetPr (V);
-      w.dv = (int64_t) mxGetN (V);
+      w.V = mxIsSparse (V) ? full_values (w, V) : mxGetPr (V);
+      w.dv = v_cols;
     }
   if (t == 0)
     cmd_rand (w, nlhs, plhs, nrhs - 3, prhs + 3);

@@ -225,6 +225,46 @@ static void test_error_gram(void)
     free(X); free(Y); free(G); free(Yw);
 }
 
+/* The n x n results (gram, sym_attention, attention) and attention_error's Grams against the
+   option 'memory' of their calls: refused before allocating, the message naming the result, its
+   size and the cap; under the cap, AS_OK. */
+static void test_output_memory(as_metrics_options o, as_metrics M, as_common c)
+{
+    double x[6] = {1, 2, 3, 4, 5, 6};
+    int64_t p[3] = {0, 0, 0}, none = 0;
+    as_matrix Q, K, Z;
+    /* 1e5 rows, 2 columns: only the shapes are read */
+    as_view_dense(&Q, 100000, 2, x, 100000);
+    as_view_dense(&K, 3, 2, x, 3);
+    CHECK(as_options_set(AS_FOR_GRAM, &o, "memory", 1000, NULL, &c) == AS_OK && o.mem_mb == 1000, "%s", c.msg);
+    CHECK(as_output_check(AS_OUT_GRAM, &Q, NULL, -1, &o, &c) == AS_ERR_TOOBIG &&
+              strcmp(c.msg, "the result X X' (n x n doubles, n = nrow(X) = 100000): 7.629e+04 MiB, above "
+                            "'memory' = 1000 MiB") == 0, "gram: %s", c.msg);
+    CHECK(as_output_check(AS_OUT_SYM_ATTENTION, &Q, NULL, -1, &o, &c) == AS_ERR_TOOBIG &&
+              strstr(c.msg, "the result Att(X) (n x n doubles, n = nrow(X) = 100000): 7.629e+04 MiB"), "%s", c.msg);
+    CHECK(as_output_check(AS_OUT_ATTENTION, &Q, &Q, -1, &o, &c) == AS_ERR_TOOBIG &&
+              strstr(c.msg, "the result Att(Q, K) (n1 x n2 doubles, n1 = nrow(Q) = 100000, n2 = nrow(K) = 100000)"),
+          "%s", c.msg);
+    /* 1e5 x 3 and 1e5 x 4 fit in 1000 MiB; 1e5 x 2e3 does not */
+    CHECK(as_output_check(AS_OUT_ATTENTION, &Q, &K, -1, &o, &c) == AS_OK, "%s", c.msg);
+    CHECK(as_output_check(AS_OUT_ATTENTION, &Q, &Q, 4, &o, &c) == AS_OK, "%s", c.msg);
+    CHECK(as_output_check(AS_OUT_ATTENTION, &Q, &Q, 2000, &o, &c) == AS_ERR_TOOBIG &&
+              strstr(c.msg, "the result Att(Q, K) V (n1 x dv doubles, n1 = nrow(Q) = 100000, dv = ncol(V) = 2000)"),
+          "%s", c.msg);
+    /* the default cap (0): 3/4 of the memory the process may use, said as such */
+    as_metrics_options_init(&o);
+    CHECK(as_output_check(AS_OUT_GRAM, &Q, NULL, -1, &o, &c) != AS_OK ||
+              as_output_check(AS_OUT_GRAM, &K, NULL, -1, &o, &c) == AS_OK, "%s", c.msg);
+    /* attention_error: its two Grams under its own 'memory' (an all-zero sparse X of 1e5 rows) */
+    as_view_csc64(&Z, 100000, 2, p, &none, x);
+    CHECK(as_options_set(AS_FOR_METRICS, &o, "memory", 1, NULL, &c) == AS_OK, "%s", c.msg);
+    CHECK(as_attention_error_xy(&Z, &Z, &o, &M, &c) == AS_ERR_TOOBIG &&
+              strstr(c.msg, "the error metrics need X X' and Y Y' (2 n^2 doubles, n = nrow(X) = 100000)") &&
+              strstr(c.msg, "above 'memory' = 1 MiB"), "%s", c.msg);
+    CHECK(as_options_set(AS_FOR_GRAM, &o, "memory", -1, NULL, &c) == AS_ERR_ARG &&
+              strcmp(c.msg, "'memory' must be a number in [0, 1e12], got -1") == 0, "%s", c.msg);
+}
+
 static void test_bad_inputs(void)
 {
     double X[8] = {1, 2, 3, 4, 5, 6, 7, 8}, Y[6] = {1, 2, 3, 4, NAN, 6}, Att[16];
@@ -253,6 +293,7 @@ static void test_bad_inputs(void)
         CHECK(as_attention_error_xy(&H, &H, &o, &M, &c) == AS_ERR_INPUT && strstr(c.msg, "X X' overflows"),
               "%s", c.msg);
     }
+    test_output_memory(o, M, c);
 }
 
 static void test_sym_attention(void)
@@ -286,6 +327,31 @@ static void test_sym_attention(void)
           "large logits: %g %g", Att[1], Att[3]);
     check_views_free(&V);
     free(X); free(P); free(Att);
+}
+
+/* The warning a result carries: none for finite figures; the overflowed estimate and the
+   error of Att V said, each with what causes it. */
+static void test_sample_warning(void)
+{
+    as_sample S;
+    char text[512];
+    as_sample_init(&S);
+    S.rel_estimate = 0.1;
+    CHECK(as_sample_warning(&S, text, sizeof text) == NULL, "%s", text);
+    S.metrics.r = 400;
+    S.metrics.rel = INFINITY;
+    S.metrics.baseline = INFINITY;
+    CHECK(as_sample_warning(&S, text, sizeof text) &&
+              strcmp(text, "the relative attention error overflows to Inf: max |X X'| = 400, so Att(X) has entries "
+                           "near exp(-800); the spectral eps is unaffected") == 0, "%s", text);
+    as_sample_init(&S);
+    S.rel_estimate = INFINITY;
+    CHECK(as_sample_warning(&S, text, sizeof text) &&
+              strstr(text, "the estimated relative attention error overflows to Inf: ") == text, "%s", text);
+    S.out_error = INFINITY;
+    CHECK(as_sample_warning(&S, text, sizeof text) && strstr(text, "inf_estimate is unaffected; the error of Att V "
+                                                                   "overflows to Inf: V has entries above half"),
+          "%s", text);
 }
 
 /* every allocation and interrupt poll failing in turn: a status, nothing leaked */
@@ -327,6 +393,7 @@ int main(void)
     test_error_gram();
     test_bad_inputs();
     test_sym_attention();
+    test_sample_warning();
     test_failures();
     return check_report("test_metrics_calls");
 }

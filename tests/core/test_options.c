@@ -107,7 +107,7 @@ static void test_setter(void)
     CHECK(as_det_options_set(&d, "memory", INFINITY, NULL, &c) == AS_ERR_ARG &&
           strcmp(c.msg, "'memory' must be a number in [0, 1e12], got Inf") == 0, "%s", c.msg);
     CHECK(as_options_set(AS_FOR_GRAM, &mo, "spectral", 1, NULL, &c) == AS_ERR_ARG &&
-          strcmp(c.msg, "unknown option 'spectral'; valid options: threads") == 0, "%s", c.msg);
+          strcmp(c.msg, "unknown option 'spectral'; valid options: memory, threads") == 0, "%s", c.msg);
     /* a refused value leaves the struct as it was */
     CHECK(r.m == 40 && r.jl == AS_JL_GAUSSIAN && d.mem_mb == 0, "unchanged");
     /* fields filled directly by a C caller are checked against the same rows */

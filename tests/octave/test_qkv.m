@@ -174,7 +174,29 @@
 %!error <V must have as many rows as K \(n2 = 2\)> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", ones (3, 1))
 %!error <V must have as many rows as X \(n2 = 3\)> attsparse_rand (ones (3, 5), "V", ones (2, 1))
 %!error <V holds a NaN or infinite value \(row 2, column 1\)> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", [1; NaN])
-%!error <V must be a real full matrix> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", sparse (ones (2, 1)))
+%!error <V must be a real matrix \(full or sparse double\), got a 2x1 complex double> attsparse_rand (ones (3, 5), "K", ones (2, 5), "V", [1i; 1])
+
+## V sparse or a row vector: its values as a full matrix (a row vector is one column, as R's plain
+## vector), in attention and in the sketches; a row with one key stays a row
+%!test
+%! X = attsparse_example (6, 50, 1, 1);
+%! V = [1 0 0; 0 2 0; 0 0 3; 4 0 0; 0 5 0; 0 0 6];
+%! assert (isequal (attention (X, X, sparse (V)), attention (X, X, V)));
+%! assert (isequal (attention (X, X, V(:, 2)'), attention (X, X, V(:, 2))));
+%! assert (size (attention (X, X(1, :), [1 2 3])), [6 3]);
+%! [~, ~, a] = attsparse_rand (X, "V", sparse (V), "m", 30, "seed", 2);
+%! [~, ~, b] = attsparse_rand (X, "V", V, "m", 30, "seed", 2);
+%! assert ([a.out_error a.out_rel_error], [b.out_error b.out_rel_error]);
+%! [~, ~, a] = attsparse_det (X, "K", X(1:3, :), "V", [1 2 3]);
+%! [~, ~, b] = attsparse_det (X, "K", X(1:3, :), "V", [1; 2; 3]);
+%! assert ([a.out_error a.out_rel_error], [b.out_error b.out_rel_error]);
+
+## a figure that overflows to Inf comes with the core's warning
+%!warning <attsparse_rand: the error of Att V overflows to Inf: V has entries above half the largest double>
+%! X = attsparse_example (4, 50, 1, 20);
+%! attsparse_rand (X, "K", X(1:2, :), "V", [realmax; realmax], "seed", 1);
+%!warning <attsparse_rand: the estimated relative attention error overflows to Inf>
+%! attsparse_rand (100 * attsparse_example (4, 50, 1, 20), "seed", 1, "m", 200, "error", false);
 %!error <K: column 2 holds a NaN> attsparse_rand (ones (3, 5), "K", [1 NaN 1 1 1; 1 1 1 1 1])
 %!error <K must be a real matrix> attsparse_rand (ones (3, 5), "K", {1})
 %!error <option 'K' is given twice> attsparse_rand (ones (3, 5), "K", ones (2, 5), "K", ones (2, 5))

@@ -144,6 +144,32 @@ test_that("block input: the memory cap, options given twice, d <= s1 with rel, e
   expect_equal(got$bound, ref$bound, tolerance = 1e-10)
 })
 
+test_that("a logical sparse DelayedMatrix is read as numbers without Matrix's deprecated coercion", {
+  skip_if_no_blocks()
+  L <- Matrix::Matrix(abs(block_x()) > 0.08, sparse = TRUE)
+  expect_s4_class(L, "lgCMatrix")
+  # Matrix's deprecated as(<lgCMatrix>, "dgCMatrix") an error, not a notice printed once a session
+  old <- options(Matrix.warnDeprecatedCoerce = 3)
+  on.exit(options(old))
+  got <- attsparse_rand(DelayedArray::DelayedArray(L), m = 300, seed = 5, error = FALSE, estimate = FALSE,
+                        block_columns = 16384, BPPARAM = BiocParallel::SerialParam())
+  expect_same_sample(attsparse_rand(L, m = 300, seed = 5, error = FALSE, estimate = FALSE), got)
+})
+
+test_that("block input whose squared column norms all underflow is refused with norm probabilities", {
+  skip_if_no_blocks()
+  X <- block_x() * 1e-310
+  expect_error(attsparse_rand(DelayedArray::DelayedArray(X), probabilities = "norm", m = 300, seed = 5,
+                              error = FALSE, block_columns = 16384),
+               "^X: the sum of squared column norms underflows: rescale X$")
+  # one such column among ordinary ones: the in-memory sample, bit for bit
+  Y <- block_x()
+  Y[, 40] <- 1e-170
+  expect_same_sample(attsparse_rand(Y, probabilities = "norm", m = 300, seed = 5, error = FALSE),
+                     attsparse_rand(DelayedArray::DelayedArray(Y), probabilities = "norm", m = 300, seed = 5,
+                                    error = FALSE, block_columns = 16384))
+})
+
 test_that("an HDF5Array gives the in-memory answer; d <= s1 is read whole", {
   skip_if_no_blocks()
   skip_if_not_installed("HDF5Array")

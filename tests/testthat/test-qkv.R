@@ -188,6 +188,22 @@ test_that("bad K and V get errors naming the argument", {
   expect_error(attention(X, X, matrix(1, 2, 2)), "V must have as many rows as K")
 })
 
+test_that("V of every kind X may be (sparse, data frame, plain vector) is its dense values", {
+  X <- attsparse_example(6, 50, seed = 1)
+  V <- matrix(c(1, 0, 0, 2, 0, -1, 0, 0, 3, 0, 0, 4), 6)
+  Vs <- Matrix::Matrix(V, sparse = TRUE)
+  expect_s4_class(Vs, "dgCMatrix")
+  ref <- attention(X, X, V)
+  expect_identical(attention(X, X, Vs), ref)
+  expect_identical(unname(attention(X, X, as.data.frame(V))), unname(ref))
+  expect_identical(attention(X, X, V[, 1]), attention(X, X, V[, 1, drop = FALSE]))
+  a <- attsparse_rand(X, V = Vs, m = 30, seed = 2)
+  b <- attsparse_rand(X, V = V, m = 30, seed = 2)
+  expect_identical(c(a$out_error, a$out_rel_error), c(b$out_error, b$out_rel_error))
+  expect_error(attention(X, X, V * 1i), "^'V' must be real, not complex$")
+  expect_error(attsparse_det(X, V = data.frame(a = letters[1:6])), "^'V' is a data frame with non-numeric columns")
+})
+
 qkv_dir <- function() {
   for (d in c("../fixtures", "../../tests/fixtures")) if (file.exists(file.path(d, "qkv_case.R"))) return(d)
   NULL

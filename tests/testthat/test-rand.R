@@ -149,3 +149,21 @@ test_that("the largest m with i.i.d. draws, and a presample of 1e9, are multinom
   det <- attsparse_det(X[1:10, ], presample = 1e9, seed = 1, error = FALSE)
   expect_equal(det$presample_k, ncol(X))
 })
+
+test_that("tm's DocumentTermMatrix (slam's simple_triplet_matrix) is taken as the sparse matrix it holds", {
+  skip_if_not_installed("tm")
+  data("acq", package = "tm", envir = environment())
+  dtm <- tm::DocumentTermMatrix(acq)
+  S <- Matrix::sparseMatrix(i = dtm$i, j = dtm$j, x = as.double(dtm$v), dims = dim(dtm), dimnames = dimnames(dtm))
+  got <- attsparse_rand(dtm, m = 500, seed = 3, error = FALSE, estimate = FALSE)
+  ref <- attsparse_rand(S, m = 500, seed = 3, error = FALSE, estimate = FALSE)
+  expect_identical(got$index, ref$index)
+  expect_identical(got$weight, ref$weight)
+  expect_s4_class(got$Y, "dgCMatrix")
+  expect_identical(colnames(got$Y), colnames(dtm)[got$index])
+  expect_identical(gram(dtm), gram(S))
+  expect_identical(leverage_scores(dtm, seed = 1), leverage_scores(S, seed = 1))
+  expect_error(attsparse_rand(structure(list(i = 1L, j = 5L, v = 1, nrow = 2L, ncol = 2L, dimnames = NULL),
+                                        class = "simple_triplet_matrix")),
+               "^'X': malformed simple_triplet_matrix: ")
+})
