@@ -57,7 +57,9 @@ static int as_qkv_run(as_qkv_algorithm run, const as_matrix *X, const as_matrix 
     }
     if (run(K != NULL ? &Z : X, inner, out, c) != AS_OK) return c->status;
     out->has |= (K != NULL ? AS_HAS_KEYS : 0) | (V != NULL ? AS_HAS_VALUES : 0);
-    return as_qkv_metrics(X, K, V, dv, want_error, want_spectral, mem_mb, out, c);
+    /* a failure leaves nothing for the caller to free, as every call's */
+    if (as_qkv_metrics(X, K, V, dv, want_error, want_spectral, mem_mb, out, c) != AS_OK) as_sample_free(out, c);
+    return c->status;
 }
 
 /* The refit fits X X' (the symmetric attention): not Att(X, K) nor Att V. */
