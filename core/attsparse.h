@@ -148,6 +148,8 @@ typedef struct as_sample {
     double   seed;         /* the seed used (NaN: none)                        */
     double   delta;        /* rand: the failure probability asked (else NaN)  */
     double   rel_target;   /* rand, greedy: option 'rel' (NaN: not target mode) */
+    int64_t  candidates;   /* greedy with option 'candidates': the columns of
+                              its sample (else 0)                              */
     double   refit_rel;    /* option 'refit': the exact rel of the sample's own
                               weights, before the refit (NaN: no refit)        */
     /* X read by blocks (AS_HAS_BLOCKS): */
@@ -200,7 +202,8 @@ enum { AS_HAS_KEYS = 1,      /* queries != keys: K given                       *
        AS_HAS_PRESAMPLE = 4, /* det with a randomized first stage              */
        AS_HAS_SPECTRAL = 8,  /* attention_error with spectral = true           */
        AS_HAS_BLOCKS = 16,   /* X read by blocks (as_blocks)                   */
-       AS_HAS_REFIT = 32 };  /* option 'refit'                                 */
+       AS_HAS_REFIT = 32,    /* option 'refit'                                 */
+       AS_HAS_CANDIDATES = 64 }; /* greedy: the candidates are a sample         */
 
 typedef struct as_field {
     const char *name;      /* as the user reads it ("rel_error", "seed", ...)  */
@@ -643,19 +646,15 @@ typedef struct as_greedy_options {
     double   mem_mb;       /* cap on the working arrays in MiB; 0: 3/4 of the
                               memory the process may use                      */
     int64_t  candidates;   /* the columns the selection draws from: 0 (default)
-                              every column when a pass over them costs at most
-                              AS_GREEDY_PASS_GRAMS Grams of X, else a Poisson
-                              sample by squared norm of about
-                              AS_GREEDY_CAND_FACTOR n (n + 1) / 2 columns;
-                              else a sample of about this many             */
+                              every column; else a Poisson sample of about this
+                              many by squared norm (the heaviest kept for
+                              certain), drawn with 'seed'                    */
     uint64_t seed;         /* the candidates' sample; AS_SEED_DRAW (default): drawn
                               when a sample is made                           */
     uint64_t given;        /* internal: the rows set by as_options_put         */
 } as_greedy_options;
 
 #define AS_GREEDY_REL_DEFAULT 0.01
-#define AS_GREEDY_PASS_GRAMS 4.0
-#define AS_GREEDY_CAND_FACTOR 2.0
 
 void as_greedy_options_init(as_greedy_options *o);
 /* Every field against its row; 'rel' and 'k' together are AS_ERR_ARG. */

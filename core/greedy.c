@@ -242,55 +242,88 @@ static void gr_each(const gr_state *s, const as_common *c, int64_t t0, int64_t t
     }
 }
 
-/* The products of gr_apply for a sparse X: y = B x_q at x_q's stored rows. */
+/* Candidates per block of the passes: at most AS_GREEDY_BLOCK, and blocks
+   of at most AS_GREEDY_BLOCK_ENTRIES stored entries (a poll between blocks). */
+#define AS_GREEDY_BLOCK 256
+#define AS_GREEDY_BLOCK_ENTRIES 1048576
+
+/* A column of a sparse X is heavy from this share of the rows on: its
+   product goes to dgemm in a dense block (n^2 multiply-adds at the BLAS's
+   rate), the others' loops cost nnz^2 scattered ones. */
+#define AS_GREEDY_HEAVY 0.25
+
+static int gr_heavy(const gr_state *s, int64_t q)
+{
+    return (double)(s->off[q + 1] - s->off[q]) >= AS_GREEDY_HEAVY * (double)s->n;
+}
+
+/* The products of gr_apply for a light column of a sparse X: y = B x_q at
+   x_q's stored rows, a column of B at a time (its rows gathered). */
 typedef struct gr_apply_ctx { const double *B; double *y; int64_t base; } gr_apply_ctx;
 static void gr_apply_col(const gr_state *s, int64_t q, void *ctx, int64_t *ri, double *xv, double *xd,
                          double *ad)
 {
     const gr_apply_ctx *A = ctx;
     double *yq = A->y + (s->off[q] - A->base);
-    int64_t a, b, m = gr_entries(s, q, ri, xv), n = s->n;
+    int64_t a, b, m, n = s->n;
     (void)xd;
     (void)ad;
-    for (a = 0; a < m; a++) {
-        double v = 0;
-        for (b = 0; b < m; b++) v += A->B[ri[a] + ri[b] * n] * xv[b];
-        yq[a] = v;
+    if (gr_heavy(s, q)) return;
+    m = gr_entries(s, q, ri, xv);
+    for (a = 0; a < m; a++) yq[a] = 0;
+    for (b = 0; b < m; b++) {
+        const double *col = A->B + ri[b] * n;
+        double xb = xv[b];
+        for (a = 0; a < m; a++) yq[a] += col[ri[a]] * xb;
     }
 }
 
 /* y = B x_q at the stored rows of each candidate q in [t0, t1), into
    y[off[q] - off[t0] ...] (B n x n): a dense X by dgemm on the block (its
-   columns gathered when they are not contiguous), a sparse one column by
-   column (only the stored rows are needed). */
-static int gr_apply(gr_state *s, const double *B, int64_t t0, int64_t t1, double *y, double *gather,
+   columns gathered when they are not contiguous); a sparse X's heavy
+   columns the same way (scattered into a dense block), its light ones
+   column by column (only the stored rows are needed). buf: n x
+   2 AS_GREEDY_BLOCK doubles. */
+static int gr_apply(gr_state *s, const double *B, int64_t t0, int64_t t1, double *y, double *buf,
                     as_common *c)
 {
-    int64_t n = s->n, q, base = s->off[t0];
+    int64_t n = s->n, q, base = s->off[t0], nh = 0, *hq = (int64_t *)(buf + 2 * n * AS_GREEDY_BLOCK);
+    double *P = buf + n * AS_GREEDY_BLOCK;
+    gr_apply_ctx A;
     if (s->X->kind == AS_DENSE) {
         const double *Xb;
         if (s->cand == NULL) Xb = s->X->x + t0 * s->X->ld;
         else {
             for (q = t0; q < t1; q++)
-                memcpy(gather + (q - t0) * n, s->X->x + s->cand[q] * s->X->ld, sizeof(double) * (size_t)n);
-            Xb = gather;
+                memcpy(buf + (q - t0) * n, s->X->x + s->cand[q] * s->X->ld, sizeof(double) * (size_t)n);
+            Xb = buf;
         }
         return as_gemm_blocks("N", "N", n, t1 - t0, n, 1.0, B, n, Xb, s->cand ? n : s->X->ld, 0.0, y, n, c);
     }
-    {
-        gr_apply_ctx A;
-        A.B = B;
-        A.y = y;
-        A.base = base;
-        gr_each(s, c, t0, t1, (double)(s->off[t1] - base) * 64.0, gr_apply_col, &A);
+    for (q = t0; q < t1; q++)
+        if (gr_heavy(s, q)) {
+            double *col = buf + nh * n;
+            memset(col, 0, sizeof(double) * (size_t)n);
+            AS_FOR_COL(s->X, gr_col(s, q), row, v, { col[row] = v; });
+            hq[nh++] = q;
+        }
+    if (nh > 0) {
+        int64_t h;
+        if (as_gemm_blocks("N", "N", n, nh, n, 1.0, B, n, buf, n, 0.0, P, n, c) != AS_OK) return c->status;
+        for (h = 0; h < nh; h++) {
+            double *yq = y + (s->off[hq[h]] - base);
+            const double *p = P + h * n;
+            int64_t m = 0;
+            AS_FOR_COL(s->X, gr_col(s, hq[h]), row, v, { (void)v; yq[m++] = p[row]; });
+        }
     }
+    A.B = B;
+    A.y = y;
+    A.base = base;
+    gr_each(s, c, t0, t1, (double)(s->off[t1] - base) * 64.0, gr_apply_col, &A);
     return AS_OK;
 }
 
-/* Candidates per block of the passes: at most AS_GREEDY_BLOCK, and blocks
-   of at most AS_GREEDY_BLOCK_ENTRIES stored entries (a poll between blocks). */
-#define AS_GREEDY_BLOCK 256
-#define AS_GREEDY_BLOCK_ENTRIES 1048576
 
 static int64_t gr_block_end(const gr_state *s, int64_t t0)
 {
@@ -300,8 +333,9 @@ static int64_t gr_block_end(const gr_state *s, int64_t t0)
     return t1;
 }
 
-/* Scratch of the passes: the products of a block, and a dense block gathered. */
-static int gr_pass_buffers(const gr_state *s, double **y, double **gather, as_common *c)
+/* Scratch of the passes: the products of a block, and a dense block
+   gathered with its product (and the heavy columns' list). */
+static int gr_pass_buffers(const gr_state *s, double **y, double **buf, as_common *c)
 {
     int64_t most = s->X->kind == AS_DENSE ? s->n * AS_GREEDY_BLOCK : AS_GREEDY_BLOCK_ENTRIES, t;
     if (s->X->kind != AS_DENSE)
@@ -310,8 +344,7 @@ static int gr_pass_buffers(const gr_state *s, double **y, double **gather, as_co
             if (e > most) most = e;
         }
     *y = as_malloc(c, (size_t)most, sizeof(double));
-    *gather = s->X->kind == AS_DENSE && s->cand ? as_malloc(c, (size_t)(s->n * AS_GREEDY_BLOCK), sizeof(double))
-                                                 : NULL;
+    *buf = as_malloc(c, (size_t)((2 * s->n + 1) * AS_GREEDY_BLOCK), sizeof(double));
     return c->status;
 }
 
@@ -1056,11 +1089,66 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
     return c->status;
 }
 
+/* The candidates' sample (option 'candidates'): Poisson sampling of about
+   o->candidates columns by squared norm (the heaviest kept for certain), its
+   seed and size recorded in out; s->cand and s->nc are the sample's. */
+static int gr_candidates(gr_state *s, const as_greedy_options *o, as_sample *out, int64_t **cands,
+                         as_common *c)
+{
+    int64_t d = s->d, j;
+    double *prob = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(double)), *qk = NULL, total, amax = 0;
+    uint64_t seed;
+    as_sample tmp;
+    as_sample_init(&tmp);
+    if (!prob) return c->status;
+    /* squared norms of X scaled by its largest entry: no underflow to 0 for a tiny X */
+    for (j = 0; j < d; j++) AS_FOR_COL(s->X, j, row, v, { (void)row; amax = fmax(amax, fabs(v)); });
+    for (j = 0; j < d; j++) prob[j] = amax > 0 ? as_col_norm_prob(s->X, j, amax) : 0;
+    total = as_sum(d, prob);
+    if (total > 0 && isfinite(total)) {
+        seed = as_seed_resolve(o->seed, c);
+        if (as_sample_poisson(d, prob, total, o->candidates, seed, &tmp, &qk, c) == AS_OK) {
+            *cands = tmp.index;
+            tmp.index = NULL;
+            s->cand = *cands;
+            s->nc = tmp.k;
+            out->seed = (double)seed;
+            out->candidates = tmp.k;
+            out->has |= AS_HAS_CANDIDATES;
+        }
+    }
+    as_sample_free(&tmp, c);
+    as_free(c, qk);
+    as_free(c, prob);
+    return c->status;
+}
+
+/* Budget mode: refits from the kept columns' weights, their reweighting
+   carried over, while rel falls (at most AS_GREEDY_REFIT_STEPS). */
+static int gr_polish(gr_state *s, double *rel, as_common *c)
+{
+    double *w = as_malloc(c, (size_t)s->k, sizeof(double));
+    int t;
+    if (!w) return c->status;
+    memcpy(w, s->w, sizeof(double) * (size_t)s->k);
+    for (t = 0; t < AS_GREEDY_REFIT_STEPS; t++) {
+        double r;
+        if (gr_refit(s, &r, c) != AS_OK) break;
+        if (!(r < *rel)) break;
+        *rel = r;
+        memcpy(w, s->w, sizeof(double) * (size_t)s->k);
+    }
+    memcpy(s->w, w, sizeof(double) * (size_t)s->k);
+    as_free(c, w);
+    if (c->status == AS_OK) gr_compact(s);
+    return c->status;
+}
+
 int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c)
 {
     gr_state s;
     double t0 = as_wtime(), target, rel, t1;
-    int64_t n, d, rounds = 0, budget;
+    int64_t n, d, rounds = 0, budget, *cands = NULL;
     int blas;
     as_sample_init(out);
     c->status = AS_OK;
@@ -1080,20 +1168,25 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as
     s.mem_mb = o->mem_mb;
     /* the BLAS on one thread: the products run on the core's (their bits fixed) */
     blas = as_blas_threads_set(1);
+    if (o->candidates > 0 && o->candidates < d && gr_candidates(&s, o, out, &cands, c) != AS_OK) goto done;
     if (gr_memory(&s, budget, o->mem_mb, "the greedy method", c) != AS_OK) goto done;
+    t1 = as_wtime();
     if (gr_setup(&s, NULL, c) != AS_OK) goto done;
     rel = gr_rel(&s, s.H, s.rowrel, c);
     s.baseline = rel;
-    if (!(rel <= target) && d > 0) {
-        s.score = as_malloc(c, (size_t)d, sizeof(double));
-        s.norm = as_malloc(c, (size_t)d, sizeof(double));
-        s.in = as_calloc(c, (size_t)d, 1);
+    as_progress(c, "greedy: %lld x %lld, X X' in %.2f s, rel of Y = 0 %.4g%%", (long long)n, (long long)d,
+                as_wtime() - t1, 100 * rel);
+    if (!(rel <= target) && s.nc > 0) {
+        s.score = as_malloc(c, (size_t)s.nc, sizeof(double));
+        s.norm = as_malloc(c, (size_t)s.nc, sizeof(double));
+        s.in = as_calloc(c, (size_t)s.nc, 1);
         if (!s.score || !s.norm || !s.in) goto done;
+        t1 = as_wtime();
         if (gr_prepare(&s, c) != AS_OK) goto done;
-        as_progress(c, "greedy: %lld x %lld, rel of Y = 0 %.4g%%, target %s", (long long)n, (long long)d,
-                    100 * rel, isnan(target) ? "none (budget)" : "set");
+        as_progress(c, "greedy: %lld candidate columns prepared in %.2f s", (long long)s.nc, as_wtime() - t1);
         if (gr_rounds(&s, target, budget, &rel, &rounds, c) != AS_OK) goto done;
         if (!isnan(target) && rel <= target && s.k > 1 && gr_prune(&s, target, &rel, c) != AS_OK) goto done;
+        if (isnan(target) && s.k > 0 && gr_polish(&s, &rel, c) != AS_OK) goto done;
     }
     if (gr_result(&s, out, c) != AS_OK) goto done;
     out->m = rounds;
@@ -1108,7 +1201,9 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as
     out->rank = 0;
 done:
     if (blas > 0) as_blas_threads_set(blas);
+    s.cand = NULL;
     gr_free(&s, c);
+    as_free(c, cands);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
 }

@@ -83,7 +83,7 @@ static const as_option as_options[] = {
     {"error", AS_OPT_FLAG, GREEDY, 0, 1, 0, 0, 1, NO_CHOICES,
      "false: no eps_spectral by default; rel, inf and r are exact either way (the method measures them)", F_ERROR, 0},
     {"candidates", AS_OPT_WHOLE, GREEDY, 1, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
-     "columns the selection draws from: a Poisson sample of about this many by squared norm, heavy columns kept (default: every column when a pass over them costs at most 4 X X', else a sample)", F_CANDIDATES, 0},
+     "columns the selection draws from: a Poisson sample of about this many by squared norm, the heaviest kept for certain (default: every column)", F_CANDIDATES, 0},
     {"memory", AS_OPT_REAL, GREEDY, 0, 1e12, 0, 0, 0, NO_CHOICES,
      "cap in MiB on the working arrays (0: 3/4 of the memory the process may use)", F_MEMORY, 0},
     {"threads", AS_OPT_WHOLE, RAND | DET | LEV | MET | GRAM | GREEDY, 0, AS_THREADS_MAX, 0, 0, 0, NO_CHOICES,

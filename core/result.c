@@ -47,7 +47,7 @@ enum {
     V_TIME, V_ERROR_TIME, V_SEED, V_EPS, V_DELTA, V_PROBABILITIES, V_SAMPLING, V_REL_TARGET,
     V_REL_ESTIMATE, V_INF_ESTIMATE, V_ESTIMATE, V_ESTIMATE_WHY, V_ROUNDS, V_S1, V_S, V_S2, V_BETA, V_B, V_EPS_BOUND,
     V_MAX_COLUMNS, V_STEPS, V_PRESAMPLE_K, V_PRESAMPLE_EPS, V_EPS_COMPOSED, V_OUT_ERROR,
-    V_OUT_REL_ERROR, V_CHUNK, V_BLOCKS, V_READS, V_BUDGET, V_REFIT_REL
+    V_OUT_REL_ERROR, V_CHUNK, V_BLOCKS, V_READS, V_BUDGET, V_REFIT_REL, V_CANDIDATES
 };
 
 #define RAND AS_FOR_RAND
@@ -91,6 +91,8 @@ static const as_field as_fields[] = {
     {"rel_target", AS_FIELD_NUMBER, GREEDY, 0, "the rel asked for (NA: a budget k instead)", V_REL_TARGET},
     {"max_columns", AS_FIELD_NUMBER, GREEDY, 0, "option k: the column budget (NA: none)", V_BUDGET},
     {"rounds", AS_FIELD_NUMBER, GREEDY, 0, "rounds of selection and refit", V_ROUNDS},
+    {"candidates", AS_FIELD_NUMBER, GREEDY, AS_HAS_CANDIDATES, "option candidates: the columns of the sample the selection drew from", V_CANDIDATES},
+    {"seed", AS_FIELD_NUMBER, GREEDY, AS_HAS_CANDIDATES, "the seed of the candidates' sample", V_SEED},
     {"rel_estimate", AS_FIELD_NUMBER, RAND, 0, "estimate of rel from Y alone (NA: not made)", V_REL_ESTIMATE},
     {"inf_estimate", AS_FIELD_NUMBER, RAND, 0, "the same for the inf error", V_INF_ESTIMATE},
     {"estimate", AS_FIELD_TEXT, RAND, 0, "which estimate the two carry (none, bootstrap, exact, measured)", V_ESTIMATE},
@@ -175,6 +177,7 @@ double as_field_number(const as_field *f, const as_sample *S)
     case V_BLOCKS: return (double)S->blocks;
     case V_READS: return (double)S->reads;
     case V_REFIT_REL: return S->refit_rel;
+    case V_CANDIDATES: return (double)S->candidates;
     case V_BUDGET: return S->max_columns > 0 ? (double)S->max_columns : NAN;
     default: return NAN;
     }
