@@ -162,10 +162,12 @@ double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
 int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_common *c);
 /* Tunables of the greedy method (tests and benchmarks set them): the share
    of the kept columns added per round, the reweighting steps per refit, and
-   the weight of the diagonal entries tried at each refit (in rows). */
+   the weight of the diagonal entries tried at each refit (in rows), and the
+   prune's budget (times the rounds' refits). */
 extern double as_greedy_batch;
 extern int as_greedy_lawson;
 extern double as_greedy_diag;
+extern double as_greedy_prune_share;
 
 /* ---- Q != K (qk.c) */
 /* as_qk_error with its two N x N Grams under mem_mb MiB (0: 3/4 of the

@@ -47,6 +47,8 @@ double as_greedy_batch = 0.1;
 /* Reweighting steps per round. */
 int as_greedy_lawson = 2;
 double as_greedy_diag = 0.3;
+/* The prune's refits at most this many times the rounds' (their k^2 summed). */
+double as_greedy_prune_share = 4.0;
 /* Refits of option 'refit' at most (each with its reweighting steps). */
 #define AS_GREEDY_REFIT_STEPS 4
 /* The prune tries this many single columns in each order before it stops. */
@@ -56,12 +58,14 @@ double as_greedy_diag = 0.3;
 /* The nonnegative solve: rounds of at most AS_GREEDY_CD_SWEEPS coordinate
    descent sweeps (each stopping below a change of AS_GREEDY_CD_TOL of the
    weights) and AS_GREEDY_NEWTON Newton steps, until the projected gradient
-   is below AS_GREEDY_KKT_TOL of the weights. */
+   is below AS_GREEDY_KKT_TOL of the weights or a round lowers the objective
+   by less than AS_GREEDY_F_TOL of it. */
 #define AS_GREEDY_SOLVE_ROUNDS 12
 #define AS_GREEDY_CD_SWEEPS 12
 #define AS_GREEDY_CD_TOL 1e-6
 #define AS_GREEDY_NEWTON 4
 #define AS_GREEDY_KKT_TOL 1e-9
+#define AS_GREEDY_F_TOL 1e-12
 
 typedef struct gr_entry {
     int64_t i, l;   /* row, column of the n x n error          */
@@ -97,6 +101,7 @@ typedef struct gr_state {
     unsigned char *ban;      /* kcap: held at 0 (the prune's trial) */
     double baseline;
     double mem_mb;           /* option 'memory'                    */
+    double work;             /* refits made, weighed by k^2 (the prune's budget) */
     double *scratch;         /* per thread: 4 n doubles (rows, x, x and alpha scattered) */
     int nscratch;            /* threads it has room for            */
 } gr_state;
@@ -606,12 +611,13 @@ static int gr_solve(gr_state *s, as_common *c)
 {
     int64_t k = s->k, a;
     int outer, np;
-    double *g = s->b + s->kcap, *w = s->w, scale = 0;
+    double *g = s->b + s->kcap, *w = s->w, scale = 0, fprev;
     if (k == 0) return AS_OK;
     for (a = 0; a < k; a++) scale = fmax(scale, s->K[a + a * k]);
     if (!(scale > 0)) return AS_OK;
+    fprev = gr_objective(s, w);
     for (outer = 0; outer < AS_GREEDY_SOLVE_ROUNDS; outer++) {
-        double viol = 0, size = 0;
+        double viol = 0, size = 0, f;
         gr_gradient(s, w, g);
         gr_descent(s, w, g, AS_GREEDY_CD_SWEEPS, AS_GREEDY_CD_TOL, scale);
         for (np = 0; np < AS_GREEDY_NEWTON; np++)
@@ -625,6 +631,10 @@ static int gr_solve(gr_state *s, as_common *c)
             size = fmax(size, w[a] * sqrt(kaa));
         }
         if (viol <= AS_GREEDY_KKT_TOL * size) break;
+        /* no progress worth another round: rounding, on an ill-conditioned K */
+        f = gr_objective(s, w);
+        if (!(fprev - f > AS_GREEDY_F_TOL * fabs(f))) break;
+        fprev = f;
         if (as_interrupted(c)) return c->status;
     }
     return AS_OK;
@@ -724,6 +734,7 @@ static int gr_refit(gr_state *s, double *rel, as_common *c)
 {
     int64_t n = s->n, k = s->k, it;
     double best = INFINITY, *wbest = s->b + 2 * s->kcap, *ubest = wbest + s->kcap, *dbest = ubest + n;
+    s->work += (double)k * (double)k;
     if (gr_normal(s, c) != AS_OK || gr_solve(s, c) != AS_OK || gr_make_h(s, s->H, c) != AS_OK)
         return c->status;
     best = gr_rel(s, s->H, s->rowrel, c);
@@ -870,8 +881,11 @@ static double gr_reach(const gr_state *s, int64_t a)
 /* The prune: the kept columns whose drop costs f least (w_a^2 K_aa), then
    (when one more fails) those whose drop moves the error least (w_a times
    gr_reach), dropped as many at a time as rel still meets the target after the
-   refit, halving the count when it does not; one at a time, the next few of
-   the order are tried before the other order. */
+   refit: the count doubles when it does (up to a 16th of the columns) and
+   halves when it does not; one at a time, the next few of the order are
+   tried before the other order. Its refits cost at most as_greedy_prune_share
+   times what the rounds' did (counted in k^2 per refit: the same on every
+   machine). */
 static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
 {
     int64_t k, a, q, n = s->n;
@@ -881,6 +895,7 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
     int64_t nesave;
     int how = 0;
     int64_t skip = 0;
+    double budget;
     q = s->k / 16;
     if (q < 1) q = 1;
     wsave = as_malloc(c, (size_t)(s->k > 0 ? s->k : 1), sizeof(double));
@@ -888,7 +903,8 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
     order = as_malloc(c, (size_t)(s->k > 0 ? s->k : 1), sizeof(gr_pick));
     esave = as_malloc(c, (size_t)(s->necap > 0 ? s->necap : 1), sizeof(gr_entry));
     if (!wsave || !usave || !order || !esave) goto done;
-    while (s->k > 1) {
+    budget = s->work;
+    while (s->k > 1 && s->work < (1.0 + as_greedy_prune_share) * budget) {
         double r;
         k = s->k;
         if (q >= k) q = k - 1;
@@ -915,6 +931,8 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
             *rel = r;
             gr_compact(s);
             skip = 0;
+            /* it worked: twice as many next time (up to a 16th) */
+            q = 2 * q < s->k / 16 ? 2 * q : (s->k / 16 > 1 ? s->k / 16 : 1);
             continue;
         }
         memcpy(s->w, wsave, sizeof(double) * (size_t)k);
