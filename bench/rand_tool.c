@@ -4,10 +4,19 @@
      rand_tool gen-dense  FILE n d r seed     attsparse_example (n, d, r, seed)
      rand_tool gram IN OUT [threads]          exact G = X X' (n x n doubles) of a file
      rand_tool run IN [threads [m [reps]]]    as_rand phase timings (verbose hook), sample checksum
+     rand_tool greedy IN [NAME=VALUE ...] TARGET ...
+                                              as_greedy per target (a rel such as 0.02, or kN: a budget
+                                              of N columns): columns kept, exact rel, rounds, seconds;
+                                              NAME=VALUE sets the method's internal tunables (batch,
+                                              lawson, diag, prune, centre, gain, two) and threads, for
+                                              the ablation table (make bench-greedy)
    File format (little-endian): "ASBIN001", int64 n, d, nnz, kind (0 dense, 1 CSC);
    dense: n*d doubles, column-major; CSC: int32 p[d+1], int32 i[nnz], double x[nnz]. */
 #include "attsparse.h"
 #include <math.h>
+/* the greedy method's internal tunables (core/as_internal.h) */
+extern double as_greedy_batch, as_greedy_diag, as_greedy_prune_share;
+extern int as_greedy_lawson, as_greedy_centre, as_greedy_gain, as_greedy_two;
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -232,6 +241,37 @@ int main(int argc, char **argv)
                    (long long)S.s1, (long long)S.s, (long long)S.s2, (unsigned long long)h);
             as_sample_free(&S, &ctx);
         }
-    } else die("usage: rand_tool gen-sparse|gen-dense|gram|run FILE [threads [m [reps [rel]]]] ...");
+    } else if (strcmp(argv[1], "greedy") == 0) {
+        int t;
+        read_bin(argv[2], &B);
+        view(&B, &X);
+        for (t = 3; t < argc; t++) {
+            const char *a = argv[t], *eq = strchr(a, '=');
+            as_greedy_options o;
+            as_sample S;
+            double t0;
+            if (eq) {
+                double v = atof(eq + 1);
+                if (strncmp(a, "batch=", 6) == 0) as_greedy_batch = v;
+                else if (strncmp(a, "lawson=", 7) == 0) as_greedy_lawson = (int)v;
+                else if (strncmp(a, "diag=", 5) == 0) as_greedy_diag = v;
+                else if (strncmp(a, "prune=", 6) == 0) as_greedy_prune_share = v;
+                else if (strncmp(a, "centre=", 7) == 0) as_greedy_centre = (int)v;
+                else if (strncmp(a, "gain=", 5) == 0) as_greedy_gain = (int)v;
+                else if (strncmp(a, "two=", 4) == 0) as_greedy_two = (int)v;
+                else if (strncmp(a, "threads=", 8) == 0) ctx.nthreads = (int)v;
+                else die("greedy: unknown setting (batch, lawson, diag, prune, centre, gain, two, threads)");
+                continue;
+            }
+            as_greedy_options_init(&o);
+            if (a[0] == 'k') o.k = atoll(a + 1);
+            else o.rel = atof(a);
+            t0 = now();
+            if (as_greedy(&X, &o, &S, &ctx) != AS_OK) die(ctx.msg);
+            printf("rand_tool: greedy %s %s: k %lld, rel %.4g%%, baseline %.4g%%, rounds %lld, %.2f s\n", argv[2], a,
+                   (long long)S.k, 100 * S.metrics.rel, 100 * S.metrics.baseline, (long long)S.m, now() - t0);
+            as_sample_free(&S, &ctx);
+        }
+    } else die("usage: rand_tool gen-sparse|gen-dense|gram|run|greedy FILE ...");
     return 0;
 }

@@ -168,6 +168,8 @@ extern double as_greedy_batch;
 extern int as_greedy_lawson;
 extern double as_greedy_diag;
 extern double as_greedy_prune_share;
+/* Parts of the greedy method switched off for its ablation (1: on). */
+extern int as_greedy_centre, as_greedy_gain, as_greedy_two;
 
 /* ---- Q != K (qk.c) */
 /* as_qk_error with its two N x N Grams under mem_mb MiB (0: 3/4 of the

@@ -42,11 +42,19 @@
    sizes); the selection, the coordinate descent and the reweighting are
    serial: the result does not depend on the thread count. */
 
-/* Share of the columns kept added per round (at least one). */
-double as_greedy_batch = 0.1;
+/* Share of the columns kept added per round (at least one), growing in
+   proportion past AS_GREEDY_BATCH_K columns up to AS_GREEDY_BATCH_MAX. */
+#define AS_GREEDY_BATCH_K 200.0
+#define AS_GREEDY_BATCH_MAX 0.25
+double as_greedy_batch = 0.05;
 /* Reweighting steps per round. */
 int as_greedy_lawson = 2;
 double as_greedy_diag = 0.3;
+/* The parts of the method that can be switched off, for the ablation of
+   make bench-greedy: the row-centring of the error (0: the plain error
+   G - H), the gain score^2 / norm as the selection's measure (0: the score),
+   the second choice of a one-column round (0: none). */
+int as_greedy_centre = 1, as_greedy_gain = 1, as_greedy_two = 1;
 /* The prune's refits at most this many times the rounds' (their k^2 summed). */
 double as_greedy_prune_share = 4.0;
 /* Refits of option 'refit' at most (each with its reweighting steps). */
@@ -694,7 +702,7 @@ static int64_t gr_select(gr_state *s, int64_t nb, int raw, gr_pick *picks)
     for (t = 0; t < s->nc; t++) {
         double g = s->score[t], nr = s->norm[t], v;
         if (s->in[t] || !(g > 0) || !(nr > 0)) continue;
-        v = raw ? g : g / nr * g;
+        v = raw || !as_greedy_gain ? g : g / nr * g;
         if (!isfinite(v)) continue;
         if (m < nb) {
             picks[m].v = v; picks[m].t = t; m++;
@@ -987,7 +995,7 @@ static int gr_setup(gr_state *s, const double *G, as_common *c)
         s->u[i] = s->dg[i] = 1;
     }
     for (j = 0; j < n; j++)
-        for (i = 0; i < n; i++) s->A[i + j * n] = exp(s->G[j + i * n] - s->lg[i]);
+        for (i = 0; i < n; i++) s->A[i + j * n] = as_greedy_centre ? exp(s->G[j + i * n] - s->lg[i]) : 0;
     return AS_OK;
 }
 
@@ -1085,14 +1093,17 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
     if (!picks) return c->status;
     *rounds = 0;
     while (!(*rel <= target) && (budget == 0 || s->k < budget) && s->k < s->nc) {
-        int64_t nb = (int64_t)floor(as_greedy_batch * (double)s->k), m, k0 = s->k;
+        /* a share of the columns kept, growing past AS_GREEDY_BATCH_K columns (fewer
+           rounds where each costs most) */
+        double share = fmin(as_greedy_batch * fmax(1.0, (double)s->k / AS_GREEDY_BATCH_K), AS_GREEDY_BATCH_MAX);
+        int64_t nb = (int64_t)floor(share * (double)s->k), m, k0 = s->k;
         if (nb < 1) nb = 1;
         if (budget > 0 && nb > budget - s->k) nb = budget - s->k;
         gr_make_m(s, s->H, c);
         if (gr_scores(s, c) != AS_OK) break;
         m = gr_select(s, nb, 0, picks);
         if (m == 0) break;   /* no column lowers the proxy: stalled */
-        if (m == 1 && gr_select(s, 1, 1, picks + 1) == 1 && picks[1].t != picks[0].t) {
+        if (as_greedy_two && m == 1 && gr_select(s, 1, 1, picks + 1) == 1 && picks[1].t != picks[0].t) {
             if (gr_try_two(s, picks, rel, c) != AS_OK) break;
         } else if (gr_add(s, picks, m, c) != AS_OK || gr_refit(s, rel, c) != AS_OK) break;
         gr_compact(s);
