@@ -59,6 +59,14 @@ int as_greedy_centre = 1, as_greedy_gain = 1, as_greedy_two = 1;
 double as_greedy_prune_share = 4.0;
 /* Refits of option 'refit' at most (each with its reweighting steps). */
 #define AS_GREEDY_REFIT_STEPS 4
+/* Rounds between full passes over the candidates: in between, only the
+   shortlist of the last full pass is scored again (its AS_GREEDY_SHORT_FACTOR
+   times the round's batch best, at least AS_GREEDY_SHORT_MIN). */
+#define AS_GREEDY_SHORT_ROUNDS 4
+#define AS_GREEDY_SHORT_FACTOR 8
+#define AS_GREEDY_SHORT_MIN 64
+/* ... when there are at least this many candidates (fewer: every round a full pass). */
+#define AS_GREEDY_SHORT_POOL 8192
 /* The prune tries this many single columns in each order before it stops. */
 #define AS_GREEDY_PRUNE_TRIES 4
 /* Smallest row weight, relative to their mean. */
@@ -232,15 +240,35 @@ static int64_t gr_entries(const gr_state *s, int64_t t, int64_t *ri, double *xv)
     return m;
 }
 
-/* fn(s, q, ctx, scratch) for every candidate q in [t0, t1), on the core's
-   threads (work: the multiply-adds, for their number), each with its
-   thread's scratch. */
-typedef void (*gr_col_fn)(const gr_state *s, int64_t q, void *ctx, int64_t *ri, double *xv, double *xd,
-                          double *ad);
-static void gr_each(const gr_state *s, const as_common *c, int64_t t0, int64_t t1, double work, gr_col_fn fn,
-                    void *ctx)
+/* A pass over candidates: the positions list[p] (list NULL: p itself) for p
+   in blocks [p0, p1); y + yo[p - p0] receives the product at candidate
+   list[p]'s stored rows (yo: the running sum of their counts). */
+typedef struct gr_pass {
+    const int64_t *list;
+    const double *B;     /* the n x n matrix applied                   */
+    double *y;           /* its products at the stored rows            */
+    int64_t *yo;         /* AS_GREEDY_BLOCK + 1 offsets into y         */
+    int64_t p0;
+} gr_pass;
+
+static int64_t gr_at(const gr_pass *P, int64_t p)
 {
-    int64_t q;
+    return P->list ? P->list[p] : p;
+}
+
+static int64_t gr_count(const gr_state *s, int64_t q)
+{
+    return s->off[q + 1] - s->off[q];
+}
+
+/* fn(s, P, p, scratch) for every p in [p0, p1), on the core's threads (work:
+   the multiply-adds, for their number), each with its thread's scratch. */
+typedef void (*gr_col_fn)(const gr_state *s, const gr_pass *P, int64_t p, int64_t *ri, double *xv,
+                          double *xd, double *ad);
+static void gr_each(const gr_state *s, const as_common *c, const gr_pass *P, int64_t p1, double work,
+                    gr_col_fn fn)
+{
+    int64_t p;
 #ifdef _OPENMP
 #pragma omp parallel num_threads(gr_threads(s, c, work))
 #endif
@@ -251,7 +279,7 @@ static void gr_each(const gr_state *s, const as_common *c, int64_t t0, int64_t t
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 16)
 #endif
-        for (q = t0; q < t1; q++) fn(s, q, ctx, ri, xv, xd, ad);
+        for (p = P->p0; p < p1; p++) fn(s, P, p, ri, xv, xd, ad);
     }
 }
 
@@ -267,105 +295,112 @@ static void gr_each(const gr_state *s, const as_common *c, int64_t t0, int64_t t
 
 static int gr_heavy(const gr_state *s, int64_t q)
 {
-    return (double)(s->off[q + 1] - s->off[q]) >= AS_GREEDY_HEAVY * (double)s->n;
+    return (double)gr_count(s, q) >= AS_GREEDY_HEAVY * (double)s->n;
 }
 
-/* The products of gr_apply for a light column of a sparse X: y = B x_q at
-   x_q's stored rows, a column of B at a time (its rows gathered). */
-typedef struct gr_apply_ctx { const double *B; double *y; int64_t base; } gr_apply_ctx;
-static void gr_apply_col(const gr_state *s, int64_t q, void *ctx, int64_t *ri, double *xv, double *xd,
+/* The end of the block that starts at p0 of a pass over np positions, and
+   the offsets of its products. */
+static int64_t gr_block_end(const gr_state *s, gr_pass *P, int64_t np)
+{
+    int64_t p1 = P->p0, tot = 0;
+    P->yo[0] = 0;
+    while (p1 < np && p1 - P->p0 < AS_GREEDY_BLOCK &&
+           (p1 == P->p0 || tot + gr_count(s, gr_at(P, p1)) <= AS_GREEDY_BLOCK_ENTRIES)) {
+        tot += gr_count(s, gr_at(P, p1));
+        P->yo[++p1 - P->p0] = tot;
+    }
+    return p1;
+}
+
+/* The product of a light column of a sparse X: y = B x_q at x_q's stored
+   rows, a column of B at a time (its rows gathered). */
+static void gr_apply_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t *ri, double *xv, double *xd,
                          double *ad)
 {
-    const gr_apply_ctx *A = ctx;
-    double *yq = A->y + (s->off[q] - A->base);
-    int64_t a, b, m, n = s->n;
+    int64_t q = gr_at(P, p), a, b, m, n = s->n;
+    double *yq = P->y + P->yo[p - P->p0];
     (void)xd;
     (void)ad;
     if (gr_heavy(s, q)) return;
     m = gr_entries(s, q, ri, xv);
     for (a = 0; a < m; a++) yq[a] = 0;
     for (b = 0; b < m; b++) {
-        const double *col = A->B + ri[b] * n;
+        const double *col = P->B + ri[b] * n;
         double xb = xv[b];
         for (a = 0; a < m; a++) yq[a] += col[ri[a]] * xb;
     }
 }
 
-/* y = B x_q at the stored rows of each candidate q in [t0, t1), into
-   y[off[q] - off[t0] ...] (B n x n): a dense X by dgemm on the block (its
-   columns gathered when they are not contiguous); a sparse X's heavy
-   columns the same way (scattered into a dense block), its light ones
-   column by column (only the stored rows are needed). buf: n x
-   2 AS_GREEDY_BLOCK doubles. */
-static int gr_apply(gr_state *s, const double *B, int64_t t0, int64_t t1, double *y, double *buf,
-                    as_common *c)
+/* The products of the block [p0, p1) (see gr_pass): a dense X's columns by
+   dgemm (gathered when not contiguous); a sparse X's heavy columns the same
+   way (scattered into a dense block), its light ones column by column (only
+   the stored rows are needed). buf: n x 2 AS_GREEDY_BLOCK doubles and
+   AS_GREEDY_BLOCK more. */
+static int gr_apply(gr_state *s, const gr_pass *P, int64_t p1, double *buf, as_common *c)
 {
-    int64_t n = s->n, q, base = s->off[t0], nh = 0, *hq = (int64_t *)(buf + 2 * n * AS_GREEDY_BLOCK);
-    double *P = buf + n * AS_GREEDY_BLOCK;
-    gr_apply_ctx A;
+    int64_t n = s->n, p, nh = 0, *hq = (int64_t *)(buf + 2 * n * AS_GREEDY_BLOCK);
+    double *Pd = buf + n * AS_GREEDY_BLOCK;
     if (s->X->kind == AS_DENSE) {
-        const double *Xb;
-        if (s->cand == NULL) Xb = s->X->x + t0 * s->X->ld;
-        else {
-            for (q = t0; q < t1; q++)
-                memcpy(buf + (q - t0) * n, s->X->x + s->cand[q] * s->X->ld, sizeof(double) * (size_t)n);
+        const double *Xb = s->X->x + gr_col(s, gr_at(P, P->p0)) * s->X->ld;
+        int64_t ld = s->X->ld;
+        if (s->cand != NULL || P->list != NULL) {
+            for (p = P->p0; p < p1; p++)
+                memcpy(buf + (p - P->p0) * n, s->X->x + gr_col(s, gr_at(P, p)) * s->X->ld,
+                       sizeof(double) * (size_t)n);
             Xb = buf;
+            ld = n;
         }
-        return as_gemm_blocks("N", "N", n, t1 - t0, n, 1.0, B, n, Xb, s->cand ? n : s->X->ld, 0.0, y, n, c);
+        return as_gemm_blocks("N", "N", n, p1 - P->p0, n, 1.0, P->B, n, Xb, ld, 0.0, P->y, n, c);
     }
-    for (q = t0; q < t1; q++)
-        if (gr_heavy(s, q)) {
+    for (p = P->p0; p < p1; p++)
+        if (gr_heavy(s, gr_at(P, p))) {
             double *col = buf + nh * n;
             memset(col, 0, sizeof(double) * (size_t)n);
-            AS_FOR_COL(s->X, gr_col(s, q), row, v, { col[row] = v; });
-            hq[nh++] = q;
+            AS_FOR_COL(s->X, gr_col(s, gr_at(P, p)), row, v, { col[row] = v; });
+            hq[nh++] = p;
         }
     if (nh > 0) {
         int64_t h;
-        if (as_gemm_blocks("N", "N", n, nh, n, 1.0, B, n, buf, n, 0.0, P, n, c) != AS_OK) return c->status;
+        if (as_gemm_blocks("N", "N", n, nh, n, 1.0, P->B, n, buf, n, 0.0, Pd, n, c) != AS_OK) return c->status;
         for (h = 0; h < nh; h++) {
-            double *yq = y + (s->off[hq[h]] - base);
-            const double *p = P + h * n;
+            double *yq = P->y + P->yo[hq[h] - P->p0];
+            const double *pc = Pd + h * n;
             int64_t m = 0;
-            AS_FOR_COL(s->X, gr_col(s, hq[h]), row, v, { (void)v; yq[m++] = p[row]; });
+            AS_FOR_COL(s->X, gr_col(s, gr_at(P, hq[h])), row, v, { (void)v; yq[m++] = pc[row]; });
         }
     }
-    A.B = B;
-    A.y = y;
-    A.base = base;
-    gr_each(s, c, t0, t1, (double)(s->off[t1] - base) * 64.0, gr_apply_col, &A);
+    gr_each(s, c, P, p1, (double)P->yo[p1 - P->p0] * 64.0, gr_apply_col);
     return AS_OK;
 }
 
-
-static int64_t gr_block_end(const gr_state *s, int64_t t0)
-{
-    int64_t t1 = t0 + 1;
-    while (t1 < s->nc && t1 - t0 < AS_GREEDY_BLOCK && s->off[t1 + 1] - s->off[t0] <= AS_GREEDY_BLOCK_ENTRIES)
-        t1++;
-    return t1;
-}
-
-/* Scratch of the passes: the products of a block, and a dense block
-   gathered with its product (and the heavy columns' list). */
-static int gr_pass_buffers(const gr_state *s, double **y, double **buf, as_common *c)
+/* Scratch of the passes: the products of a block and their offsets, and a
+   dense block gathered with its product (and the heavy columns' list). */
+static int gr_pass_buffers(const gr_state *s, gr_pass *P, double **buf, as_common *c)
 {
     int64_t most = s->X->kind == AS_DENSE ? s->n * AS_GREEDY_BLOCK : AS_GREEDY_BLOCK_ENTRIES, t;
     if (s->X->kind != AS_DENSE)
-        for (t = 0; t < s->nc; t++) {
-            int64_t e = s->off[t + 1] - s->off[t];
-            if (e > most) most = e;
-        }
-    *y = as_malloc(c, (size_t)most, sizeof(double));
+        for (t = 0; t < s->nc; t++)
+            if (gr_count(s, t) > most) most = gr_count(s, t);
+    P->y = as_malloc(c, (size_t)most, sizeof(double));
+    P->yo = as_malloc(c, AS_GREEDY_BLOCK + 1, sizeof(int64_t));
     *buf = as_malloc(c, (size_t)((2 * s->n + 1) * AS_GREEDY_BLOCK), sizeof(double));
     return c->status;
+}
+
+static void gr_pass_free(gr_pass *P, double *buf, as_common *c)
+{
+    as_free(c, P->y);
+    as_free(c, P->yo);
+    as_free(c, buf);
 }
 
 /* alpha at the stored entries of every candidate (A x_j), with |x|^2 and 1'x. */
 static int gr_prepare(gr_state *s, as_common *c)
 {
-    int64_t nc = s->nc, t, t0, tot = 0;
-    double *gather = NULL, *y = NULL;
+    int64_t nc = s->nc, t, tot = 0;
+    double *buf = NULL, *ybuf;
+    gr_pass P;
+    memset(&P, 0, sizeof P);
     s->off = as_malloc(c, (size_t)(nc + 1), sizeof(int64_t));
     s->nx2 = as_malloc(c, (size_t)(nc > 0 ? nc : 1), sizeof(double));
     s->csum = as_malloc(c, (size_t)(nc > 0 ? nc : 1), sizeof(double));
@@ -378,15 +413,17 @@ static int gr_prepare(gr_state *s, as_common *c)
     s->alpha = as_malloc(c, (size_t)(tot > 0 ? tot : 1), sizeof(double));
     s->nscratch = as_threads(c);
     s->scratch = as_calloc(c, (size_t)s->nscratch * 4 * (size_t)(s->n > 0 ? s->n : 1), sizeof(double));
-    if (!s->alpha || !s->scratch) return c->status;
-    (void)y;
-    if (gr_pass_buffers(s, &y, &gather, c) != AS_OK) goto done;
-    as_free(c, y);
-    y = NULL;
-    for (t0 = 0; t0 < nc; t0 = gr_block_end(s, t0)) {
-        int64_t t1 = gr_block_end(s, t0);
-        if (gr_apply(s, s->A, t0, t1, s->alpha + s->off[t0], gather, c) != AS_OK || as_interrupted(c)) goto done;
+    if (!s->alpha || !s->scratch || gr_pass_buffers(s, &P, &buf, c) != AS_OK) goto done;
+    /* the products go straight into alpha (the candidates in order) */
+    ybuf = P.y;
+    P.B = s->A;
+    for (P.p0 = 0; P.p0 < nc;) {
+        int64_t p1 = gr_block_end(s, &P, nc);
+        P.y = s->alpha + s->off[P.p0];
+        if (gr_apply(s, &P, p1, buf, c) != AS_OK || as_interrupted(c)) break;
+        P.p0 = p1;
     }
+    P.y = ybuf;
     for (t = 0; t < nc; t++) {
         double nn = 0, cs = 0;
         AS_FOR_COL(s->X, gr_col(s, t), row, v, { (void)row; nn += v * v; cs += v; });
@@ -394,19 +431,18 @@ static int gr_prepare(gr_state *s, as_common *c)
         s->csum[t] = cs;
     }
 done:
-    as_free(c, gather);
+    gr_pass_free(&P, buf, c);
     return c->status;
 }
 
 /* Candidate q's score x' M x and norm ||phi||_W^2 (see the top), from y = M x
    at its stored rows (gr_apply). */
-static void gr_score_col(const gr_state *s, int64_t q, void *ctx, int64_t *ri, double *xv, double *xd,
+static void gr_score_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t *ri, double *xv, double *xd,
                          double *ad)
 {
-    const gr_apply_ctx *A = ctx;
-    const double *al = s->alpha + s->off[q], *yq = A->y + (s->off[q] - A->base);
+    int64_t q = gr_at(P, p), a, m, e, n = s->n;
+    const double *al = s->alpha + s->off[q], *yq = P->y + P->yo[p - P->p0];
     double g = 0, nr = 0;
-    int64_t a, m, e, n = s->n;
     gr_state *w = (gr_state *)s;   /* each q writes its own entries */
     if (s->in[q]) {
         w->score[q] = w->norm[q] = 0;
@@ -433,28 +469,25 @@ static void gr_score_col(const gr_state *s, int64_t q, void *ctx, int64_t *ri, d
     w->norm[q] = nr;
 }
 
-/* score[t] = <phi, W o R> = x' M x and norm[t] = ||phi||_W^2 of every candidate. */
-static int gr_scores(gr_state *s, as_common *c)
+/* score[q] = <phi, W o R> = x' M x and norm[q] = ||phi||_W^2 of the
+   candidates list[0 .. np) (list NULL: all). */
+static int gr_scores(gr_state *s, const int64_t *list, int64_t np, as_common *c)
 {
-    int64_t nc = s->nc, t0;
-    double *y = NULL, *gather = NULL;
-    if (gr_pass_buffers(s, &y, &gather, c) != AS_OK) goto done;
-    for (t0 = 0; t0 < nc; t0 = gr_block_end(s, t0)) {
-        int64_t t1 = gr_block_end(s, t0), base = s->off[t0];
-        if (gr_apply(s, s->M, t0, t1, y, gather, c) != AS_OK) goto done;
-        {
-            gr_apply_ctx A;
-            A.B = NULL;
-            A.y = y;
-            A.base = base;
-            gr_each(s, c, t0, t1, 4.0 * (double)(s->off[t1] - base) + (double)s->ne * (double)(t1 - t0),
-                    gr_score_col, &A);
-        }
-        if (as_interrupted(c)) goto done;
+    double *buf = NULL;
+    gr_pass P;
+    memset(&P, 0, sizeof P);
+    P.list = list;
+    P.B = s->M;
+    if (gr_pass_buffers(s, &P, &buf, c) != AS_OK) goto done;
+    for (P.p0 = 0; P.p0 < np;) {
+        int64_t p1 = gr_block_end(s, &P, np);
+        if (gr_apply(s, &P, p1, buf, c) != AS_OK) break;
+        gr_each(s, c, &P, p1, 4.0 * (double)P.yo[p1 - P.p0] + (double)s->ne * (double)(p1 - P.p0), gr_score_col);
+        if (as_interrupted(c)) break;
+        P.p0 = p1;
     }
 done:
-    as_free(c, y);
-    as_free(c, gather);
+    gr_pass_free(&P, buf, c);
     return c->status;
 }
 
@@ -694,12 +727,14 @@ static int gr_pick_cmp(const void *pa, const void *pb)
     return a->t < b->t ? -1 : (a->t > b->t);
 }
 
-/* The nb candidates with the largest gain score^2 / norm (raw: the largest
-   score; score > 0), into picks; returns how many. */
-static int64_t gr_select(gr_state *s, int64_t nb, int raw, gr_pick *picks)
+/* The nb candidates of list[0 .. np) (list NULL: all) with the largest
+   gain score^2 / norm (raw: the largest score; score > 0), into picks in
+   that order; returns how many. */
+static int64_t gr_select(gr_state *s, const int64_t *list, int64_t np, int64_t nb, int raw, gr_pick *picks)
 {
-    int64_t t, m = 0;
-    for (t = 0; t < s->nc; t++) {
+    int64_t p, m = 0;
+    for (p = 0; p < np; p++) {
+        int64_t t = list ? list[p] : p;
         double g = s->score[t], nr = s->norm[t], v;
         if (s->in[t] || !(g > 0) || !(nr > 0)) continue;
         v = raw || !as_greedy_gain ? g : g / nr * g;
@@ -1088,22 +1123,45 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
                      as_common *c)
 {
     gr_pick *picks = NULL;
-    int64_t cap = budget > 0 ? budget : s->nc, stall = 0;
+    int64_t *shortlist = NULL, nshort = 0, cap = s->nc, stall = 0, age = 0, t;
     picks = as_malloc(c, (size_t)(cap > 1 ? cap : 2), sizeof(gr_pick));
-    if (!picks) return c->status;
+    shortlist = as_malloc(c, (size_t)(cap > 1 ? cap : 2), sizeof(int64_t));
+    if (!picks || !shortlist) goto done;
     *rounds = 0;
     while (!(*rel <= target) && (budget == 0 || s->k < budget) && s->k < s->nc) {
         /* a share of the columns kept, growing past AS_GREEDY_BATCH_K columns (fewer
            rounds where each costs most) */
         double share = fmin(as_greedy_batch * fmax(1.0, (double)s->k / AS_GREEDY_BATCH_K), AS_GREEDY_BATCH_MAX);
-        int64_t nb = (int64_t)floor(share * (double)s->k), m, k0 = s->k;
+        int64_t nb = (int64_t)floor(share * (double)s->k), m, k0 = s->k, want;
+        const int64_t *list = NULL;
+        int64_t np = s->nc;
+        int short_ok;
         if (nb < 1) nb = 1;
         if (budget > 0 && nb > budget - s->k) nb = budget - s->k;
+        want = AS_GREEDY_SHORT_FACTOR * nb > AS_GREEDY_SHORT_MIN ? AS_GREEDY_SHORT_FACTOR * nb : AS_GREEDY_SHORT_MIN;
         gr_make_m(s, s->H, c);
-        if (gr_scores(s, c) != AS_OK) break;
-        m = gr_select(s, nb, 0, picks);
-        if (m == 0) break;   /* no column lowers the proxy: stalled */
-        if (as_greedy_two && m == 1 && gr_select(s, 1, 1, picks + 1) == 1 && picks[1].t != picks[0].t) {
+        /* the candidates scored: all of them every AS_GREEDY_SHORT_ROUNDS rounds, in
+           between only the shortlist of the last full pass (its best ones) */
+        short_ok = s->nc >= AS_GREEDY_SHORT_POOL && 2 * want < s->nc;
+        if (short_ok && age > 0 && age < AS_GREEDY_SHORT_ROUNDS && nshort >= 2 * nb) {
+            list = shortlist;
+            np = nshort;
+            age++;
+        } else age = 1;
+        if (gr_scores(s, list, np, c) != AS_OK) break;
+        if (list == NULL && short_ok) {
+            /* the new shortlist: the best `want` by gain */
+            nshort = gr_select(s, NULL, s->nc, want, 0, picks);
+            for (t = 0; t < nshort; t++) shortlist[t] = picks[t].t;
+            list = shortlist;
+            np = nshort;
+        }
+        m = gr_select(s, list, np, nb, 0, picks);
+        if (m == 0) {
+            if (list != NULL && age > 1) { age = 0; continue; }   /* the shortlist ran dry: a full pass */
+            break;   /* no column lowers the proxy: stalled */
+        }
+        if (as_greedy_two && m == 1 && gr_select(s, list, np, 1, 1, picks + 1) == 1 && picks[1].t != picks[0].t) {
             if (gr_try_two(s, picks, rel, c) != AS_OK) break;
         } else if (gr_add(s, picks, m, c) != AS_OK || gr_refit(s, rel, c) != AS_OK) break;
         gr_compact(s);
@@ -1114,7 +1172,9 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
         stall = s->k <= k0 ? stall + 1 : 0;
         if (stall >= 8) break;
     }
+done:
     as_free(c, picks);
+    as_free(c, shortlist);
     return c->status;
 }
 
