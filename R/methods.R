@@ -16,9 +16,9 @@ known_fields <- c("Y", "index", "weight", "m", "k", "error", "rel_error", "r", "
 
 # what the estimate of a randomized result is, in words (the core names it in `estimate`)
 estimate_words <- function(kind) switch(kind,
+  gaussian = "gaussian 95% quantile",
   bootstrap = "bootstrap 95% quantile",
   exact = "every column with a chance kept for certain: Y Y' = X X'",
-  measured = "measured against X X' in target mode's rounds",
   kind)
 
 # "  no error estimate: <why>" in lines of at most 80 characters
@@ -73,7 +73,7 @@ print.attsparse <- function(x, ...) {
   rounds <- if (!is.na(rounds) && rounds > 1) sprintf(", %d rounds", rounds) else ""
   if (!is.na(rel_estimate)) {
     cat(sprintf("  estimated rel error %s (%s, without X X')%s\n", fmt_pct(rel_estimate),
-                estimate_words(if (is.na(kind)) "bootstrap" else kind), rounds))
+                estimate_words(if (is.na(kind)) "gaussian" else kind), rounds))
   } else if (rand && !is.na(kind)) say_no_estimate(field(x, "estimate_why"), rounds)
   error_time <- field(x, "error_time")
   cat(sprintf("  time %s s%s\n", fmt_num(x$time),
@@ -122,7 +122,7 @@ print.summary.attsparse <- function(x, ...) {
   cat(sprintf("    bound      exp(2 eps max G_ii) - 1  %s\n", fmt_num(m[["bound"]])))
   if (!is.na(x$rel_estimate)) {
     cat(sprintf("  estimates from Y alone (%s; %s probabilities, %s sampling):\n",
-                estimate_words(if (is.na(x$estimate)) "bootstrap" else x$estimate), x$probabilities, x$sampling))
+                estimate_words(if (is.na(x$estimate)) "gaussian" else x$estimate), x$probabilities, x$sampling))
     cat(sprintf("    rel error  %s\n", fmt_pct(x$rel_estimate)))
     cat(sprintf("    inf error  %s\n", fmt_num(x$inf_estimate)))
   } else if (rand && !is.na(x$estimate)) say_no_estimate(x$estimate_why)

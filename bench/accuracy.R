@@ -11,8 +11,10 @@
 #      against one default-mode run (error = FALSE);
 #   4. references: a Gaussian projection (k swept up to 16 n over 3 seeds; its Y = X G / sqrt(k) is not
 #      made of columns) and the exact Gram with its Cholesky factor (k = n, time of tcrossprod).
-#   5. calibration of the estimate: over CSEEDS seeds of the default mode, the share with
-#      rel_estimate >= exact rel and the median ratio;
+#   5. calibration of the estimate: over CSEEDS seeds of the default mode and of the target mode at
+#      rel = 2%, the share with rel_estimate >= exact rel and the median ratio; the estimate's cost in
+#      multiply-adds (Grams of Y, counted as the core counts them) and in time beside a default run
+#      (the calibration table at the end);
 #   6. the target mode at the default's own error (its median rel over those CSEEDS seeds), over
 #      TSEEDS seeds: median k against the default's median k, share of seeds meeting it.
 # Usage: Rscript bench/accuracy.R [--quick]   (RLIB: the library holding attsparse)
@@ -74,6 +76,16 @@ fixed <- function(X, AX, probabilities, sampling) function(m, s) {
 }
 
 fmt_k <- function(k) ifelse(is.na(k), "-", sprintf("%.0f", k))
+CAL_TARGET <- 0.02
+caltab <- list()
+# the multiply-adds of the Gaussian estimate in Grams of Y, as the core counts a Gram (a dense column n^2 / 2,
+# a sparse one with z entries z (z + 1) / 2): Y Y' and one Gram of the columns left to chance (chance: i.i.d.
+# every column, Poisson those with q < 1, a weight above 1)
+gram_madds <- function(Y, chance) {
+  z <- if (inherits(Y, "sparseMatrix")) diff(Y@p) else rep(nrow(Y), ncol(Y))
+  g <- if (inherits(Y, "sparseMatrix")) z * (z + 1) / 2 else z^2 / 2
+  (sum(g) + sum(g[chance])) / sum(g)
+}
 out <- character()
 say <- function(...) { line <- sprintf(...); cat(line, "\n", sep = ""); out <<- c(out, line) }
 
@@ -124,15 +136,40 @@ for (nm in names(datasets)) {
   }
   cal <- vapply(seq_len(CSEEDS), function(s) {
     r <- attsparse_rand(X, seed = s, error = FALSE)
-    c(r$rel_estimate, rel_of(r$Y, AX), length(r$index))
-  }, c(0, 0, 0))
+    c(r$rel_estimate, rel_of(r$Y, AX), length(r$index), gram_madds(r$Y, rep(TRUE, length(r$index))))
+  }, c(0, 0, 0, 0))
   say("  estimate calibration (default mode, %d seeds): estimate >= exact in %.0f%%, median estimate/exact %.2f",
       CSEEDS, 100 * mean(cal[1, ] >= cal[2, ]), median(cal[1, ] / cal[2, ]))
+  tcal <- vapply(seq_len(CSEEDS), function(s) {
+    r <- attsparse_rand(X, rel = CAL_TARGET, seed = s, error = FALSE)
+    c(r$rel_estimate, rel_of(r$Y, AX), r$rounds, gram_madds(r$Y, r$weight > 1))
+  }, c(0, 0, 0, 0))
+  say("  estimate calibration (target mode at %g%%, %d seeds): estimate >= exact in %.0f%%, median estimate/exact %.2f",
+      100 * CAL_TARGET, CSEEDS, 100 * mean(tcal[1, ] >= tcal[2, ]), median(tcal[1, ] / tcal[2, ]))
+  # the estimate's time: the default run with it against without it, back to back, medians of 5
+  t_with <- median(replicate(5, attsparse_rand(X, seed = 1, error = FALSE)$time))
+  t_none <- median(replicate(5, attsparse_rand(X, seed = 1, error = FALSE, estimate = "none")$time))
+  caltab[[nm]] <- c(cover = mean(cal[1, ] >= cal[2, ]), ratio = median(cal[1, ] / cal[2, ]),
+                    tcover = mean(tcal[1, ] >= tcal[2, ]), tratio = median(tcal[1, ] / tcal[2, ]),
+                    rounds = median(tcal[3, ]), grams = median(cal[4, ]), tgrams = median(tcal[4, ]),
+                    t_est = t_with - t_none, t_run = t_with)
   # the target mode asked for the default's own error: the columns it saves for the same rel
   rel_def <- median(cal[2, ]); k_def <- median(cal[3, ])
   tr <- target_runs(X, AX, rel_def)
   say("  target mode at the default's rel (medians over %d seeds: k = %.0f, rel %.3g%%): median k %.0f, default k / k = %.3g, met in %.0f%% of %d seeds",
       CSEEDS, k_def, 100 * rel_def, tr$k, k_def / tr$k, 100 * mean(tr$rel <= rel_def), TSEEDS)
+}
+say("\ncalibration of the error estimate (gaussian, the default), %d seeds each: the share of runs with rel_estimate >= exact rel",
+    CSEEDS)
+say("and the median rel_estimate / exact rel, default mode and target mode at rel = %g%%; its cost: multiply-adds in Grams of Y",
+    100 * CAL_TARGET)
+say("(median), and time (estimate = \"gaussian\" minus \"none\", medians of 5 default runs) beside a default run's")
+say("  %-8s %8s %8s %10s %10s %7s %12s %12s %14s", "data", "covered", "ratio", "tgt cover", "tgt ratio", "rounds",
+    "Grams (def)", "Grams (tgt)", "time est/run")
+for (nm in names(caltab)) {
+  v <- caltab[[nm]]
+  say("  %-8s %7.0f%% %8.2f %9.0f%% %10.2f %7.0f %12.2f %12.2f %7.3f/%.3f s", nm, 100 * v[["cover"]], v[["ratio"]],
+      100 * v[["tcover"]], v[["tratio"]], v[["rounds"]], v[["grams"]], v[["tgrams"]], v[["t_est"]], v[["t_run"]])
 }
 dir.create("build/bench", showWarnings = FALSE, recursive = TRUE)
 writeLines(out, "build/bench/accuracy-tables.txt")

@@ -333,12 +333,28 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
                     as_lev_info *info, as_common *c);
 /* The factor of the exact scores: X' copied, its pivoted QR (leverage.c). */
 int as_exact_factor(const as_matrix *X, const as_rand_options *o, as_block_factor *F, as_common *c);
-/* Target mode (see as_rand in attsparse.h); lev, nrm as needed by the
-   candidates, prob a work array; out->rank and sketch sizes already set;
-   *G receives X X' when the rounds computed it (else NULL; the caller frees
-   it with as_free) (target.c). */
+/* Target mode (see as_rand in attsparse.h) as steps (target.c): as_target_new
+   draws the pilots (lev, nrm as the candidates need; rowsq the diagonal of
+   X X'; s1 the sketch rows, 0: exact scores); as_target_step estimates and
+   draws from the columns at hand: X itself (X given to as_target_new), or
+   (X NULL, block input) Xv holding the columns gathered[0..ng) gathered in
+   this step, after those of earlier steps, in order; it returns when the run
+   is done or needs columns that are not at hand, which as_target_wanted
+   lists (increasing; it returns nonzero when done). as_target_result moves
+   the final sample into out (index, weight, m, estimates, probabilities,
+   rounds). The options o, lev, nrm and rowsq must outlive the run. */
+typedef struct as_target as_target;
+int  as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const as_rand_options *o,
+                   const double *lev, const double *nrm, const double *rowsq, as_target **T, as_common *c);
+int  as_target_step(as_target *T, const as_matrix *Xv, const int64_t *gathered, int64_t ng, as_common *c);
+int  as_target_wanted(const as_target *T, const int64_t **cols, int64_t *ncols);
+void as_target_result(as_target *T, as_sample *out);
+/* Where column j of X is among the columns at hand (X's own j in memory). */
+int64_t as_target_position(const as_target *T, int64_t j);
+void as_target_free(as_target *T, as_common *c);
+/* Target mode on X in memory: out->rank and sketch sizes already set. */
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
-                   const double *nrm, double *prob, as_sample *out, double **G, as_common *c);
+                   const double *nrm, as_sample *out, as_common *c);
 
 /* M' += S1(:, j0 + (0 .. ncol(X)-1)) X' (n x s1) in column order (leverage.c). */
 int as_sketch_cols(const as_matrix *X, int64_t j0, int64_t s1, int64_t s, uint64_t seed,
@@ -359,37 +375,38 @@ int as_block_sketch_all(const as_block_plan *P, const as_matrix *X, uint64_t see
 int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm, int scheme,
                    const as_rand_options *o, double *prob, as_sample *out, double **term,
                    as_common *c);
-/* The bootstrap estimate of a sample whose columns are X(:, cols) (cols NULL:
-   X's columns are the sample's), d the width of the whole input (estimate.c).
-   rowsq (NULL: unknown): the diagonal of X X' (the rows' squared norms): a
-   sample whose kept columns are all certain (or none) is exact when the
-   diagonal of Y Y' is that of X X' (estimates 0), else it gets none
-   (AS_WHY_NO_CHANCE, AS_WHY_EMPTY); with diag_check (target mode) the
-   bootstrap is also checked against it (see as_rand_target). Sets
-   S->estimate and S->estimate_why. */
+/* The error estimate of kind `kind` (AS_ESTIMATE_GAUSSIAN or _BOOTSTRAP)
+   of a sample whose columns are X(:, cols) (cols NULL: X's columns are the
+   sample's), d the width of the whole input; term[t]: the draw count
+   (i.i.d.) or q (Poisson) of the t-th kept column (estimate.c). rowsq (NULL:
+   unknown): the diagonal of X X' (the rows' squared norms): a sample whose
+   kept columns are all certain (or none) is exact when the diagonal of Y Y'
+   is that of X X' (estimates 0), else it gets none (AS_WHY_NO_CHANCE,
+   AS_WHY_EMPTY); the Gaussian estimate knows the error of the diagonal
+   from it, and with diag_check the bootstrap is checked against it (round:
+   the bootstrap's resample stream). Sets S->estimate and S->estimate_why. */
 int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
-                const double *term, uint64_t seed, int round, const double *rowsq, int diag_check,
+                const double *term, uint64_t seed, int round, const double *rowsq, int diag_check, int kind,
                 as_common *c);
+/* The Gaussian estimate (estimate_gauss.c; as_estimate calls it once it
+   knows some column is left to chance): one Gram of Y and one of the
+   columns left to chance, transformed. */
+int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int sampling,
+                      const double *term, const double *rowsq, as_common *c);
 /* rowsq (n) = the diagonal of X X' summed as the block passes sum it (see
    as_block_rowsq): chunk leaves added in chunk order (blocks.c). */
 int as_block_rowsq_all(const as_block_plan *P, const as_matrix *X, double *rowsq, as_common *c);
 /* Nonzero (default): with Poisson sampling, as_estimate makes the Gram of
    the columns kept for certain once; 0: every resample's Gram whole. */
 extern int as_estimate_split;
-/* The multiply-adds of as_estimate for the sample X(:, index[0..k)) with
-   terms term (estimate.c): AS_ESTIMATE_B Grams of it; with Poisson sampling one
-   Gram of the columns kept for certain (term >= 1), AS_ESTIMATE_B of the others. */
+/* The multiply-adds of the Grams of as_estimate of kind `kind` for the
+   sample X(:, index[0..k)) with terms term (estimate.c): one Gram of Y, and
+   of the columns left to chance (all with i.i.d. sampling, q < 1 with
+   Poisson) one more (gaussian) or AS_ESTIMATE_B (bootstrap). */
 double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
-                         const double *term);
-/* 1 when the bootstrap estimate of the sample is worth making: it costs
-   (*est, as_estimate_madds) at most as_estimate_auto_madds, or at most X X'
-   (*exact; NaN when not needed) shared among `share` such estimates (estimate.c). */
-int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
-                           const double *term, int share, double *est, double *exact);
-/* 'estimate' = -1 (the default) made or not for the sample S (see
-   as_estimate_affordable), o->estimate otherwise (estimate.c). */
-int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, as_sample *S,
-                       const double *term, as_common *c);
+                         const double *term, int kind);
+/* Whether o asks for an estimate; S->estimate_why says when not (estimate.c). */
+int as_estimate_wanted(const as_rand_options *o, as_sample *S);
 /* The estimate's working arrays (and target mode's rounds') on top of
    `bytes` of the sampling's, refused above the 'memory' cap (estimate.c). */
 int as_estimate_memory(const as_matrix *X, const as_rand_options *o, double bytes, as_common *c);
@@ -448,9 +465,6 @@ double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index);
    when their pairs (2 n^2 doubles more) fit in 3/4 of the memory. */
 int as_gram_pair(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
                  double *G, double *H, as_common *c);
-/* 'estimate' = -1 makes the estimate when its Grams cost at most this many
-   multiply-adds (1e10; tests set less), or no more than X X'. */
-extern double as_estimate_auto_madds;
 
 /* Random streams (distinct constants keep the draws of each step independent). */
 enum { AS_STREAM_OSNAP = 1, AS_STREAM_JL = 2, AS_STREAM_SAMPLE = 3, AS_STREAM_AMS = 4,

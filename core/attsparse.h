@@ -109,9 +109,9 @@ typedef struct as_sample {
     double   eps_target;/* eps the run was asked for                        */
     double   eps_bound; /* det: (u-l)/(u+l) reached; rand: NaN              */
     /* randomized only (NaN or 0 otherwise): */
-    double   rel_estimate; /* bootstrap estimate of max |Att(Y)/Att(X) - 1|, from
-                              Y alone (the AS_ESTIMATE_QUANTILE of AS_ESTIMATE_B
-                              resamples); NaN when not asked                  */
+    double   rel_estimate; /* estimate of max |Att(Y)/Att(X) - 1| from Y alone,
+                              its AS_ESTIMATE_QUANTILE quantile (as_rand: the
+                              kinds); NaN when there is none                  */
     double   inf_estimate; /* the same for max |Att(Y) - Att(X)|              */
     int      estimate;     /* AS_ESTIMATE_* the two above carry (NONE: none)   */
     int      estimate_why; /* AS_WHY_*: why there is none (AS_WHY_MADE: there
@@ -159,11 +159,11 @@ typedef struct as_sample {
 } as_sample;
 
 /* Which error estimate a randomized result carries (as_sample.estimate;
-   NONE to BOOTSTRAP are also the choices of option 'estimate'): EXACT when
-   the sample keeps every column of X that has a chance, each for certain,
-   so that Y Y' = X X' and the estimates are 0; MEASURED: target mode's
-   rounds measured the error against X X' (where the bootstrap costs more). */
-enum { AS_ESTIMATE_NONE = 0, AS_ESTIMATE_BOOTSTRAP = 2, AS_ESTIMATE_EXACT = 4, AS_ESTIMATE_MEASURED = 5 };
+   NONE to BOOTSTRAP are also the choices of option 'estimate'): GAUSSIAN
+   (the default) from the sampling variance, BOOTSTRAP from resamples (see
+   as_rand); EXACT when the sample keeps every column of X that has a
+   chance, each for certain, so that Y Y' = X X' and the estimates are 0. */
+enum { AS_ESTIMATE_NONE = 0, AS_ESTIMATE_GAUSSIAN = 1, AS_ESTIMATE_BOOTSTRAP = 2, AS_ESTIMATE_EXACT = 4 };
 /* Why a result carries no estimate (as_sample.estimate_why). */
 enum { AS_WHY_MADE = 0,        /* it carries one                                   */
        AS_WHY_NOT_ASKED = 1,   /* option 'estimate' said none                      */
@@ -171,8 +171,9 @@ enum { AS_WHY_MADE = 0,        /* it carries one                                
        AS_WHY_NO_CHANCE = 3,   /* every kept column was certain while others were
                                   left out: Y shows nothing of what it missed     */
        AS_WHY_OVERFLOW = 4,    /* Y Y' overflows                                   */
-       AS_WHY_COST = 5,        /* left out by default: it would cost more than X X' */
-       AS_WHY_REFIT = 6 };     /* option 'refit': the weights were fitted to X X',
+       AS_WHY_ONE_DRAW = 6,    /* i.i.d. sampling with m = 1: one draw shows nothing
+                                  of its spread                                    */
+       AS_WHY_REFIT = 7 };     /* option 'refit': the weights were fitted to X X',
                                   whose rel_error is exact                         */
 /* The reason in words ("" for AS_WHY_MADE). */
 const char *as_estimate_why(int why);
@@ -271,7 +272,9 @@ typedef struct as_option {
     const char *choices;   /* AS_OPT_CHOICE: "a|b|c", positions as the AS_* enums */
     const char *help;      /* one line: what it does, what its default is     */
     int         field;     /* internal: where as_options_set stores it        */
-    int         takes_logical; /* AS_OPT_WHOLE: true/false accepted too (as 1/0) */
+    int         takes_logical; /* AS_OPT_WHOLE: true/false accepted too (as 1/0);
+                              AS_OPT_CHOICE: false its first choice, true its
+                              default                                        */
 } as_option;
 
 int              as_option_count(void);
@@ -364,10 +367,8 @@ typedef struct as_rand_options {
                               physical memory                                */
     int      sampling;     /* AS_SAMPLING_*; -1 (default): i.i.d., in target
                               mode Poisson (i.i.d. with rel is an error)      */
-    int      estimate;     /* 1: fill rel_estimate, inf_estimate; 0: not; -1
-                              (default): unless its AS_ESTIMATE_B Grams of Y
-                              cost more than 1e10 multiply-adds and more than
-                              X X' (as_rand)                                */
+    int      estimate;     /* AS_ESTIMATE_NONE, _GAUSSIAN (default) or
+                              _BOOTSTRAP: the rel_estimate, inf_estimate made */
     double   rel;          /* NaN (default): off; else target mode, in (0, 1), m 0:
                               Poisson sampling with m raised over rounds until
                               rel_estimate <= rel (see as_rand)              */
@@ -434,40 +435,45 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
 
 /* The randomized algorithm: sample o->m (or the default) columns i.i.d. from
    the chosen probabilities, merge repeats, reweight (or Poisson sampling);
-   then, when o->estimate, the bootstrap error estimate: each resample
-   reweights the sampled terms (i.i.d.: a column drawn c times gets
-   Poisson(c) / c; Poisson: a kept column with q < 1 gets
-   1 + (W - 1) sqrt(1 - q), W ~ Poisson(1), which has the variance of the
-   sampling), forms H* and takes rel(Att(H*), Att(H)); the estimate is a
-   high quantile of these. Cost: AS_ESTIMATE_B Grams of Y.
-   Target mode (o->rel not NaN): every bootstrap is also checked on the
-   diagonal of X X' (the rows' squared norms): when the diagonal of Y Y' is
-   further from it than the same quantile of the resamples' diagonals from
-   Y Y''s, the estimate is scaled by that ratio. A Poisson pilot with m = AS_PILOT_FACTOR * rank
-   per candidate probabilities (all three under AS_PROB_AUTO), the one with
-   the smallest rel_estimate * sqrt(k) kept; then m is scaled by
-   1.1 (rel_estimate / rel)^2 (the estimate falls like m^-1/2), at least by
-   1.25 and at most by 4, until rel_estimate <= rel, every column kept (estimate 0), m at
-   AS_M_MAX or AS_TARGET_ROUNDS samples. When the pilot already meets rel
-   and 1.1 (rel_estimate / bar)^2 <= AS_TARGET_SHRINK (bar: the pilot's,
-   below), m shrinks by that factor (not below the rank, nor below half the
-   pilot's m when the pilot's bar is the stricter one); once a smaller m
-   misses, m tries the geometric mean of the smallest m that met and the
-   largest that missed, while the two differ by more than AS_TARGET_SHRINK.
-   A smaller sample is kept when its estimate is at most its bar: rel, or
-   AS_TARGET_SHRINK_MET rel when it leaves fewer than rank columns to chance
-   (q_j < 1); and not 0 while it leaves columns out. A larger m keeps a superset
-   of the columns. With eps given (not NaN), only leverage and mixed
-   probabilities are candidates and m is at least as_default_m(rank, eps,
-   delta_s, beta) of the picked ones, the default mode's m for that eps: the
-   matrix Chernoff bound holds for Poisson sampling with that m as for m
-   i.i.d. draws (independent terms, each certain one split into many small
-   ones, the others of norm at most beta rank / m). out->rounds counts the
-   samples of the chosen probabilities, dropped ones too. */
+   then the error estimate o->estimate asks for, from the kept columns alone:
+   GAUSSIAN (the default): the sampling variance of the error of Y Y' (a
+   column left to chance counts with 1 - q, Poisson, or with the multinomial
+   variance of its draw count, i.i.d.), estimated without bias from the kept
+   columns by one Gram of their transformed squares, carried through the
+   linearized, row-centred softmax to each entry's log-ratio
+   log(Att(Y)/Att(X)) (the diagonal's known from the rows' squared norms),
+   and the AS_ESTIMATE_QUANTILE quantile of the largest entry error from the
+   union of the entries' Gaussian tails: two Grams of Y in all
+   (core/estimate_gauss.c). BOOTSTRAP: each resample reweights the sampled
+   terms (i.i.d.: a column drawn c times gets Poisson(c) / c; Poisson: a kept
+   column with q < 1 gets 1 + (W - 1) sqrt(1 - q), W ~ Poisson(1), which has
+   the variance of the sampling), forms H* and takes rel(Att(H*), Att(H));
+   the estimate is a high quantile of these: AS_ESTIMATE_B Grams of Y more.
+   Target mode (o->rel not NaN): Poisson pilots with m = AS_PILOT_FACTOR *
+   rank per candidate probabilities (all three under AS_PROB_AUTO), the one
+   with the smallest rel_estimate * sqrt(k) kept; then m is predicted by the
+   estimate's m^-1/2 law, AS_TARGET_MARGIN (rel_estimate / rel)^2 times the
+   last (at least 1.25 times when it misses), each round a superset of the
+   last's columns, until rel_estimate <= rel, every column kept, m at
+   AS_M_MAX or AS_TARGET_ROUNDS samples. When a sample meets rel with room
+   to spare (that factor below AS_TARGET_SHRINK), the smaller m is tried (a
+   subset, kept when its estimate meets rel, not below the rank); once a
+   smaller m misses, the geometric mean of it and the smallest m that met,
+   while they differ by more than AS_TARGET_SHRINK. With eps given (not
+   NaN), only leverage and mixed probabilities are candidates and m is at
+   least as_default_m(rank, eps, delta_s, beta) of the picked ones, the
+   default mode's m for that eps: the matrix Chernoff bound holds for
+   Poisson sampling with that m as for m i.i.d. draws (independent terms,
+   each certain one split into many small ones, the others of norm at most
+   beta rank / m). out->rounds counts the samples of the chosen
+   probabilities, dropped ones too. X X' is never formed. */
 #define AS_PILOT_FACTOR 4
 #define AS_TARGET_ROUNDS 12
 #define AS_TARGET_SHRINK 0.8
-#define AS_TARGET_SHRINK_MET 0.8
+#define AS_TARGET_MARGIN 1.5
+/* Read by blocks, a growing round gathers the columns of this many times its
+   m (a superset of its own: the rounds after it, up to that m, read nothing). */
+#define AS_TARGET_READ_AHEAD 4
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
 
 /* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else

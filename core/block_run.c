@@ -11,7 +11,7 @@ struct as_blocks {
     as_block_plan P;
     int64_t width, workers, nblocks_full;
     int wthreads, metrics, failed;
-    int flags[AS_PF_PASSES], npass, pass;
+    int flags[AS_PF_PASSES + AS_TARGET_ROUNDS + 1], npass, pass;
     /* the current pass and wave */
     int64_t nblocks, next_block, wave_first, wave_count, merged;
     as_blk_rec *recs;              /* the blocks of the pass                   */
@@ -24,9 +24,13 @@ struct as_blocks {
     /* the sketch and its factor, X X', its diagonal */
     double *acc, *G, *rowsq;
     as_block_factor F;
-    /* the sample and the gathered columns (WHOLE: all of X) */
+    /* the sample and the gathered columns (WHOLE: all of X); the columns a
+       gather reads (the sample's, or those target mode's steps want) */
     double *term;
-    int64_t kind, ncols_kept, nnz, cap;
+    int64_t kind, ncols_kept, nnz, cap, colcap, gathered_before;
+    const int64_t *sel;
+    int64_t nsel;
+    as_target *T;
     double *xs;
     int64_t *ps, *is;
     double t0;
@@ -58,6 +62,7 @@ void as_blocks_free(as_blocks *B, as_common *c)
     as_free(c, B->xs);
     as_free(c, B->ps);
     as_free(c, B->is);
+    as_target_free(B->T, c);
     as_sample_free(&B->R.S, c);
     as_free(c, B->R.scores);
     as_free(c, B);
@@ -69,16 +74,29 @@ static int as_run_keep(as_blocks *B, const as_part_head *P, int64_t total, as_co
 {
     const unsigned char *base = (const unsigned char *)P;
     int64_t n = P->n, k = P->ncols, t;
+    /* room for `total` columns (target mode's later gathers add more) */
+    if (B->ncols_kept + k > B->colcap) {
+        int64_t cap = total > B->ncols_kept + k ? total : B->ncols_kept + k;
+        void *grown = as_malloc(c, (size_t)(P->kind == 0 ? n * cap : cap + 1), P->kind == 0 ? sizeof(double) : sizeof(int64_t));
+        if (!grown) return c->status;
+        if (P->kind == 0) {
+            if (B->ncols_kept) memcpy(grown, B->xs, sizeof(double) * (size_t)(n * B->ncols_kept));
+            as_free(c, B->xs);
+            B->xs = grown;
+        } else {
+            int64_t *pg = grown;
+            if (B->ps) memcpy(pg, B->ps, sizeof(int64_t) * (size_t)(B->ncols_kept + 1));
+            else pg[0] = 0;
+            as_free(c, B->ps);
+            B->ps = pg;
+        }
+        B->colcap = cap;
+    }
     if (P->kind == 0) {
-        if (!B->xs && !(B->xs = as_malloc(c, (size_t)(n * total), sizeof(double)))) return c->status;
         memcpy(B->xs + B->ncols_kept * n, base + P->data_off, sizeof(double) * (size_t)(n * k));
     } else {
         const int64_t *p = (const int64_t *)(base + P->data_off);
         const as_csc_entry *e = (const as_csc_entry *)(base + P->data_off + 8 * (k + 1));
-        if (!B->ps) {
-            if (!(B->ps = as_malloc(c, (size_t)(total + 1), sizeof(int64_t)))) return c->status;
-            B->ps[0] = 0;
-        }
         if (B->nnz + P->nnz > B->cap) {
             int64_t cap = 2 * B->cap > B->nnz + P->nnz ? 2 * B->cap : B->nnz + P->nnz;
             double *x = as_malloc(c, (size_t)cap, sizeof(double));
@@ -197,10 +215,11 @@ int as_blocks_merge(as_blocks *B, const void *part, size_t plen, as_common *c)
         return as_run_fail(B, c);
     }
     if (P->ncols > 0) B->kind = P->kind;
-    if (as_run_hashes(B, P, (P->flags & AS_PF_GATHER) ? B->R.S.index + P->sa : NULL, c) != AS_OK)
+    if (as_run_hashes(B, P, (P->flags & AS_PF_GATHER) ? B->sel + P->sa : NULL, c) != AS_OK)
         return as_run_fail(B, c);
     if (P->flags & (AS_PF_GATHER | AS_PF_WHOLE)) {
-        if (as_run_keep(B, P, (P->flags & AS_PF_WHOLE) ? B->P.d : B->R.S.k, c) != AS_OK) return as_run_fail(B, c);
+        if (as_run_keep(B, P, (P->flags & AS_PF_WHOLE) ? B->P.d : B->gathered_before + B->nsel, c) != AS_OK)
+            return as_run_fail(B, c);
     } else as_run_sums(B, P);
     B->merged++;
     return AS_OK;
@@ -266,9 +285,65 @@ static int as_run_select(as_blocks *B, const as_matrix *Xw, int64_t k, const int
     B->xs = x;
     B->ps = p;
     B->is = i;
-    B->ncols_kept = k;
+    B->ncols_kept = B->colcap = k;
     B->nnz = B->cap = nz;
     return AS_OK;
+}
+
+/* Target mode's run from the scores (the first gather): its pilots, and the
+   fields of the result as as_rand fills them. */
+static int as_run_target_new(as_blocks *B, as_common *c)
+{
+    as_sample *S = &B->R.S;
+    int64_t rank = B->P.need_lev ? B->F.rank : (B->P.n < B->P.d ? B->P.n : B->P.d);
+    as_sample_options(S, AS_FOR_RAND, (double)B->o.seed, B->o.delta, B->o.rel);
+    S->eps_target = as_rand_eps(&B->o);
+    S->rank = rank;
+    S->s1 = B->P.need_lev ? B->P.s1 : 0;
+    if (B->P.need_lev) {
+        S->s = B->P.s;
+        S->s2 = B->F.s2;
+    }
+    S->sampling = AS_SAMPLING_POISSON;
+    if (B->P.need_nrm) {
+        double tn = as_sum(B->P.d, B->nrm);
+        /* as_rand recomputes such norms on X / max |X|; blocks cannot */
+        if (!isfinite(tn) || (tn > 0 && tn <= 1e-250))
+            return as_error(c, AS_ERR_INPUT, "X: the sum of squared column norms %s: rescale X",
+                            isfinite(tn) ? "underflows" : "overflows");
+    }
+    if (as_target_new(NULL, B->P.d, rank, S->s1, &B->o, B->lev, B->nrm, B->rowsq, &B->T, c) != AS_OK) return c->status;
+    as_block_factor_free(&B->F, c);
+    return as_target_step(B->T, NULL, NULL, 0, c);
+}
+
+/* After a gather of target mode: the next step on the columns gathered so
+   far; when done, the result and its columns (else one more gather). */
+static int as_run_target_step(as_blocks *B, as_common *c)
+{
+    as_matrix Xg;
+    int64_t t, k, *pos = NULL;
+    const int64_t *want;
+    as_run_kept(B, &Xg);
+    if (as_target_step(B->T, &Xg, B->sel, B->nsel, c) != AS_OK) return c->status;
+    B->sel = NULL;
+    B->nsel = 0;
+    if (!as_target_wanted(B->T, &want, &k)) {
+        if (B->npass >= (int)(sizeof B->flags / sizeof B->flags[0]))
+            return as_error(c, AS_ERR_ARG, "target mode: more gathers than rounds");
+        B->flags[B->npass++] = AS_PF_GATHER;
+        return AS_OK;
+    }
+    as_target_result(B->T, &B->R.S);
+    k = B->R.S.k;
+    if (!(pos = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(int64_t)))) return c->status;
+    for (t = 0; t < k; t++) pos[t] = as_target_position(B->T, B->R.S.index[t]);
+    if (as_run_select(B, &Xg, k, pos, c) == AS_OK) {
+        as_run_kept(B, &Xg);
+        if (k > 0 && as_matrix_check(&Xg, c) == AS_OK) as_sample_check_finite_cols(&Xg, NULL, &B->R.S, c);
+    }
+    as_free(c, pos);
+    return c->status;
 }
 
 /* X read whole (no wider than a sketch): the in-memory call on it. */
@@ -324,8 +399,12 @@ static int as_pass_finish(as_blocks *B, as_common *c)
     if (f & AS_PF_GATHER) {
         as_matrix Xs;
         B->R.reads += B->nblocks > 0;
-        as_run_kept(B, &Xs);
-        if (as_block_finish(&Xs, B->P.d, &B->o, B->term, B->rowsq, &B->R.S, c) != AS_OK) return c->status;
+        if (B->T) {
+            if (as_run_target_step(B, c) != AS_OK) return c->status;
+        } else {
+            as_run_kept(B, &Xs);
+            if (as_block_finish(&Xs, B->P.d, &B->o, B->term, B->rowsq, &B->R.S, c) != AS_OK) return c->status;
+        }
         B->R.S.time = as_wtime() - B->t0;
     }
     if (f & AS_PF_WHOLE) {
@@ -345,8 +424,17 @@ static int as_pass_start(as_blocks *B, as_common *c)
     B->recs = NULL;
     B->nblocks = B->next_block = B->wave_first = B->wave_count = B->merged = 0;
     if (f & AS_PF_GATHER) {
-        if (as_run_sample(B, c) != AS_OK) return c->status;
-        k = B->R.S.k;
+        /* the sample's columns, or those target mode's next step wants */
+        if (!isnan(B->o.rel)) {
+            if (!B->T && as_run_target_new(B, c) != AS_OK) return c->status;
+            as_target_wanted(B->T, &B->sel, &B->nsel);
+        } else {
+            if (as_run_sample(B, c) != AS_OK) return c->status;
+            B->sel = B->R.S.index;
+            B->nsel = B->R.S.k;
+        }
+        B->gathered_before = B->ncols_kept;
+        k = B->nsel;
         /* the chosen columns in 2 runs per worker, whatever their place (a read each) */
         B->nblocks = k < 2 * B->workers ? k : 2 * B->workers;
     } else B->nblocks = (f & AS_PF_WHOLE) ? 1 : B->nblocks_full;
@@ -356,8 +444,8 @@ static int as_pass_start(as_blocks *B, as_common *c)
             B->recs[b].number = b;
             B->recs[b].sa = k * b / B->nblocks;
             B->recs[b].sb = k * (b + 1) / B->nblocks;
-            B->recs[b].j0 = B->R.S.index[B->recs[b].sa];
-            B->recs[b].j1 = B->R.S.index[B->recs[b].sb - 1] + 1;
+            B->recs[b].j0 = B->sel[B->recs[b].sa];
+            B->recs[b].j1 = B->sel[B->recs[b].sb - 1] + 1;
         }
     else
         for (b = 0; b < B->nblocks; b++) {
@@ -383,7 +471,7 @@ static int as_task_make(as_blocks *B, int64_t first, int64_t count, as_common *c
     int f = B->flags[B->pass];
     as_task_head *T;
     size_t bytes, rec_off = as_align8(sizeof(as_task_head)), nt_off, sel_off;
-    int64_t nsel = (f & AS_PF_GATHER) ? B->R.S.k : 0, qs = (f & AS_PF_LEV) ? B->F.qs : 0;
+    int64_t nsel = (f & AS_PF_GATHER) ? B->nsel : 0, qs = (f & AS_PF_LEV) ? B->F.qs : 0;
     nt_off = rec_off + sizeof(as_blk_rec) * (size_t)count;
     sel_off = nt_off + 8 * (size_t)(qs * B->P.n);
     bytes = sel_off + 8 * (size_t)nsel;
@@ -415,7 +503,7 @@ static int as_task_make(as_blocks *B, int64_t first, int64_t count, as_common *c
         T->qs = qs;
         memcpy(B->task + nt_off, B->F.NT, 8 * (size_t)(qs * B->P.n));
     }
-    if (nsel > 0) memcpy(B->task + sel_off, B->R.S.index, 8 * (size_t)nsel);
+    if (nsel > 0) memcpy(B->task + sel_off, B->sel, 8 * (size_t)nsel);
     return AS_OK;
 }
 
@@ -473,7 +561,8 @@ static int as_run_memory(const as_blocks *B, as_common *c)
     if (f & AS_PF_ROWSQ) bytes += 8 * n * (held + 1);
     if (f & AS_PF_LEV) bytes += 8 * d;
     if (f & AS_PF_NRM) bytes += 8 * d;
-    if (f & AS_PF_GATHER) bytes += 8 * d + (iid ? 12 * d : 0) + (B->o.estimate ? 24 * n * n : 0);
+    if (f & AS_PF_GATHER) bytes += 8 * d + (iid ? 12 * d : 0) + (B->o.estimate ? 24 * n * n : 0) +
+                                   (isnan(B->o.rel) ? 0 : 16 * d);   /* target mode: probabilities, places */
     if (f & AS_PF_SKETCH) bytes += 8 * n * s1 * held + 16 * n * n;
     if (f & AS_PF_GRAM) bytes += 8 * n * n * held + 16 * n * n;
     snprintf(what, sizeof what, "X read by blocks (n = %.0f rows, d = %.0f columns) needs its scores and a hash per "
@@ -515,7 +604,7 @@ static int as_run_plan(as_blocks *B, int64_t n, int64_t d, const void *o, const 
         /* the estimate reads the diagonal of X X' (a pass of its own for uniform
            probabilities without the metrics) */
         int scores = (B->P.need_lev ? AS_PF_LEV : 0) | (B->P.need_nrm ? AS_PF_NRM : 0) | (B->metrics ? AS_PF_GRAM : 0) |
-                     (B->what == AS_BLOCKS_RAND && B->o.estimate ? AS_PF_ROWSQ : 0);
+                     (B->what == AS_BLOCKS_RAND && (B->o.estimate || !isnan(B->o.rel)) ? AS_PF_ROWSQ : 0);
         if (B->P.need_lev) B->flags[B->npass++] = AS_PF_SKETCH;
         if (scores) B->flags[B->npass++] = scores;
         if (B->what == AS_BLOCKS_RAND) B->flags[B->npass++] = AS_PF_GATHER;

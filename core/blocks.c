@@ -30,8 +30,10 @@ void as_block_plan_fill(int64_t n, int64_t d, const as_rand_options *o, as_block
     if (P->s > P->s1) P->s = P->s1;
     P->chunk = as_block_chunk(P->s1);
     P->nchunk = (d + P->chunk - 1) / P->chunk;
-    P->need_lev = scheme == AS_PROB_LEVERAGE || scheme == AS_PROB_MIXED;
-    P->need_nrm = scheme == AS_PROB_NORM || scheme == AS_PROB_MIXED;
+    /* target mode with probabilities "auto" tries them all */
+    int all = !isnan(o->rel) && o->probabilities == AS_PROB_AUTO;
+    P->need_lev = scheme == AS_PROB_LEVERAGE || scheme == AS_PROB_MIXED || all;
+    P->need_nrm = scheme == AS_PROB_NORM || scheme == AS_PROB_MIXED || all;
     P->in_memory = d <= P->s1;
 }
 
@@ -47,9 +49,6 @@ int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_
         return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
                         (long long)n, (long long)o->s1);
     as_block_plan_fill(n, d, o, P);
-    if (!isnan(o->rel) && !P->in_memory)
-        return as_error(c, AS_ERR_ARG, "'rel' (target mode) needs X in memory: its rounds resample "
-                        "the columns; read by blocks, pass 'm' or 'eps'");
     if (P->need_lev && !P->in_memory && o->leverage == AS_LEV_EXACT)
         return as_error(c, AS_ERR_ARG, "leverage = \"exact\" needs a dense d x n copy of X' in memory "
                         "(d = %lld): read by blocks, use \"approx\"", (long long)d);
@@ -297,8 +296,7 @@ int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, co
     if (out->k > 0 && (as_matrix_check(Xs, c) != AS_OK ||
                        as_sample_check_finite_cols(Xs, NULL, out, c) != AS_OK))
         return c->status;
-    if (o->estimate)
-        as_estimate(Xs, NULL, d, out, as_rand_sampling(o), term, o->seed, 0, rowsq, 0, c);
-    else out->estimate_why = AS_WHY_NOT_ASKED;
+    if (as_estimate_wanted(o, out))
+        as_estimate(Xs, NULL, d, out, as_rand_sampling(o), term, o->seed, 0, rowsq, 0, o->estimate, c);
     return c->status;
 }

@@ -1,4 +1,4 @@
-/* estimate.c: the error estimate of a sample from Y alone (the bootstrap), its cost and its working memory. */
+/* estimate.c: the error estimate of a sample from Y alone: the choice of kind, the bootstrap, their cost and working memory. */
 #include "as_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,9 +103,9 @@ static void as_estimate_no_chance(const as_matrix *X, const int64_t *cols, as_sa
         as_progress(c, "estimate: none: %s", as_estimate_why(S->estimate_why));
 }
 
-int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
-                const double *term, uint64_t seed, int round, const double *rowsq, int diag_check,
-                as_common *c)
+static int as_estimate_bootstrap(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
+                                 const double *term, uint64_t seed, int round, const double *rowsq, int diag_check,
+                                 as_common *c)
 {
     int64_t n = X->nrow, k = S->k, t, kc = 0, ku = 0;
     int b, B = AS_ESTIMATE_B;
@@ -118,10 +118,6 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
     S->rel_estimate = S->inf_estimate = NAN;
     if (sampling == AS_SAMPLING_POISSON)
         for (t = 0; t < k; t++) kc += term[t] >= 1;
-    if (k == kc) {   /* every resample would be Y */
-        as_estimate_no_chance(X, cols, S, rowsq, c);
-        return c->status;
-    }
     /* Poisson sampling: the columns kept for certain (q = 1) have the same
        weight in every resample, so their Gram (Hc) is made once and each
        resample's Gram is Hc plus that of the other columns */
@@ -204,50 +200,46 @@ done:
     return c->status;
 }
 
-double as_estimate_auto_madds = 1e10;
+int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
+                const double *term, uint64_t seed, int round, const double *rowsq, int diag_check, int kind,
+                as_common *c)
+{
+    int64_t t, kc = 0;
+    S->estimate = AS_ESTIMATE_NONE;
+    S->estimate_why = AS_WHY_MADE;
+    S->rel_estimate = S->inf_estimate = NAN;
+    if (sampling == AS_SAMPLING_POISSON)
+        for (t = 0; t < S->k; t++) kc += term[t] >= 1;
+    if (S->k == kc) {   /* nothing left to chance: no spread to estimate */
+        as_estimate_no_chance(X, cols, S, rowsq, c);
+        return c->status;
+    }
+    if (kind == AS_ESTIMATE_BOOTSTRAP)
+        return as_estimate_bootstrap(X, cols, d, S, sampling, term, seed, round, rowsq, diag_check, c);
+    return as_estimate_gauss(X, cols, S, sampling, term, rowsq, c);
+}
 
-/* 'estimate' left to its default (-1): the estimate is made unless its
-   Grams (AS_ESTIMATE_B of Y; with Poisson sampling one of the columns kept
-   for certain and AS_ESTIMATE_B of the others) would cost more than
-   as_estimate_auto_madds multiply-adds and more than the one Gram of X that
-   gives the exact error (error = TRUE): when most of X's Gram work sits in
-   the resampled columns, the exact error is the cheaper way to learn how
-   close Y is. */
 double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
-                         const double *term)
+                         const double *term, int kind)
 {
     int64_t t, j;
     double cost = 0, w;
-    if (sampling != AS_SAMPLING_POISSON) return AS_ESTIMATE_B * as_gram_madds(X, k, index);
-    /* one Gram of the columns kept for certain, AS_ESTIMATE_B of the others */
+    if (kind == AS_ESTIMATE_NONE) return 0;
+    /* Y Y', then one Gram of the columns left to chance (gaussian: of their
+       squares' transform, the same entries) or AS_ESTIMATE_B (bootstrap) */
     for (t = 0; t < k; t++) {
+        int chance = sampling != AS_SAMPLING_POISSON || term[t] < 1;
         j = index[t];
         w = as_gram_madds(X, 1, &j);
-        cost += term[t] >= 1 ? w : AS_ESTIMATE_B * w;
+        cost += w + (chance ? (kind == AS_ESTIMATE_BOOTSTRAP ? AS_ESTIMATE_B : 1) * w : 0);
     }
     return cost;
 }
 
-int as_estimate_affordable(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
-                           const double *term, int share, double *est, double *exact)
+int as_estimate_wanted(const as_rand_options *o, as_sample *S)
 {
-    *est = as_estimate_madds(X, k, index, sampling, term);
-    *exact = NAN;
-    if (*est <= as_estimate_auto_madds) return 1;
-    *exact = as_gram_madds(X, X->ncol, NULL);
-    return *est * (share > 1 ? share : 1) <= *exact;
-}
-
-int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, as_sample *S,
-                       const double *term, as_common *c)
-{
-    double est, exact;
-    S->estimate_why = o->estimate == 0 ? AS_WHY_NOT_ASKED : AS_WHY_COST;
-    if (o->estimate >= 0) return o->estimate;
-    if (as_estimate_affordable(X, S->k, S->index, as_rand_sampling(o), term, 1, &est, &exact)) return 1;
-    as_progress(c, "estimate: not made: its Grams of the %lld kept columns (%.3g multiply-adds) cost more "
-                "than X X' (%.3g); estimate = TRUE makes it", (long long)S->k, est, exact);
-    return 0;
+    S->estimate_why = o->estimate == AS_ESTIMATE_NONE ? AS_WHY_NOT_ASKED : AS_WHY_MADE;
+    return o->estimate != AS_ESTIMATE_NONE;
 }
 
 /* The working arrays of the error estimate (and of target mode's rounds)
@@ -255,18 +247,14 @@ int as_estimate_wanted(const as_matrix *X, const as_rand_options *o, as_sample *
 int as_estimate_memory(const as_matrix *X, const as_rand_options *o, double bytes, as_common *c)
 {
     double n = (double)X->nrow;
+    int boot = o->estimate == AS_ESTIMATE_BOOTSTRAP, poisson = as_rand_sampling(o) == AS_SAMPLING_POISSON;
     char what[200];
-    /* the bootstrap estimate's Y Y' and one resample's Gram (Poisson: and
-       the Gram of the columns kept for certain) */
-    if (!o->estimate && isnan(o->rel)) return AS_OK;
-    {
-        int poisson = as_rand_sampling(o) == AS_SAMPLING_POISSON, target = !isnan(o->rel);
-        /* target mode's exact rounds: X X', Y Y', the rounds' two Grams and a scratch */
-        snprintf(what, sizeof what, "the error estimate needs Y Y' and a resample's Gram (%s n^2 doubles, "
-                 "n = nrow(X) = %.0f; estimate = FALSE skips it)",
-                 target ? "with target mode's rounds', 5" : poisson ? "with the certain columns', 3" : "2", n);
-        return as_mem_check(c, bytes + (target ? 40 : poisson ? 24 : 16) * n * n, o->mem_mb, what);
-    }
+    if (o->estimate == AS_ESTIMATE_NONE) return AS_OK;
+    /* gaussian: Y Y', Att(Y) and the variance's Gram; bootstrap: Y Y' and a
+       resample's Gram (Poisson: and the Gram of the columns kept for certain) */
+    snprintf(what, sizeof what, "the error estimate needs %s n x n arrays (n = nrow(X) = %.0f; estimate = \"none\" "
+             "skips it)", boot ? (poisson ? "3" : "2") : "3", n);
+    return as_mem_check(c, bytes + (boot && !poisson ? 16 : 24) * n * n, o->mem_mb, what);
 }
 
 const char *as_estimate_why(int why)
@@ -279,7 +267,7 @@ const char *as_estimate_why(int why)
         return "every kept column was kept for certain while others were left out: Y shows nothing "
                "of what it missed (a larger m leaves columns to chance)";
     case AS_WHY_OVERFLOW: return "Y Y' overflows";
-    case AS_WHY_COST: return "left out: its Grams of Y would cost more than X X' (estimate = TRUE makes it)";
+    case AS_WHY_ONE_DRAW: return "one draw (m = 1) shows nothing of the sampling's spread";
     case AS_WHY_REFIT: return "the weights were refitted against X X': rel_error is exact";
     default: return "";
     }
@@ -288,9 +276,9 @@ const char *as_estimate_why(int why)
 const char *as_estimate_name(int kind)
 {
     switch (kind) {
+    case AS_ESTIMATE_GAUSSIAN: return "gaussian";
     case AS_ESTIMATE_BOOTSTRAP: return "bootstrap";
     case AS_ESTIMATE_EXACT: return "exact";
-    case AS_ESTIMATE_MEASURED: return "measured";
     default: return "none";
     }
 }

@@ -80,6 +80,7 @@ double as_greedy_prune_share = 4.0;
 #define AS_GREEDY_CD_SWEEPS 12
 #define AS_GREEDY_CD_TOL 1e-6
 #define AS_GREEDY_NEWTON 4
+#define AS_GREEDY_NEWTON_MAX 2048
 #define AS_GREEDY_KKT_TOL 1e-9
 #define AS_GREEDY_F_TOL 1e-12
 
@@ -661,7 +662,8 @@ static int gr_solve(gr_state *s, as_common *c)
         double viol = 0, size = 0, f;
         gr_gradient(s, w, g);
         gr_descent(s, w, g, AS_GREEDY_CD_SWEEPS, AS_GREEDY_CD_TOL, scale);
-        for (np = 0; np < AS_GREEDY_NEWTON; np++)
+        /* the factor costs k^3 / 3: past AS_GREEDY_NEWTON_MAX columns the descent alone */
+        for (np = 0; np < AS_GREEDY_NEWTON && k <= AS_GREEDY_NEWTON_MAX; np++)
             if (!gr_newton(s, w, scale)) break;
         gr_gradient(s, w, g);
         for (a = 0; a < k; a++) {

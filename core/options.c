@@ -44,8 +44,8 @@ static const as_option as_options[] = {
      "i.i.d. draws with replacement or Poisson sampling (iid; with 'rel': poisson)", F_SAMPLING, 0},
     {"rel", AS_OPT_REAL, RAND, 0, 1, 1, 1, NAN, NO_CHOICES,
      "target for rel_estimate: m chosen over rounds (off)", F_REL, 0},
-    {"estimate", AS_OPT_FLAG, RAND, 0, 1, 0, 0, -1, NO_CHOICES,
-     "bootstrap estimate of the error from Y alone (default: unless its 30 Grams of Y cost more than 1e10 multiply-adds and more than X X')", F_ESTIMATE, 0},
+    {"estimate", AS_OPT_CHOICE, RAND, 0, AS_ESTIMATE_BOOTSTRAP, 0, 0, AS_ESTIMATE_GAUSSIAN, "none|gaussian|bootstrap",
+     "error estimate from Y alone: gaussian (the sampling variance, two Grams of Y), bootstrap (31 Grams) or none; false: none, true: gaussian", F_ESTIMATE, 1},
     {"leverage", AS_OPT_CHOICE, RAND, 0, AS_LEV_EXACT, 0, 0, AS_LEV_APPROX, "approx|exact",
      "approximate or exact leverage scores (approx)", F_LEVERAGE, 0},
     {"method", AS_OPT_CHOICE, LEV, 0, AS_LEV_EXACT, 0, 0, AS_LEV_APPROX, "approx|exact",
@@ -196,7 +196,7 @@ const char *as_option_expect(const as_option *op, char *buf, size_t len)
     char lo[32], hi[32];
     switch (op->kind) {
     case AS_OPT_FLAG: snprintf(buf, len, "true or false"); break;
-    case AS_OPT_CHOICE: snprintf(buf, len, "one of %s", op->choices); break;
+    case AS_OPT_CHOICE: snprintf(buf, len, "one of %s%s", op->choices, op->takes_logical ? ", true or false" : ""); break;
     default:
         snprintf(buf, len, "%s in %s%s, %s%s", op->kind == AS_OPT_WHOLE ? "a whole number" : "a number",
                  op->lo_open ? "(" : "[", as_fmt_num(op->lo, lo, sizeof lo),
@@ -464,6 +464,11 @@ int as_options_put(unsigned call, void *o, const char *name, const as_host_value
         int logical = v->type == AS_HOST_LOGICAL && !isnan(v->number);
         if (op->kind == AS_OPT_CHOICE && v->type == AS_HOST_STRING && v->text != NULL)
             st = as_options_set(call, o, op->name, 0, v->text, c);
+        /* a choice that takes true/false: false its first choice, true its default */
+        else if (op->kind == AS_OPT_CHOICE && logical && op->takes_logical) {
+            as_option_store(call, o, op->field, v->number ? op->dflt : op->lo, c);
+            st = AS_OK;
+        }
         /* a flag takes true/false and the numbers 0 and 1; a number, a number
            (true/false too where the row says so) */
         else if ((op->kind == AS_OPT_FLAG && (logical || (number && (v->number == 0 || v->number == 1)))) ||
@@ -498,6 +503,9 @@ int as_rand_options_check(const as_rand_options *o, as_common *c)
     if (as_options_check(AS_FOR_RAND, o, c) != AS_OK) return c->status;
     if (!isnan(o->rel) && o->m != 0)
         return as_error(c, AS_ERR_ARG, "'rel' and 'm' cannot be given together: 'rel' chooses m");
+    if (!isnan(o->rel) && o->estimate == AS_ESTIMATE_NONE)
+        return as_error(c, AS_ERR_ARG, "'estimate' = \"none\" cannot be used with 'rel': target mode meets 'rel' "
+                        "by the estimate");
     if (!isnan(o->rel) && o->sampling == AS_SAMPLING_IID)
         return as_error(c, AS_ERR_ARG, "'sampling' = \"iid\" cannot be used with 'rel': target mode samples "
                         "by Poisson (a larger m keeps a superset of the columns)");

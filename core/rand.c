@@ -120,7 +120,7 @@ estimate:
 int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j;
-    double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL, *G = NULL;
+    double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL;
     int target, scheme, need_lev, need_nrm;
     double t0 = as_wtime();
     as_rand_options seeded = *opts;
@@ -167,18 +167,18 @@ int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_
         as_norm_probabilities_rescue(X, nrm);
     }
     if (target) {
-        if (as_rand_target(X, o, lev, nrm, prob, out, &G, c) == AS_OK) as_sample_check_finite(X, out, c);
+        if (as_rand_target(X, o, lev, nrm, out, c) == AS_OK) as_sample_check_finite(X, out, c);
         goto done;
     }
     if (as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, &term, c) != AS_OK) goto done;
     if (as_sample_check_finite(X, out, c) != AS_OK) goto done;
-    if (as_estimate_wanted(X, o, out, term, c)) {
+    if (as_estimate_wanted(o, out)) {
         /* the diagonal of X X', as the block passes sum it */
         as_block_plan P;
         double *rowsq = as_malloc(c, (size_t)(n > 0 ? n : 1), sizeof(double));
         as_block_plan_fill(n, d, o, &P);
         if (rowsq && as_block_rowsq_all(&P, X, rowsq, c) == AS_OK)
-            as_estimate(X, out->index, d, out, as_rand_sampling(o), term, o->seed, 0, rowsq, 0, c);
+            as_estimate(X, out->index, d, out, as_rand_sampling(o), term, o->seed, 0, rowsq, 0, o->estimate, c);
         as_free(c, rowsq);
     }
 
@@ -187,11 +187,14 @@ done:
     as_free(c, term);
     as_free(c, lev);
     as_free(c, nrm);
-    if (c->status == AS_OK && o->refit) as_refit(X, &G, o->mem_mb, out, c);
-    out->time = as_wtime() - t0;
-    /* the metrics reuse the X X' of target mode's exact rounds */
-    if (c->status == AS_OK) as_sample_metrics(X, G, o->error, o->spectral, out, c);
-    as_free(c, G);
+    {
+        /* the refit computes X X', which the metrics then reuse */
+        double *G = NULL;
+        if (c->status == AS_OK && o->refit) as_refit(X, &G, o->mem_mb, out, c);
+        out->time = as_wtime() - t0;
+        if (c->status == AS_OK) as_sample_metrics(X, G, o->error, o->spectral, out, c);
+        as_free(c, G);
+    }
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
 }

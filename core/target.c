@@ -1,326 +1,419 @@
-/* target.c: target mode: Poisson samples over rounds until the estimated error meets 'rel'. */
+/* target.c: target mode: Poisson samples whose m is predicted from a pilot's error estimate, as steps that say which columns of X they need (in memory, or gathered by a block run). */
 #include "as_internal.h"
 
-/* Target mode's rounds keep, once X X' is at hand, the Grams of their samples
-   split as Y Y' = C + U / m: C = sum x_j x_j' over the columns kept for
-   certain (q_j = 1), U = sum x_j x_j' total / p_j over the others (their
-   weight^2 1 / q_j = total / (m p_j)). A larger m keeps a superset of the
-   columns, so a round adds the Grams of its new columns and moves those that
-   became certain from U to C: over all rounds, about one Gram of the last
-   sample instead of one a round. */
-typedef struct as_round_acc {
-    double *C, *U;     /* n x n each; NULL until the first round           */
-    int64_t *index, k; /* the previous round's columns (increasing)        */
-    int64_t m;         /* and its m                                        */
-} as_round_acc;
+/* A sample of target mode: Poisson with m from the picked probabilities; q
+   of each kept column. A larger m keeps a superset of the columns. */
+typedef struct as_tsample {
+    as_sample S;
+    double   *q;
+    double   *g;         /* ||x_j||^4 of each kept column (once estimated)  */
+    int64_t   m;
+} as_tsample;
 
-static void as_round_acc_free(as_round_acc *A, as_common *c)
+struct as_target {
+    const as_rand_options *o;
+    const as_matrix *X;      /* NULL: block input (columns come to as_target_step) */
+    int64_t d, rank, s1, kpos;
+    const double *lev, *nrm, *rowsq;
+    double *prob, total, beta;   /* beta: of the eps floor (NaN: none) */
+    int cand[3], ncand, best, rounds, done, pending;
+    int64_t mfloor, mmin, met_m, miss_m;
+    as_tsample pilot[3], S, T;   /* the pilots, the kept sample, the next one  */
+    int64_t *want, nwant;        /* columns the pending samples need          */
+    int64_t *pos;                /* block input: place of column j among the gathered (-1: not) */
+    int64_t ngathered;
+};
+
+static void as_tsample_free(as_tsample *t, as_common *c)
 {
-    as_free(c, A->C);
-    as_free(c, A->U);
-    as_free(c, A->index);
-    memset(A, 0, sizeof(*A));
+    as_sample_free(&t->S, c);
+    as_free(c, t->q);
+    as_free(c, t->g);
+    memset(t, 0, sizeof(*t));
+    as_sample_init(&t->S);
 }
 
-/* H = Y Y' of the Poisson sample S (prob, total, m) from the accumulated
-   Grams, updated with S's new and newly certain columns. */
-static int as_round_gram(const as_matrix *X, const as_sample *S, const double *prob, double total, int64_t m,
-                         as_round_acc *A, double *H, as_common *c)
+void as_target_free(as_target *T, as_common *c)
 {
-    int64_t n = X->nrow, t, u, e, nc = 0, nu = 0, nm = 0;
-    int64_t *ic = NULL, *iu = NULL, *im = NULL;
-    double *wu = NULL, *wm = NULL, *T = NULL, inv = 1.0 / (double)m;
-    int first = A->C == NULL;
-    ic = as_malloc(c, (size_t)(S->k > 0 ? S->k : 1), sizeof(int64_t));
-    iu = as_malloc(c, (size_t)(S->k > 0 ? S->k : 1), sizeof(int64_t));
-    wu = as_malloc(c, (size_t)(S->k > 0 ? S->k : 1), sizeof(double));
-    im = as_malloc(c, (size_t)(A->k > 0 ? A->k : 1), sizeof(int64_t));
-    wm = as_malloc(c, (size_t)(A->k > 0 ? A->k : 1), sizeof(double));
-    T = as_malloc(c, (size_t)(n * n), sizeof(double));
-    if (!ic || !iu || !wu || !im || !wm || !T) goto done;
-    if (first) {
-        A->C = as_calloc(c, (size_t)(n * n), sizeof(double));
-        A->U = as_calloc(c, (size_t)(n * n), sizeof(double));
-        if (!A->C || !A->U) goto done;
-    }
-    /* S's columns not in the previous round, split by certainty; the previous
-       round's uncertain columns that are certain now (both lists increase) */
-    for (t = 0, u = 0; t < S->k; t++) {
-        int64_t j = S->index[t];
-        int certain = as_poisson_q(m, prob[j], total) == 1;
-        while (u < A->k && A->index[u] < j) u++;
-        if (u < A->k && A->index[u] == j) {
-            if (certain && as_poisson_q(A->m, prob[j], total) < 1) {
-                im[nm] = j;
-                wm[nm++] = sqrt(total / prob[j]);
-            }
-            continue;
-        }
-        if (certain) ic[nc++] = j;
-        else {
-            iu[nu] = j;
-            wu[nu++] = sqrt(total / prob[j]);
-        }
-    }
-    if (nc > 0) {
-        if (as_gram(X, nc, ic, NULL, T, c) != AS_OK) goto done;
-        for (e = 0; e < n * n; e++) A->C[e] += T[e];
-    }
-    if (nu > 0) {
-        if (as_gram(X, nu, iu, wu, T, c) != AS_OK) goto done;
-        for (e = 0; e < n * n; e++) A->U[e] += T[e];
-    }
-    if (nm > 0) {
-        if (as_gram(X, nm, im, wm, T, c) != AS_OK) goto done;
-        for (e = 0; e < n * n; e++) A->U[e] -= T[e];
-        if (as_gram(X, nm, im, NULL, T, c) != AS_OK) goto done;
-        for (e = 0; e < n * n; e++) A->C[e] += T[e];
-    }
-    for (e = 0; e < n * n; e++) H[e] = A->C[e] + A->U[e] * inv;
-    /* this round's columns for the next */
-    as_free(c, A->index);
-    A->index = as_malloc(c, (size_t)(S->k > 0 ? S->k : 1), sizeof(int64_t));
-    if (!A->index) goto done;
-    memcpy(A->index, S->index, sizeof(int64_t) * (size_t)S->k);
-    A->k = S->k;
-    A->m = m;
-done:
-    as_free(c, ic);
-    as_free(c, iu);
-    as_free(c, wu);
-    as_free(c, im);
-    as_free(c, wm);
+    int t;
+    if (!T) return;
+    for (t = 0; t < 3; t++) as_tsample_free(&T->pilot[t], c);
+    as_tsample_free(&T->S, c);
+    as_tsample_free(&T->T, c);
+    as_free(c, T->prob);
+    as_free(c, T->want);
+    as_free(c, T->pos);
     as_free(c, T);
+}
+
+/* Draw a sample with m from the probabilities of scheme `scheme` into *s. */
+static int as_target_draw(as_target *T, int scheme, int64_t m, as_tsample *s, as_common *c)
+{
+    as_tsample_free(s, c);
+    as_scheme_probabilities(T->d, scheme, T->lev, T->nrm, T->prob);
+    T->total = as_sum(T->d, T->prob);
+    s->m = m;
+    s->S.m = m;
+    return as_sample_poisson(T->d, T->prob, T->total, m, T->o->seed, &s->S, &s->q, c);
+}
+
+/* Nonzero when every column of s is at hand. */
+static int as_target_has(const as_target *T, const as_tsample *s)
+{
+    int64_t t;
+    if (T->X) return 1;
+    for (t = 0; t < s->S.k; t++)
+        if (T->pos[s->S.index[t]] < 0) return 0;
+    return 1;
+}
+
+/* The estimate of s from the columns at hand (Xv: X, or the gathered ones). */
+static int as_target_estimate(as_target *T, const as_matrix *Xv, as_tsample *s, int round, as_common *c)
+{
+    int64_t t, *cols = NULL;
+    if (!T->X) {
+        cols = as_malloc(c, (size_t)(s->S.k > 0 ? s->S.k : 1), sizeof(int64_t));
+        if (!cols) return c->status;
+        for (t = 0; t < s->S.k; t++) cols[t] = T->pos[s->S.index[t]];
+    }
+    as_estimate(Xv, T->X ? s->S.index : cols, T->d, &s->S, AS_SAMPLING_POISSON, s->q, T->o->seed, round,
+                T->rowsq, 1, T->o->estimate, c);
+    if (c->status == AS_OK && (s->g = as_malloc(c, (size_t)(s->S.k > 0 ? s->S.k : 1), sizeof(double))))
+        for (t = 0; t < s->S.k; t++) {
+            double x2 = as_col_norm2(Xv, T->X ? s->S.index[t] : cols[t]);
+            s->g[t] = x2 * x2;
+        }
+    as_free(c, cols);
     return c->status;
 }
 
-/* The exact rel and inf of a sample as its "estimate" (target mode, when the
-   bootstrap would cost more than the exact error): X X' once into *G, then
-   the sample's Gram each round (from the accumulated Grams when A is given). */
-static int as_exact_as_estimate(const as_matrix *X, as_sample *S, const double *prob, double total, int64_t m,
-                                as_round_acc *A, double **G, as_common *c)
+/* The columns of the samples in list[0..ns) not at hand, increasing, into T->want. */
+static int as_target_want(as_target *T, as_tsample **list, int ns, as_common *c)
 {
-    int64_t n = X->nrow;
-    double *H = NULL;
-    as_metrics M;
-    H = as_malloc(c, (size_t)(n * n), sizeof(double));
-    if (!H) return c->status;
-    if (*G == NULL) {
-        /* the first time: X X' and Y Y' from one pass over X */
-        *G = as_malloc(c, (size_t)(n * n), sizeof(double));
-        if (!*G || as_gram_pair(X, S->k, S->index, S->weight, *G, H, c) != AS_OK ||
-            as_gram_finite(n, *G, "X", c) != AS_OK)
-            goto done;
-    } else if (A) {
-        if (as_round_gram(X, S, prob, total, m, A, H, c) != AS_OK) goto done;
-    } else if (as_gram(X, S->k, S->index, S->weight, H, c) != AS_OK) goto done;
-    /* Y Y' overflows: the sample stands, its estimate is NaN (as with the bootstrap) */
-    if (!as_all_finite(n * n, H)) goto done;
-    if (as_compare_view(X, *G, H, 0, &M, c) != AS_OK) goto done;
-    S->rel_estimate = M.rel;
-    S->inf_estimate = M.inf;
-    S->estimate = AS_ESTIMATE_MEASURED;
-    S->estimate_why = AS_WHY_MADE;
-done:
-    as_free(c, H);
-    return c->status;
-}
-
-/* Poisson sample with m from prob and its estimate (bootstrap round r), or
-   its exact error where the bootstrap costs more (as_estimate_affordable,
-   X X' shared among `share` samples: the pilots) and from then on (X X' at
-   hand in *G, one Gram of Y is cheaper than the bootstrap's 31); out is
-   filled (free it with as_sample_free). */
-static int as_poisson_round(const as_matrix *X, const double *prob, double total, int64_t m,
-                            uint64_t seed, int r, int share, double **G, as_round_acc *A,
-                            const double *rowsq, as_sample *out, as_common *c)
-{
-    double *term = NULL, est = 0, exact;
-    as_sample_init(out);
-    out->m = m;
-    if (as_sample_poisson(X->ncol, prob, total, m, seed, out, &term, c) == AS_OK) {
-        if (out->k == 0 || (*G == NULL && as_estimate_affordable(X, out->k, out->index, AS_SAMPLING_POISSON, term, share, &est, &exact)))
-            as_estimate(X, out->index, X->ncol, out, AS_SAMPLING_POISSON, term, seed, r, rowsq, 1, c);
-        else {
-            if (*G == NULL)
-                as_progress(c, "target: exact errors from here on (the bootstrap of the %lld kept columns, "
-                            "%.3g multiply-adds, costs more than X X')", (long long)out->k, est);
-            as_exact_as_estimate(X, out, prob, total, m, A, G, c);
+    int64_t total = 0, j;
+    int a;
+    as_free(c, T->want);
+    T->want = NULL;
+    T->nwant = 0;
+    for (a = 0; a < ns; a++) total += list[a]->S.k;
+    T->want = as_malloc(c, (size_t)(total > 0 ? total : 1), sizeof(int64_t));
+    if (!T->want) return c->status;
+    /* merge the increasing lists, each column once */
+    {
+        int64_t at[3] = {0, 0, 0};
+        for (;;) {
+            j = -1;
+            for (a = 0; a < ns; a++)
+                if (at[a] < list[a]->S.k && (j < 0 || list[a]->S.index[at[a]] < j)) j = list[a]->S.index[at[a]];
+            if (j < 0) break;
+            for (a = 0; a < ns; a++)
+                if (at[a] < list[a]->S.k && list[a]->S.index[at[a]] == j) at[a]++;
+            if (T->pos[j] < 0) T->want[T->nwant++] = j;
         }
     }
-    as_free(c, term);
-    if (c->status != AS_OK) as_sample_free(out, c);
+    return AS_OK;
+}
+
+/* The spread of the kept sample's error at m' relative to its own m: the
+   variance proxy sum_j (1 - q'_j) / q'_j ||x_j||^4 (the Frobenius norm of
+   the variance of the error of Y Y' with q' = min(1, m' p_j)), estimated
+   from the kept columns (each over its q), against the same at m. Columns
+   that become certain leave the sum: the error falls faster than m^-1/2. */
+static double as_target_spread(const as_target *T, double mp)
+{
+    const as_tsample *S = &T->S;
+    double v = 0, v0 = 0;
+    int64_t t;
+    for (t = 0; t < S->S.k; t++) {
+        double pj = T->prob[S->S.index[t]] / T->total, q = S->q[t], qp = mp * pj;
+        if (qp < 1) v += S->g[t] / q * (1 / qp - 1);
+        if (q < 1) v0 += S->g[t] / q * (1 / q - 1);
+    }
+    return v0 > 0 ? sqrt(v / v0) : NAN;
+}
+
+/* The m at which the kept sample's estimate e would meet rel by the spread
+   (log-ratios: log1p), AS_TARGET_MARGIN of m to spare; NaN when the spread
+   cannot say (no column left to chance). */
+static double as_target_predict(const as_target *T, double e, double rel)
+{
+    double goal = log1p(rel) / log1p(e) / sqrt(AS_TARGET_MARGIN), lo = 1, hi = (double)AS_M_MAX, m = (double)T->S.m;
+    int it;
+    if (!(e > 0) || isnan(as_target_spread(T, m))) return NAN;
+    if (as_target_spread(T, hi) > goal) return hi;
+    for (it = 0; it < 64 && hi - lo > 0.5; it++) {
+        double mid = sqrt(lo * hi);
+        if (as_target_spread(T, mid) > goal) lo = mid;
+        else hi = mid;
+    }
+    return ceil(hi);
+}
+
+/* The next sample after the kept one S (estimate e at m): bigger when S
+   misses the target, smaller when it meets it with room to spare; none (0)
+   when S is final. */
+static int64_t as_target_next_m(const as_target *T)
+{
+    const as_tsample *S = &T->S;
+    double e = S->S.rel_estimate, rel = T->o->rel, mn;
+    int64_t m = S->m;
+    if (T->rounds >= AS_TARGET_ROUNDS) return 0;
+    mn = isnan(e) ? NAN : as_target_predict(T, e, rel);
+    if (e <= rel) {
+        /* meets it: one smaller sample (a subset), while it saves enough */
+        if (T->miss_m > 0 || !(mn <= AS_TARGET_SHRINK * (double)m) || m <= T->mmin) return 0;
+        return (int64_t)(mn < (double)T->mmin ? (double)T->mmin : mn);
+    }
+    if (S->S.k >= T->kpos || m >= AS_M_MAX) return 0;
+    /* no estimate (nothing left to chance): the largest step */
+    if (isnan(mn)) mn = 4 * (double)m;
+    if (mn < 1.25 * (double)m) mn = ceil(1.25 * (double)m);
+    /* below an m that met it */
+    if (T->met_m > 0 && mn >= (double)T->met_m) mn = floor(sqrt((double)m * (double)T->met_m));
+    if (mn <= (double)m) return 0;
+    return mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
+}
+
+/* Decide after the kept sample S: draw the next sample (T->T, pending) or finish. */
+static int as_target_decide(as_target *T, as_common *c)
+{
+    int64_t mn = as_target_next_m(T);
+    if (mn == 0) {
+        T->done = 1;
+        return AS_OK;
+    }
+    if (as_target_draw(T, T->best, mn, &T->T, c) != AS_OK) return c->status;
+    T->rounds++;
+    T->pending = 2;
+    return AS_OK;
+}
+
+/* After the pilots' estimates: pick one, and the floor of eps. */
+static int as_target_pick(as_target *T, as_common *c)
+{
+    int t, b = -1;
+    double bestscore = INFINITY;
+    for (t = 0; t < T->ncand; t++) {
+        as_tsample *p = &T->pilot[t];
+        /* a pilot without an estimate (no column left to chance) is the last choice */
+        double score = isnan(p->S.rel_estimate) ? INFINITY : p->S.rel_estimate * sqrt((double)p->S.k);
+        as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", T->cand[t], (long long)p->m,
+                    (long long)p->S.k, p->S.rel_estimate);
+        if (b < 0 || score < bestscore) {
+            b = t;
+            bestscore = score;
+        }
+    }
+    T->best = T->cand[b];
+    T->S = T->pilot[b];
+    memset(&T->pilot[b], 0, sizeof(as_tsample));
+    as_sample_init(&T->pilot[b].S);
+    for (t = 0; t < T->ncand; t++) as_tsample_free(&T->pilot[t], c);
+    as_scheme_probabilities(T->d, T->best, T->lev, T->nrm, T->prob);
+    T->total = as_sum(T->d, T->prob);
+    {
+        int64_t j;
+        for (T->kpos = 0, j = 0; j < T->d; j++) T->kpos += T->prob[j] > 0;
+    }
+    T->rounds = 1;
+    T->mmin = T->rank > 0 ? T->rank : 1;
+    if (T->S.S.rel_estimate <= T->o->rel) T->met_m = T->S.m;
+    /* eps given: the m of the spectral guarantee for the picked probabilities
+       (as_default_m, as the default mode's) is a floor */
+    if (!isnan(T->o->eps)) {
+        double ds, meps;
+        T->beta = as_scheme_beta(T->d, T->rank, T->lev, T->best, T->s1, T->o, &ds);
+        meps = as_default_m(T->rank, T->o->eps, ds, T->beta);
+        if (!(meps <= (double)AS_M_MAX))
+            return as_error(c, AS_ERR_TOOBIG, "the 'm' of eps = %g, delta = %g is %.3g draws, above %lld: pass a larger 'eps'",
+                            T->o->eps, T->o->delta, meps, (long long)AS_M_MAX);
+        T->mfloor = (int64_t)meps;
+        if (T->mmin < T->mfloor) T->mmin = T->mfloor;
+        if (T->mfloor > T->S.m) {
+            T->met_m = 0;
+            if (as_target_draw(T, T->best, T->mfloor, &T->T, c) != AS_OK) return c->status;
+            T->rounds++;
+            T->pending = 2;
+            return AS_OK;
+        }
+    }
+    return as_target_decide(T, c);
+}
+
+/* The pending sample T->T estimated: keep it or drop it, then decide. */
+static int as_target_judge(as_target *T, as_common *c)
+{
+    as_tsample *N = &T->T;
+    int smaller = N->m < T->S.m, met = N->S.rel_estimate <= T->o->rel;
+    as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", T->rounds, (long long)N->m,
+                (long long)N->S.k, N->S.rel_estimate);
+    if (met) T->met_m = T->met_m > 0 && T->met_m < N->m ? T->met_m : N->m;
+    else if (smaller) T->miss_m = N->m;
+    if (smaller && !met) {
+        /* a smaller sample that misses: the bigger one stays */
+        as_progress(c, "target: round %d's smaller sample dropped (its estimate is above the target)", T->rounds);
+        as_tsample_free(N, c);
+    } else {
+        as_tsample_free(&T->S, c);
+        T->S = *N;
+        memset(N, 0, sizeof(*N));
+        as_sample_init(&N->S);
+    }
+    return as_target_decide(T, c);
+}
+
+int as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const as_rand_options *o,
+                  const double *lev, const double *nrm, const double *rowsq, as_target **out, as_common *c)
+{
+    as_target *T;
+    int t;
+    int64_t m0;
+    *out = NULL;
+    if (!(T = as_calloc(c, 1, sizeof(*T)))) return c->status;
+    T->o = o;
+    T->X = X;
+    T->d = d;
+    T->rank = rank;
+    T->s1 = s1;
+    T->beta = NAN;
+    T->lev = lev;
+    T->nrm = nrm;
+    T->rowsq = rowsq;
+    for (t = 0; t < 3; t++) as_sample_init(&T->pilot[t].S);
+    as_sample_init(&T->S.S);
+    as_sample_init(&T->T.S);
+    T->prob = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(double));
+    if (!X && (T->pos = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(int64_t)))) {
+        int64_t j;
+        for (j = 0; j < d; j++) T->pos[j] = -1;
+    }
+    if (!T->prob || (!X && !T->pos)) goto fail;
+    /* eps given: only the probabilities that carry the spectral guarantee */
+    if (o->probabilities == AS_PROB_AUTO) {
+        T->cand[T->ncand++] = AS_PROB_LEVERAGE;
+        if (isnan(o->eps)) T->cand[T->ncand++] = AS_PROB_NORM;
+        T->cand[T->ncand++] = AS_PROB_MIXED;
+    } else T->cand[T->ncand++] = o->probabilities;
+    m0 = AS_PILOT_FACTOR * (rank > 0 ? rank : 1);
+    for (t = 0; t < T->ncand; t++) {
+        if (as_target_draw(T, T->cand[t], m0, &T->pilot[t], c) != AS_OK) goto fail;
+        /* X == 0: the empty sample is exact */
+        if (!(T->total > 0)) {
+            T->best = T->cand[t];
+            T->S = T->pilot[t];
+            memset(&T->pilot[t], 0, sizeof(as_tsample));
+            as_sample_init(&T->pilot[t].S);
+            T->S.S.estimate = AS_ESTIMATE_EXACT;
+            T->S.S.estimate_why = AS_WHY_MADE;
+            T->S.S.rel_estimate = T->S.S.inf_estimate = 0;
+            T->rounds = 1;
+            T->done = 1;
+            *out = T;
+            return AS_OK;
+        }
+    }
+    T->pending = 1;
+    *out = T;
+    return AS_OK;
+fail:
+    as_target_free(T, c);
     return c->status;
 }
 
-/* The bar a smaller sample's estimate must meet in target mode's shrink
-   (see as_rand_target): rel when the sample, drawn with m, leaves at least
-   rank columns to chance (q_j < 1), else AS_TARGET_SHRINK_MET rel. */
-static double as_shrink_bar(const as_sample *S, const double *prob, double total, int64_t m,
-                            int64_t rank, double rel)
+int as_target_step(as_target *T, const as_matrix *Xv, const int64_t *gathered, int64_t ng, as_common *c)
 {
-    int64_t t, chance = 0;
-    for (t = 0; t < S->k; t++) chance += as_poisson_q(m, prob[S->index[t]], total) < 1;
-    return chance >= (rank > 0 ? rank : 1) ? rel : AS_TARGET_SHRINK_MET * rel;
+    int64_t t;
+    if (!T->X) {
+        for (t = 0; t < ng; t++) T->pos[gathered[t]] = T->ngathered + t;
+        T->ngathered += ng;
+    }
+    while (!T->done) {
+        as_tsample *list[3];
+        int ns = 0, t2;
+        if (T->pending == 1) for (t2 = 0; t2 < T->ncand; t2++) list[ns++] = &T->pilot[t2];
+        else list[ns++] = &T->T;
+        for (t2 = 0; t2 < ns; t2++)
+            if (!as_target_has(T, list[t2])) break;
+        if (t2 < ns) {
+            /* a growing round reads ahead: the columns of AS_TARGET_READ_AHEAD
+               times its m (a superset), so that the rounds after it, up to
+               that m, read nothing */
+            if (T->pending == 2 && T->T.m > T->S.m) {
+                as_tsample ahead;
+                double ma = AS_TARGET_READ_AHEAD * (double)T->T.m;
+                int st;
+                memset(&ahead, 0, sizeof ahead);
+                as_sample_init(&ahead.S);
+                list[0] = &ahead;
+                st = as_target_draw(T, T->best, ma < (double)AS_M_MAX ? (int64_t)ma : AS_M_MAX, &ahead, c);
+                if (st == AS_OK) as_target_want(T, list, 1, c);
+                as_tsample_free(&ahead, c);
+                return c->status;
+            }
+            return as_target_want(T, list, ns, c);
+        }
+        T->nwant = 0;
+        if (T->pending == 1) {
+            for (t2 = 0; t2 < ns; t2++)
+                if (as_target_estimate(T, Xv, list[t2], 0, c) != AS_OK) return c->status;
+            if (as_target_pick(T, c) != AS_OK) return c->status;
+        } else {
+            if (as_target_estimate(T, Xv, &T->T, T->rounds, c) != AS_OK) return c->status;
+            if (as_target_judge(T, c) != AS_OK) return c->status;
+        }
+        if (as_interrupted(c)) return c->status;
+    }
+    return AS_OK;
+}
+
+int as_target_wanted(const as_target *T, const int64_t **cols, int64_t *ncols)
+{
+    *cols = T->want;
+    *ncols = T->done ? 0 : T->nwant;
+    return T->done;
+}
+
+int64_t as_target_position(const as_target *T, int64_t j)
+{
+    return T->X ? j : T->pos[j];
+}
+
+void as_target_result(as_target *T, as_sample *out)
+{
+    as_sample *S = &T->S.S;
+    out->k = S->k;
+    out->index = S->index;
+    out->weight = S->weight;
+    out->m = T->S.m;
+    out->rel_estimate = S->rel_estimate;
+    out->inf_estimate = S->inf_estimate;
+    out->estimate = S->estimate;
+    out->estimate_why = S->estimate_why;
+    out->probabilities = T->best;
+    out->rounds = T->rounds;
+    out->beta = T->beta;
+    S->index = NULL;
+    S->weight = NULL;
+    S->k = 0;
 }
 
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
-                   const double *nrm, double *prob, as_sample *out, double **Gout, as_common *c)
+                   const double *nrm, as_sample *out, as_common *c)
 {
-    int64_t d = X->ncol, m0, m, kpos, j, mfloor = 0;
-    int cand[3], ncand = 0, t, best = -1, rounds;
-    double bestscore = INFINITY, total, *G = NULL, *rowsq = NULL;
-    as_round_acc acc;
-    memset(&acc, 0, sizeof(acc));
-    *Gout = NULL;
-    as_sample S, T;
-    as_sample_init(&S);
-    /* the diagonal of X X', which every round's bootstrap is checked against
-       (as_estimate): the rows' squared norms, summed as the block passes sum them */
+    as_target *T = NULL;
+    double *rowsq = NULL;
+    /* the diagonal of X X', which every round's estimate reads: the rows'
+       squared norms, summed as the block passes sum them */
     rowsq = as_malloc(c, (size_t)(X->nrow > 0 ? X->nrow : 1), sizeof(double));
-    if (!rowsq) goto drop;
-    {
+    if (rowsq) {
         as_block_plan P;
-        as_block_plan_fill(X->nrow, d, o, &P);
-        if (as_block_rowsq_all(&P, X, rowsq, c) != AS_OK) goto drop;
+        as_block_plan_fill(X->nrow, X->ncol, o, &P);
+        if (as_block_rowsq_all(&P, X, rowsq, c) == AS_OK &&
+            as_target_new(X, X->ncol, out->rank, out->s1, o, lev, nrm, rowsq, &T, c) == AS_OK &&
+            as_target_step(T, X, NULL, 0, c) == AS_OK)
+            as_target_result(T, out);
     }
-    /* eps given: only the probabilities that carry the spectral guarantee */
-    if (o->probabilities == AS_PROB_AUTO) {
-        cand[ncand++] = AS_PROB_LEVERAGE;
-        if (isnan(o->eps)) cand[ncand++] = AS_PROB_NORM;
-        cand[ncand++] = AS_PROB_MIXED;
-    } else cand[ncand++] = o->probabilities;
-    m0 = AS_PILOT_FACTOR * (out->rank > 0 ? out->rank : 1);
-    for (t = 0; t < ncand; t++) {
-        double score;
-        as_scheme_probabilities(d, cand[t], lev, nrm, prob);
-        total = as_sum(d, prob);
-        /* X == 0: the empty sample is exact (what was kept so far is dropped) */
-        if (!(total > 0)) { out->probabilities = cand[t]; out->rounds = 1; out->estimate = AS_ESTIMATE_EXACT;
-                            out->estimate_why = AS_WHY_MADE;
-                            out->rel_estimate = out->inf_estimate = 0; goto drop; }
-        if (as_poisson_round(X, prob, total, m0, o->seed, 0, ncand, &G, NULL, rowsq, &T, c) != AS_OK) goto drop;
-        /* a pilot without an estimate (no column left to chance) is the last choice */
-        score = isnan(T.rel_estimate) ? INFINITY : T.rel_estimate * sqrt((double)T.k);
-        as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", cand[t],
-                    (long long)m0, (long long)T.k, T.rel_estimate);
-        if (best < 0 || score < bestscore) {
-            as_sample_free(&S, c);
-            S = T;
-            best = cand[t];
-            bestscore = score;
-        } else as_sample_free(&T, c);
-    }
-    as_scheme_probabilities(d, best, lev, nrm, prob);
-    total = as_sum(d, prob);
-    for (kpos = 0, j = 0; j < d; j++) kpos += prob[j] > 0;
-    m = m0;
-    rounds = 1;
-    /* eps given: the m of the spectral guarantee for the picked probabilities
-       (as_default_m, as the default mode's) is a floor; its sample is a
-       superset of the pilot's */
-    if (!isnan(o->eps)) {
-        double ds, meps;
-        out->beta = as_scheme_beta(d, out->rank, lev, best, out->s1, o, &ds);
-        meps = as_default_m(out->rank, o->eps, ds, out->beta);
-        if (!(meps <= (double)AS_M_MAX)) {
-            as_error(c, AS_ERR_TOOBIG, "the 'm' of eps = %g, delta = %g is %.3g draws, above %lld: pass a larger 'eps'",
-                     o->eps, o->delta, meps, (long long)AS_M_MAX);
-            goto drop;
-        }
-        mfloor = (int64_t)meps;
-        if (mfloor > m) {
-            if (as_poisson_round(X, prob, total, mfloor, o->seed, rounds, 1, &G, &acc, rowsq, &T, c) != AS_OK) goto drop;
-            rounds++;
-            as_progress(c, "target: round %d, m = %lld (the floor for eps = %g), k = %lld, estimate %.3g", rounds,
-                        (long long)mfloor, o->eps, (long long)T.k, T.rel_estimate);
-            as_sample_free(&S, c);
-            S = T;
-            m = mfloor;
-        }
-    }
-    /* the pilot meets the target with room to spare: a smaller m (whose
-       sample is a subset of the pilot's) by the same m^-1/2 law, aiming at
-       the bar of the smaller sample; once a smaller m misses, the geometric
-       means of it and the smallest m that met, while they differ by more
-       than the factor AS_TARGET_SHRINK. The bar is the target when the
-       sample leaves at least rank columns to chance, else
-       AS_TARGET_SHRINK_MET of it: the bootstrap resamples only the columns
-       left to chance, and with fewer of them than dimensions it falls short
-       most often, while keeping the smallest of several samples that pass
-       picks the ones whose estimate fell short. When the pilot itself is
-       under the stricter bar, m stays at least half the pilot's; m stays
-       at least the rank (fewer expected columns than dimensions: a sample
-       that misses most of X's mass resamples to nearly itself, its
-       estimate small whatever its error) and at least eps's floor. An
-       estimate of 0 from a sample that leaves columns out, every kept
-       column certain, counts as a miss. */
-    {
-        int64_t mmin = as_shrink_bar(&S, prob, total, m, out->rank, o->rel) < o->rel && m0 / 2 > 1 ? m0 / 2 : 1;
-        int64_t miss = 0, mn;
-        if (mmin < out->rank) mmin = out->rank;
-        if (mmin < mfloor) mmin = mfloor;
-        while (S.rel_estimate <= o->rel && rounds < AS_TARGET_ROUNDS) {
-            if (miss == 0) {
-                double bar = as_shrink_bar(&S, prob, total, m, out->rank, o->rel);
-                double f = 1.1 * (S.rel_estimate / bar) * (S.rel_estimate / bar);
-                if (f > AS_TARGET_SHRINK || m <= mmin) break;
-                mn = (int64_t)floor((double)m * f);
-                if (mn < mmin) mn = mmin;
-            } else {
-                if ((double)miss >= AS_TARGET_SHRINK * (double)m) break;
-                mn = (int64_t)floor(sqrt((double)miss * (double)m));
-                if (mn <= miss || (double)mn > AS_TARGET_SHRINK * (double)m) break;
-            }
-            if (as_poisson_round(X, prob, total, mn, o->seed, rounds, 1, &G, NULL, rowsq, &T, c) != AS_OK) goto drop;
-            rounds++;
-            as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds, (long long)mn,
-                        (long long)T.k, T.rel_estimate);
-            if (!(T.rel_estimate <= as_shrink_bar(&T, prob, total, mn, out->rank, o->rel)) ||
-                (T.rel_estimate == 0 && T.k < kpos)) {
-                as_progress(c, "target: round %d's sample dropped (%s)", rounds,
-                            T.rel_estimate > 0 ? "its estimate is above the smaller sample's bar"
-                                               : "no column left to chance");
-                as_sample_free(&T, c);
-                miss = mn;
-                continue;
-            }
-            as_sample_free(&S, c);
-            S = T;
-            m = mn;
-        }
-    }
-    for (; !(S.rel_estimate <= o->rel) && rounds < AS_TARGET_ROUNDS && S.k < kpos &&
-           m < AS_M_MAX; rounds++) {
-        /* no estimate (no column left to chance): the largest step */
-        double f = isnan(S.rel_estimate) ? 4 : 1.1 * (S.rel_estimate / o->rel) * (S.rel_estimate / o->rel);
-        /* at most 4x a round: a small pilot's estimate is not yet on the m^-1/2 law */
-        double mn = ceil((double)m * (f < 1.25 ? 1.25 : f > 4 ? 4 : f));
-        m = mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
-        if (as_poisson_round(X, prob, total, m, o->seed, rounds, 1, &G, &acc, rowsq, &T, c) != AS_OK) goto drop;
-        as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", rounds + 1,
-                    (long long)m, (long long)T.k, T.rel_estimate);
-        as_sample_free(&S, c);
-        S = T;
-    }
-    out->k = S.k;
-    out->index = S.index;
-    out->weight = S.weight;
-    out->m = m;
-    out->rel_estimate = S.rel_estimate;
-    out->inf_estimate = S.inf_estimate;
-    out->estimate = S.estimate;
-    out->estimate_why = S.estimate_why;
-    out->probabilities = best;
-    out->rounds = rounds;
-    *Gout = G;
-    as_round_acc_free(&acc, c);
+    as_target_free(T, c);
     as_free(c, rowsq);
-    return AS_OK;
-drop:   /* an error, or X == 0 */
-    as_round_acc_free(&acc, c);
-    as_free(c, rowsq);
-    as_free(c, G);
-    as_sample_free(&S, c);
     return c->status;
 }

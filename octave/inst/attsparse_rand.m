@@ -83,46 +83,41 @@
 ## @qcode{"iid"} is an error).
 ## @item @qcode{"rel"}
 ## A target for @var{info}.rel_estimate in (0, 1); not together with
-## @qcode{"m"}.  Poisson pilot samples (@code{m = 4 rank}) estimate the error
-## of the leverage, norm and mixed probabilities (only the given one when
-## @qcode{"probabilities"} is set); the one with the smallest estimate per
-## kept column is used, and @var{m} grows (by the estimate's
-## @code{m^(-1/2)} law, at most 4-fold a round, at most 12 rounds) until the
-## estimate meets the target or every column is kept.  Each round keeps a
-## superset of the previous round's columns.  When the pilot already meets
-## the target with room to spare, @var{m} shrinks by the same law (a
-## smaller @var{m} keeps a subset of the columns), and between the smallest @var{m} that met the target and the
-## largest that missed it, a smaller sample kept when its estimate meets
-## the target, or 0.8 times the target when it leaves fewer than rank
-## columns to chance (a weight above 1; the bootstrap resamples only
-## those), @var{m} at least the rank, and at least half the pilot's when
-## the pilot itself leaves fewer than rank columns to chance.  With
-## @qcode{"eps"} given, only leverage and mixed probabilities are
-## candidates and @var{m} is at least the default @var{m} for that
-## @var{eps} (the spectral guarantee, with probability 1 - @var{delta}).
-## @var{info}.rounds counts the samples, @var{info}.eps is NaN without
-## @qcode{"eps"}.  Where a sample's bootstrap would cost more than 1e10
-## multiply-adds and more than @code{X * X'} (for the pilots, more than
-## @code{X * X'} shared among them), that sample and every later one are
-## measured by their exact error instead (@code{X * X'} computed once, the
-## rounds' @code{Y * Y'} accumulated: each round adds the Grams of its new
-## columns), and @var{info}.rel_estimate is then the exact
-## @var{info}.rel_error, to rounding.
+## @qcode{"m"}, nor with @qcode{"estimate", "none"}.  Poisson pilot samples
+## (@code{m = 4 rank}) estimate the error of the leverage, norm and mixed
+## probabilities (only the given one when @qcode{"probabilities"} is set);
+## the one with the smallest estimate per kept column is used.  Its
+## estimate predicts the @var{m} of the target: the sampling variance of
+## its columns at a larger @var{m} (the columns that become certain leave
+## it, else the error falls like @code{m^(-1/2)}), with 1.5 times the
+## @var{m} to spare; each round keeps a superset of the previous round's
+## columns (at least 1.25 times its @var{m} when it missed, at most 12
+## rounds) until the estimate meets the target or every column is kept.
+## A sample that meets the target with room to spare tries the smaller
+## predicted @var{m} once (a subset, kept when its estimate meets the
+## target, @var{m} at least the rank).  With @qcode{"eps"} given, only
+## leverage and mixed probabilities are candidates and @var{m} is at least
+## the default @var{m} for that @var{eps} (the spectral guarantee, with
+## probability 1 - @var{delta}).  @var{info}.rounds counts the samples,
+## @var{info}.eps is NaN without @qcode{"eps"}.  @code{X * X'} is never
+## computed.  With a block reader the same rounds read only the columns
+## they add: a growing round reads those of 4 times its @var{m}, so that
+## the rounds after it read nothing, and the result is the in-memory one,
+## bit for bit.
 ## @item @qcode{"estimate"}
-## Compute @var{info}.rel_estimate and @var{info}.inf_estimate: a
-## bootstrap estimate of the error from @var{Y} alone (30 resamples of the
-## sampled terms, their 95% quantile), without the Gram matrix of @var{X}; it
-## costs 30 Gram matrices of @var{Y} (with Poisson sampling, 30 of the columns
-## kept with @code{q < 1} and one of the others).  By default it is made unless those cost
-## more than 1e10 multiply-adds and more than @code{X * X'} itself, where the
-## exact error (@qcode{"error"}, true) is the cheaper answer; always made for a
-## block reader and with @qcode{"rel"} (but see there); true or false decides.
-## With @qcode{"rel"} the bootstrap is also checked on the diagonal of
-## @code{X * X'} (the rows' squared norms, known without it): when the
-## diagonal of @code{Y * Y'} is further from it than the same quantile of
-## the resamples' diagonals from that of @code{Y * Y'}, the estimate is
-## scaled up by that ratio (a sample that missed heavy columns resamples to
-## nearly itself).
+## Which estimate of the error @var{info}.rel_estimate and
+## @var{info}.inf_estimate carry, computed from @var{Y} alone, without the
+## Gram matrix of @var{X}: @qcode{"gaussian"} (default): the sampling
+## variance of the error of @code{Y * Y'}, estimated without bias from the
+## kept columns (a column left to chance counts with @code{1 - q}, Poisson,
+## or the multinomial variance of its draw count, i.i.d.), carried through
+## the row-centred softmax to each entry of @code{log (Att(Y) ./ Att(X))}
+## (the diagonal's error known from the rows' squared norms), and the 95%
+## quantile of the largest entry error from a Gaussian tail per entry
+## (their union); it costs two Gram matrices of @var{Y} (@code{Y * Y'} and
+## one of the columns left to chance).  @qcode{"bootstrap"}: 30 resamples of
+## the sampled terms, their 95% quantile (30 Gram matrices of @var{Y} more).
+## @qcode{"none"} (or false): no estimate; true: the default.
 ## @item @qcode{"leverage"}
 ## @qcode{"approx"} (default) or @qcode{"exact"} leverage scores.  When the
 ## embedding would not be smaller than @var{X}', exact scores are used.
@@ -210,11 +205,10 @@
 ## @code{s2} (sketch sizes used; 0 when not used), @code{sampling} and
 ## @code{probabilities} (the schemes used), @code{rel_estimate} and
 ## @code{inf_estimate} (estimates of @code{rel_error} and @code{error} from
-## @var{Y} alone; NaN with @code{"estimate", false} or when the default
-## skipped it), @code{estimate} (which estimate they are: @qcode{"bootstrap"},
+## @var{Y} alone; NaN with @code{"estimate", "none"}), @code{estimate}
+## (which estimate they are: @qcode{"gaussian"}, @qcode{"bootstrap"},
 ## @qcode{"exact"} (0: every column with a chance kept for certain,
-## @code{Y * Y' = X * X'}), @qcode{"measured"} (target mode measured the
-## error against @code{X * X'}) or @qcode{"none"}) and @code{estimate_why}
+## @code{Y * Y' = X * X'}) or @qcode{"none"}) and @code{estimate_why}
 ## (why there is none, e.g. an empty sample, or a sample whose kept columns
 ## were all certain while others were left out; empty when there is one),
 ## @code{rounds} and
@@ -363,7 +357,7 @@ endfunction
 %!error <'sampling' = "iid" cannot be used with 'rel'> attsparse_rand (X, "rel", 0.1, "sampling", "iid")
 %!error <'eps' with 'rel' keeps the spectral guarantee, which norm> attsparse_rand (X, "rel", 0.1, "eps", 0.5, "probabilities", "norm")
 %!error <'sampling' must be one of iid\|poisson> attsparse_rand (X, "sampling", "bernoulli")
-%!error <'estimate' must be true or false> attsparse_rand (X, "estimate", 2)
+%!error <'estimate' must be one of none\|gaussian\|bootstrap, true or false> attsparse_rand (X, "estimate", 2)
 %!error <'probabilities' must be one of leverage\|uniform\|norm\|mixed\|auto> attsparse_rand (X, "probabilities", "mix")
 %!test
 %! ## a block reader gives the in-memory index and weight, bit for bit, for any block size
@@ -398,7 +392,6 @@ endfunction
 %!   unlink (f);
 %! end_unwind_protect
 %!error <needs "ncol"> attsparse_rand (@(a, b) ones (3, b - a + 1))
-%!error <needs X in memory> attsparse_rand (@(a, b) ones (3, b - a + 1), "ncol", 40000, "rel", 0.1)
 %!error <must be 3 x 16384> attsparse_rand (@(a, b) ones (3, 2), "ncol", 40000)
 %!error <the reader failed on columns> attsparse_rand (@(a, b) error ("no disk"), "ncol", 40000, "nrow", 3)
 %!error <Invalid call> attsparse_rand ()

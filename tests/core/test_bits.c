@@ -116,7 +116,7 @@ static void rand_case(bits_case *B, int kind, const char *what, uint64_t seed, i
     B->what = what;
     B->ro.seed = seed;
     B->ro.spectral = rel > 0 ? -1 : 1;
-    B->ro.estimate = rel > 0 ? -1 : 1;
+    B->ro.estimate = rel > 0 ? AS_ESTIMATE_GAUSSIAN : AS_ESTIMATE_BOOTSTRAP;
     if (prob >= 0) B->ro.probabilities = prob;
     if (sampling >= 0) B->ro.sampling = sampling;
     if (lev >= 0) B->ro.leverage = lev;

@@ -220,6 +220,67 @@ static void test_equal(int sparse, int sampling, int prob)
     free(X);
 }
 
+/* Target mode read by blocks: the in-memory call's index, weight, m, rounds
+   and estimate bit for bit, through the driver and through workers (any
+   block grid), in at most 4 reads of X (sketch, scores, the pilots' columns,
+   those the predicted round adds; a round that misses reads once more). */
+static void test_target(int sparse, int prob, double rel)
+{
+    int64_t n = 12, d = 40000, widths[] = {0, 32768}, workers[] = {1, 3}, pieces[] = {0, 777};
+    double *X = random_matrix(n, d, sparse ? 0.2 : 1.0, 5), scale;
+    as_matrix A;
+    as_common c;
+    as_rand_options o;
+    as_sample S;
+    csc32 full = {NULL, NULL, NULL};
+    reader_ctx rc;
+    as_blocks *run = NULL;
+    int g;
+    int64_t t;
+    /* rows of squared norm about 1 (logits of attention's scale) */
+    scale = 1 / sqrt((sparse ? 0.2 : 1.0) * (double)d + 3600 + 1600);
+    for (t = 0; t < n * d; t++) X[t] *= scale;
+    as_common_init(&c);
+    as_rand_options_init(&o);
+    o.seed = 7;
+    o.rel = rel;
+    o.probabilities = prob;
+    if (sparse) { full = csc_cols(X, n, 0, d); as_view_csc32(&A, n, d, full.p, full.i, full.x); }
+    else as_view_dense(&A, n, d, X, n);
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && S.rel_estimate <= rel && S.estimate == AS_ESTIMATE_GAUSSIAN,
+          "as_rand: estimate %g: %s", S.rel_estimate, c.msg);
+    for (g = 0; g < 4; g++) {
+        const as_blocks_result *R;
+        reader_init(&rc, X, n, d, sparse);
+        /* pieces below the dgemm width: sparse only (a dense score pass in 777
+           columns makes other dgemm calls, whose last bits may differ) */
+        if (g == 1 && !sparse) { reader_done(&rc); continue; }
+        if (g < 2) run_drive(AS_BLOCKS_RAND, &rc, &o, NULL, 0, pieces[g], &run, &c);
+        else run_workers(AS_BLOCKS_RAND, &rc, &o, widths[g - 2], workers[g - 2], &run, &c);
+        R = as_blocks_result_get(run);
+        CHECK(c.status == AS_OK && R, "target blocks: %s", c.msg);
+        if (R) {
+            CHECK(same_sample(&S, &R->S) && R->S.rounds == S.rounds && R->S.probabilities == S.probabilities &&
+                  memcmp(&R->S.inf_estimate, &S.inf_estimate, sizeof(double)) == 0,
+                  "%s prob %d rel %g, case %d: k %lld vs %lld, m %lld vs %lld, estimate %.17g vs %.17g, inf %.17g vs "
+                  "%.17g, rank %lld vs %lld, s2 %lld vs %lld, beta %g vs %g, rounds %d vs %d, prob %d vs %d", sparse ? "CSC" : "dense", prob, rel, g,
+                  (long long)S.k, (long long)R->S.k, (long long)S.m, (long long)R->S.m, S.rel_estimate,
+                  R->S.rel_estimate, S.inf_estimate, R->S.inf_estimate, (long long)S.rank, (long long)R->S.rank,
+                  (long long)S.s2, (long long)R->S.s2, S.beta, R->S.beta, S.rounds, R->S.rounds, S.probabilities, R->S.probabilities);
+            CHECK(R->Xs.ncol == R->S.k && R->reads <= 4 &&
+                  rel_diff(R->S.metrics.rel, S.metrics.rel) < 1e-12,
+                  "kept columns %lld of %lld, reads %lld in %d rounds, rel %.17g vs %.17g", (long long)R->Xs.ncol,
+                  (long long)R->S.k, (long long)R->reads, S.rounds, R->S.metrics.rel, S.metrics.rel);
+        }
+        as_blocks_free(run, &c);
+        run = NULL;
+        reader_done(&rc);
+    }
+    as_sample_free(&S, &c);
+    if (sparse) csc_free(&full);
+    free(X);
+}
+
 /* leverage scores and attention_error by blocks; an X no wider than a sketch read whole */
 static void test_other_runs(void)
 {
@@ -346,10 +407,6 @@ static void test_refusals(void)
     char msg[8];
     as_common_init(&c);
     as_rand_options_init(&o);
-    o.rel = 0.1;
-    CHECK(as_blocks_new(AS_BLOCKS_RAND, n, d, &o, NULL, 0, 1, &run, &c) == AS_ERR_ARG && strstr(c.msg, "in memory"),
-          "rel: %s", c.msg);
-    as_rand_options_init(&o);
     o.leverage = AS_LEV_EXACT;
     CHECK(as_blocks_new(AS_BLOCKS_RAND, n, d, &o, NULL, 0, 1, &run, &c) == AS_ERR_ARG && strstr(c.msg, "exact"),
           "exact: %s", c.msg);
@@ -425,6 +482,9 @@ int main(void)
         for (sa = 0; sa < 2; sa++) test_equal(sp, sa, AS_PROB_LEVERAGE);
     test_equal(0, AS_SAMPLING_POISSON, AS_PROB_MIXED);
     test_equal(1, AS_SAMPLING_IID, AS_PROB_NORM);
+    test_target(0, AS_PROB_AUTO, 0.05);
+    test_target(1, AS_PROB_AUTO, 0.02);
+    test_target(1, AS_PROB_LEVERAGE, 0.1);
     test_other_runs();
     test_readers();
     test_refusals();

@@ -344,15 +344,17 @@ static void test_failures(void)
     csc_free(&s); free(X);
 }
 
-/* 'estimate' by default: the multiply-adds of the Grams against a hand count;
-   with the threshold lowered to 0 the estimate is made when the kept columns
-   carry little of X X''s work (a sparse X with a few dense columns, the light
-   ones sampled) and not when they carry most of it (every column kept); an
-   explicit estimate = 1 makes it anyway. */
+/* 'estimate': the multiply-adds of the Grams against a hand count (the
+   default Gaussian estimate: Y Y' and one Gram of the columns left to chance,
+   at most two Grams of Y; the bootstrap 30 more of those columns); the
+   default estimate made whatever its cost (a sample that carries most of X X''s
+   work, which the bootstrap's default skipped), "none" and "bootstrap" on
+   request; target mode never forms X X': its estimate is the Gaussian one,
+   and the exact error of its result meets the target. */
 static void test_estimate_auto(void)
 {
     int n = 30, d = 2000, j, i;
-    double *X = calloc((size_t)(n * d), sizeof(double)), saved = as_estimate_auto_madds, hand = 0;
+    double *X = calloc((size_t)(n * d), sizeof(double)), hand = 0;
     int64_t idx[3] = {0, 2, 4};
     csc_t s;
     as_matrix A;
@@ -368,58 +370,51 @@ static void test_estimate_auto(void)
     CHECK(fabs(as_gram_madds(&A, d, NULL) - hand) < 1e-9 * hand, "X X': %g multiply-adds, by hand %g",
           as_gram_madds(&A, d, NULL), hand);
     CHECK(as_gram_madds(&A, 3, idx) == 3 * 0.5 * n * n, "3 dense columns: %g", as_gram_madds(&A, 3, idx));
-    as_estimate_auto_madds = 0;
     as_common_init(&c);
     as_rand_options_init(&o);
+    CHECK(o.estimate == AS_ESTIMATE_GAUSSIAN, "the default estimate is %d", o.estimate);
     o.seed = 5;
     o.error = 0;
-    o.probabilities = AS_PROB_UNIFORM;   /* the dense columns are rarely drawn */
-    o.m = 20;
-    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && !isnan(S.rel_estimate), "a cheap estimate is made: k %lld, est %g of %g: %s", (long long)S.k, 30 * as_gram_madds(&A, S.k, S.index), hand, c.msg);
-    as_sample_free(&S, &c);
-    o.probabilities = AS_PROB_NORM;      /* the dense columns, drawn: 30 of their Grams outweigh X X' */
+    o.probabilities = AS_PROB_NORM;      /* the dense columns, drawn: they carry most of X X''s work */
     o.m = 4000;
-    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && isnan(S.rel_estimate), "a costly estimate is not made: %s",
-          c.msg);
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && isfinite(S.rel_estimate) && S.rel_estimate > 0 &&
+          S.estimate == AS_ESTIMATE_GAUSSIAN && S.estimate_why == AS_WHY_MADE,
+          "the default estimate is made: %g (%s): %s", S.rel_estimate, as_estimate_name(S.estimate), c.msg);
+    {
+        /* i.i.d.: every kept column is left to chance: two Grams of Y exactly */
+        double *cnt = malloc(8 * (size_t)S.k), g = as_gram_madds(&A, S.k, S.index);
+        int64_t t;
+        for (t = 0; t < S.k; t++) cnt[t] = 1;
+        CHECK(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_GAUSSIAN) == 2 * g &&
+              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_BOOTSTRAP) == 31 * g &&
+              g > 0.5 * hand, "estimate costs %g and %g, a Gram of Y %g (X X' %g)",
+              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_GAUSSIAN),
+              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_BOOTSTRAP), g, hand);
+        free(cnt);
+    }
     as_sample_free(&S, &c);
-    o.estimate = 1;
-    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && !isnan(S.rel_estimate), "estimate = 1 makes it: %s", c.msg);
+    o.estimate = AS_ESTIMATE_NONE;
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && isnan(S.rel_estimate) && S.estimate_why == AS_WHY_NOT_ASKED,
+          "estimate none: %g: %s", S.rel_estimate, c.msg);
     as_sample_free(&S, &c);
-    /* target mode where the bootstrap costs more than X X': the rounds measure
-       the exact error, which the result's rel_estimate is (to rounding: the
-       rounds' Y Y' is accumulated from the Grams of the columns each adds), and
-       which meets the target */
+    o.estimate = AS_ESTIMATE_BOOTSTRAP;
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && isfinite(S.rel_estimate) && S.estimate == AS_ESTIMATE_BOOTSTRAP,
+          "estimate bootstrap: %g (%s): %s", S.rel_estimate, as_estimate_name(S.estimate), c.msg);
+    as_sample_free(&S, &c);
     {
         as_metrics M;
-        o.estimate = -1;
+        o.estimate = AS_ESTIMATE_GAUSSIAN;
         o.m = 0;
         o.probabilities = AS_PROB_NORM;
         o.rel = 0.02;
-        CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "target mode, exact error: %s", c.msg);
+        CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "target mode: %s", c.msg);
         CHECK(as_attention_error(&A, S.k, S.index, S.weight, 0, &M, &c) == AS_OK, "%s", c.msg);
-        CHECK(fabs(S.rel_estimate - M.rel) <= 1e-12 * M.rel && fabs(S.inf_estimate - M.inf) <= 1e-12 * M.inf &&
-              M.rel <= 0.02,
-              "target mode, exact error: rel_estimate %.17g inf_estimate %g, exact %.17g %g (k = %lld, %d rounds)",
-              S.rel_estimate, S.inf_estimate, M.rel, M.inf, (long long)S.k, S.rounds);
-        as_sample_free(&S, &c);
-        /* with error = TRUE the metrics reuse the rounds' X X': the exact numbers, bit for bit */
-        o.error = 1;
-        CHECK(as_rand(&A, &o, &S, &c) == AS_OK && S.metrics.rel == M.rel && S.metrics.inf == M.inf &&
-              fabs(S.rel_estimate - M.rel) <= 1e-12 * M.rel,
-              "target mode, exact error, error = TRUE: rel %.17g, estimate %.17g, want %.17g",
-              S.metrics.rel, S.rel_estimate, M.rel);
-        o.error = 0;
-        as_sample_free(&S, &c);
-        /* with the bootstrap (the threshold back), another number */
-        as_estimate_auto_madds = saved;
-        CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "target mode, bootstrap: %s", c.msg);
-        CHECK(as_attention_error(&A, S.k, S.index, S.weight, 0, &M, &c) == AS_OK, "%s", c.msg);
-        CHECK(!isnan(S.rel_estimate) && S.rel_estimate != M.rel, "target mode, bootstrap: estimate %g, exact %g",
-              S.rel_estimate, M.rel);
+        CHECK(S.estimate == AS_ESTIMATE_GAUSSIAN && S.rel_estimate <= 0.02 && M.rel <= 0.02,
+              "target mode: estimate %g (%s), exact %g (k = %lld, %d rounds)", S.rel_estimate,
+              as_estimate_name(S.estimate), M.rel, (long long)S.k, S.rounds);
         as_sample_free(&S, &c);
         o.rel = NAN;
     }
-    as_estimate_auto_madds = saved;
     /* Poisson sampling: the Gram of the columns kept for certain made once,
        the estimate that of whole resamples to rounding, the sample the same;
        its cost one Gram of those columns and 30 of the others */
@@ -431,7 +426,7 @@ static void test_estimate_auto(void)
         o.m = 400;
         o.probabilities = AS_PROB_NORM;
         o.sampling = AS_SAMPLING_POISSON;
-        o.estimate = 1;
+        o.estimate = AS_ESTIMATE_BOOTSTRAP;
         CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "%s", c.msg);
         as_estimate_split = 0;
         CHECK(as_rand(&A, &o, &S2, &c) == AS_OK, "%s", c.msg);
@@ -445,16 +440,19 @@ static void test_estimate_auto(void)
               fabs(S.inf_estimate - S2.inf_estimate) <= 1e-12 * S2.inf_estimate,
               "split estimate %.17g / %.17g, whole %.17g / %.17g", S.rel_estimate, S.inf_estimate,
               S2.rel_estimate, S2.inf_estimate);
-        /* the cost: weight 1 is q = 1 here (norm probabilities, m p_j >= 1) */
+        /* the cost: weight 1 is q = 1 here (norm probabilities, m p_j >= 1):
+           Y Y', and of the others 30 Grams (bootstrap) or 1 (gaussian) */
         for (t = 0; t < S.k; t++) {
             hmin_cost = as_gram_madds(&A, 1, &S.index[t]);
-            want += S.weight[t] == 1.0 ? hmin_cost : 30 * hmin_cost;
+            want += S.weight[t] == 1.0 ? hmin_cost : 31 * hmin_cost;
         }
         {
-            double *q = malloc(8 * (size_t)S.k);
+            double *q = malloc(8 * (size_t)S.k), g = as_gram_madds(&A, S.k, S.index);
             for (t = 0; t < S.k; t++) q[t] = 1.0 / (S.weight[t] * S.weight[t]);
-            CHECK(fabs(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q) - want) <= 1e-9 * want,
-                  "estimate cost %g, by hand %g", as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q), want);
+            CHECK(fabs(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_BOOTSTRAP) - want) <= 1e-9 * want,
+                  "estimate cost %g, by hand %g", as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_BOOTSTRAP), want);
+            CHECK(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_GAUSSIAN) < 2 * g,
+                  "gaussian estimate cost %g, a Gram of Y %g", as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_GAUSSIAN), g);
             free(q);
         }
         as_sample_free(&S, &c);
@@ -464,25 +462,13 @@ static void test_estimate_auto(void)
     free(X); free(s.p32); free(s.i32); free(s.p64); free(s.i64); free(s.x);
 }
 
-/* The bar a smaller sample must meet in target mode's shrink, from its
-   weights (a weight above 1 is a column left to chance, q < 1). */
-static double shrink_bar(const as_sample *S, double rel)
-{
-    int64_t t, chance = 0;
-    for (t = 0; t < S->k; t++) chance += S->weight[t] > 1;
-    return chance >= S->rank ? rel : AS_TARGET_SHRINK_MET * rel;
-}
-
 /* Target mode when the pilot meets the target with room to spare: the result
-   is a subset of the pilot's columns, m at most the pilot's (and at least
-   half of it when the pilot's bar is the stricter one), a smaller sample's
-   estimate within its bar; heavy > 0 scales the
-   first `heavy` columns by 60 and X back to max |X X'| = 0.5 (a few columns
-   hold most of the mass, most kept columns certain: the stricter bar).
-   Returns how many seeds of 10 ended with fewer columns than the pilot;
-   *strict counts the seeds whose pilot left fewer than rank columns to
-   chance, *below those whose m ended below half the pilot's. */
-static int target_shrink_case(int heavy, int probabilities, double rel, int *strict, int *below)
+   is a subset of the pilot's columns, m at most the pilot's and at least the
+   rank, its estimate within the target; heavy > 0 scales the first `heavy`
+   columns by 60 and X back to max |X X'| = 0.5 (a few columns hold most of
+   the mass, most kept columns certain). Returns how many seeds of 10 ended
+   with fewer columns than the pilot. */
+static int target_shrink_case(int heavy, int probabilities, double rel)
 {
     as_common c;
     as_rand_options o;
@@ -490,7 +476,6 @@ static int target_shrink_case(int heavy, int probabilities, double rel, int *str
     as_sample S, P;
     int n = 30, d = 6000, seed, fewer = 0;
     int64_t i, j, u;
-    double f, bar;
     double *X = malloc(sizeof(double) * n * d);
     as_common_init(&c);
     CHECK(as_example(n, d, 0.5, 8, X, &c) == AS_OK, "%s", c.msg);
@@ -507,7 +492,6 @@ static int target_shrink_case(int heavy, int probabilities, double rel, int *str
         for (j = 0; j < (int64_t)n * d; j++) X[j] *= sqrt(0.5 / r);
     }
     as_view_dense(&A, n, d, X, n);
-    *strict = *below = 0;
     for (seed = 1; seed <= 10; seed++) {
         int64_t t, sub = 1;
         as_rand_options_init(&o);
@@ -524,16 +508,13 @@ static int target_shrink_case(int heavy, int probabilities, double rel, int *str
             while (u < P.k && P.index[u] < S.index[t]) u++;
             sub &= u < P.k && P.index[u] == S.index[t];
         }
-        bar = shrink_bar(&P, rel);
-        *strict += bar < rel;
-        f = 1.1 * (P.rel_estimate / bar) * (P.rel_estimate / bar);
-        CHECK(P.rel_estimate <= rel && (S.rounds >= 2 || f > AS_TARGET_SHRINK) && S.m <= P.m && (bar == rel || 2 * S.m >= P.m) && sub &&
-              S.rel_estimate <= rel && (S.k == P.k || S.rel_estimate <= shrink_bar(&S, rel)) && S.m >= S.rank,
+        /* the pilot's estimate is the same number in target mode and here */
+        CHECK(P.rel_estimate <= rel && S.m <= P.m && sub && S.rel_estimate <= rel && S.m >= S.rank &&
+              S.estimate == AS_ESTIMATE_GAUSSIAN,
               "heavy %d seed %d: pilot m %lld k %lld estimate %g; target m %lld k %lld estimate %g, %d rounds, subset %d",
               heavy, seed, (long long)P.m, (long long)P.k, P.rel_estimate, (long long)S.m, (long long)S.k,
               S.rel_estimate, S.rounds, (int)sub);
         fewer += S.k < P.k;
-        *below += 2 * S.m < P.m;
         as_sample_free(&S, &c);
         as_sample_free(&P, &c);
     }
@@ -541,20 +522,14 @@ static int target_shrink_case(int heavy, int probabilities, double rel, int *str
     return fewer;
 }
 
-/* Target mode below its pilot, on the example at a loose target (every kept
-   column left to chance: the target is the bar, m may fall below half the
-   pilot's, not below the rank) and with a few heavy columns (the stricter bar, m at least half
-   the pilot's). None keeps fewer columns than the pilot without the shrink. */
+/* Target mode below its pilot (a subset, predicted by the pilot's spread),
+   on the example at a loose target and with a few heavy columns. */
 static void test_target_shrink(void)
 {
-    int strict, below, fewer = target_shrink_case(0, AS_PROB_LEVERAGE, 0.5, &strict, &below);
-    CHECK(fewer >= 5 && strict == 0 && below >= 1,   /* down to the rank: 2 of 10 here */
-          "leverage: fewer columns than the pilot in %d of 10 seeds (below half its m in %d), %d strict bars",
-          fewer, below, strict);
-    fewer = target_shrink_case(40, AS_PROB_NORM, 0.1, &strict, &below);
-    CHECK(fewer >= 5 && strict >= 5 && below == 0,
-          "heavy columns: fewer columns than the pilot in %d of 10 seeds (below half its m in %d), %d strict bars",
-          fewer, below, strict);
+    int fewer = target_shrink_case(0, AS_PROB_LEVERAGE, 0.5);
+    CHECK(fewer >= 5, "leverage: fewer columns than the pilot in %d of 10 seeds", fewer);
+    fewer = target_shrink_case(40, AS_PROB_NORM, 0.1);
+    CHECK(fewer >= 5, "heavy columns: fewer columns than the pilot in %d of 10 seeds", fewer);
 }
 
 int main(void)

@@ -34,7 +34,7 @@ static void test_table(void)
     as_det_options_init(&d);
     /* eps and sampling chosen by the core (as_rand_eps, as_rand_sampling) */
     CHECK(isnan(r.eps) && r.delta == 0.01 && r.beta == 0 && r.m == 0 && r.error == 1 &&
-          r.spectral == -1 && r.estimate == -1 && isnan(r.rel) && r.probabilities == AS_PROB_AUTO &&
+          r.spectral == -1 && r.estimate == AS_ESTIMATE_GAUSSIAN && isnan(r.rel) && r.probabilities == AS_PROB_AUTO &&
           r.sampling == -1 && r.s == 0 && as_rand_eps(&r) == 0.5 && as_rand_sampling(&r) == AS_SAMPLING_IID,
           "rand defaults");
     CHECK(d.eps == 0.5 && d.error == 1 && d.spectral == -1 && d.leaf == 0 && d.search == 0, "det defaults");

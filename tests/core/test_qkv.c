@@ -547,7 +547,7 @@ static void test_memory(void)
 {
     int64_t n1 = 150, n2 = 150, d = 400, N = n1 + n2;
     double *Q = make_m(n1, d, 1.0, 0.05, 61), *K = make_m(n2, d, 1.0, 0.05, 62);
-    double est_mib = 16.0 * (double)N * (double)N / 1048576.0;
+    double est_mib = 24.0 * (double)N * (double)N / 1048576.0;
     as_matrix A, B, S;
     as_rand_options o;
     as_sample s;
@@ -560,13 +560,13 @@ static void test_memory(void)
     o.error = 0;
     o.probabilities = AS_PROB_NORM;   /* no sketch: the probabilities need 36 d bytes */
     o.mem_mb = 0.5 * est_mib;
-    CHECK(as_rand(&S, &o, &s, &c) == AS_ERR_TOOBIG && strstr(c.msg, "the error estimate needs Y Y'") &&
+    CHECK(as_rand(&S, &o, &s, &c) == AS_ERR_TOOBIG && strstr(c.msg, "the error estimate needs 3 n x n arrays") &&
               strstr(c.msg, "above 'memory' = "),
           "a cap below the stacked Grams of the estimate: %d %s", c.status, c.msg);
-    o.estimate = 0;
+    o.estimate = AS_ESTIMATE_NONE;
     CHECK(as_rand(&S, &o, &s, &c) == AS_OK, "without the estimate: %s", c.msg);
     as_sample_free(&s, &c);
-    o.estimate = 1;
+    o.estimate = AS_ESTIMATE_GAUSSIAN;
     o.mem_mb = 1.2 * est_mib;
     CHECK(as_rand(&S, &o, &s, &c) == AS_OK, "a cap above them: %s", c.msg);
     as_sample_free(&s, &c);

@@ -176,7 +176,7 @@ static void test_no_chance(void)
                   "only the certain column, seed %d: estimate %g, why %d", seed, S.rel_estimate, S.estimate_why);
         } else {
             other++;
-            CHECK(S.rel_estimate > 0 && S.estimate == AS_ESTIMATE_BOOTSTRAP, "seed %d, k = %lld: estimate %g",
+            CHECK(S.rel_estimate > 0 && S.estimate == AS_ESTIMATE_GAUSSIAN, "seed %d, k = %lld: estimate %g",
                   seed, (long long)S.k, S.rel_estimate);
         }
         as_sample_free(&S, &cc);

@@ -110,3 +110,17 @@
 %! e0 = attention_error (X, X(:, 1:300), "spectral", true);
 %! e1 = attention_error (@(a, b) X(:, a:b), X(:, 1:300), "ncol", 40000, "spectral", true);
 %! assert ([e1.inf, e1.rel, e1.baseline, e1.r, e1.eps_spectral], [e0.inf, e0.rel, e0.baseline, e0.r, e0.eps_spectral], -1e-10);
+
+## Target mode through a handle: the in-memory index, weight, rounds and
+## estimate bit for bit, in at most 4 reads of X (sketch, scores, the
+## pilots' columns, a round's), for any block width.
+%!test
+%! X = attsparse_example (12, 40000, 0.5, 4);
+%! [Y0, ~, i0] = attsparse_rand (X, "rel", 0.05, "seed", 3, "error", false);
+%! for blk = [16384, 40000]
+%!   [Y1, ~, i1] = attsparse_rand (@(a, b) X(:, a:b), "ncol", 40000, "block", blk, "rel", 0.05, "seed", 3, "error", false);
+%!   assert (isequal (i1.index, i0.index) && isequal (i1.weight, i0.weight) && isequal (Y1, Y0));
+%!   assert (isequal ([i1.rel_estimate, i1.inf_estimate, i1.rounds, i1.m], [i0.rel_estimate, i0.inf_estimate, i0.rounds, i0.m]));
+%!   assert (i1.estimate, "gaussian");
+%!   assert (i1.reads <= 4 && i1.rel_estimate <= 0.05);
+%! endfor

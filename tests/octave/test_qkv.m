@@ -107,14 +107,14 @@
 %!test
 %! randn ("seed", 6);
 %! Q = randn (150, 400) / 20;  K = randn (150, 400) / 20;
-%! mib = 16 * 300^2 / 2^20;
+%! mib = 24 * 300^2 / 2^20;
 %! opts = {"K", K, "probabilities", "norm", "m", 200, "seed", 1};
 %! try
 %!   attsparse_rand (Q, opts{:}, "memory", mib / 2);
 %!   error ("no error");
 %! catch err
 %!   assert (err.identifier, "attsparse:tooBig");
-%!   assert (! isempty (regexp (err.message, "the error estimate needs Y Y' and a resample's Gram .* above 'memory' = ", "once")), err.message);
+%!   assert (! isempty (regexp (err.message, "the error estimate needs 3 n x n arrays .* above 'memory' = ", "once")), err.message);
 %! end_try_catch
 %! ## so do the Grams of the error metrics
 %! try

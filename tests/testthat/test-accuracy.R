@@ -93,8 +93,16 @@ test_that("the estimate is on every randomized result, NA with estimate = FALSE,
   O <- Matrix(0, 4, 50, sparse = TRUE)
   expect_equal(attsparse_rand(O, seed = 1)$rel_estimate, 0)
   expect_identical(attsparse_rand(O, seed = 1)$estimate, "exact")
-  expect_identical(r$estimate, "bootstrap")
+  expect_identical(r$estimate, "gaussian")
   expect_identical(r$estimate_why, "")
+  # the bootstrap on request; estimate = TRUE is the default's
+  b <- attsparse_rand(X, seed = 1, estimate = "bootstrap")
+  expect_identical(b$estimate, "bootstrap")
+  expect_identical(b$index, r$index)
+  expect_true(is.finite(b$rel_estimate) && b$rel_estimate != r$rel_estimate)
+  expect_identical(attsparse_rand(X, seed = 1, estimate = TRUE)$rel_estimate, r$rel_estimate)
+  expect_identical(attsparse_rand(X, seed = 1, estimate = "none")$estimate, "none")
+  expect_error(attsparse_rand(X, estimate = "jackknife"), "'estimate' must be one of none\\|gaussian\\|bootstrap")
   expect_identical(r2$estimate, "none")
   expect_output(print(r2), "no error estimate: not asked for")
 })
@@ -136,13 +144,29 @@ calibration <- function(X, seeds, ...) {
   c(cover = mean(v[1, ] >= v[2, ]), ratio = median(v[1, ] / v[2, ]))
 }
 
-test_that("the estimate covers the exact rel in >= 90% of seeds and is within 3x in the median", {
+test_that("the estimate covers the exact rel in >= 90% of seeds and is within 2.5x in the median", {
   skip_if_fast()
   X <- attsparse_example(40, 8000, r = 0.5, seed = 7)
   for (sm in c("iid", "poisson")) for (pr in c("leverage", "norm")) {
     cal <- calibration(X, 1:40, m = 400, sampling = sm, probabilities = pr)
     expect_gte(cal[["cover"]], 0.9, label = sprintf("example %s/%s cover", sm, pr))
-    expect_lte(cal[["ratio"]], 3, label = sprintf("example %s/%s ratio", sm, pr))
+    expect_lte(cal[["ratio"]], 2.5, label = sprintf("example %s/%s ratio", sm, pr))
+  }
+})
+
+# the demo's real data sets that are small enough for 40 seeds of each mode here (make bench-accuracy
+# has all of them); the default estimate is Gaussian (two Grams of Y)
+test_that("on the demo's real data the estimate is calibrated, default and target mode, 40 seeds", {
+  skip_if_fast()
+  for (nm in c("acq", "crude", "golub", "lung")) {
+    X <- attsparse:::demo_data(nm)
+    if (is.null(X)) next
+    for (args in list(list(), list(rel = 0.02))) {
+      cal <- do.call(calibration, c(list(X, 1:40), args))
+      what <- sprintf("%s %s", nm, if (length(args)) "rel = 0.02" else "default")
+      expect_gte(cal[["cover"]], 0.9, label = paste(what, "cover"))
+      expect_lte(cal[["ratio"]], 2.5, label = paste(what, "ratio"))
+    }
   }
 })
 
@@ -182,45 +206,29 @@ test_that("target mode: the estimate meets rel, the exact rel is near it, scheme
 })
 
 # target mode on X against its pilot (Poisson sampling with m = 4 rank, the same seed and
-# probabilities), 10 seeds; returns, per seed, whether it kept fewer columns than the pilot,
-# whether the pilot left fewer than rank columns to chance (a weight above 1: q < 1) and
-# whether m ended below half the pilot's
+# probabilities), 10 seeds; returns, per seed, whether it kept fewer columns than the pilot
 shrink_case <- function(X, rel, probabilities) {
-  # the bar of a smaller sample: rel, or 0.8 rel when it leaves fewer than rank columns to chance
-  bar <- function(fit) if (sum(fit$weight > 1) >= fit$rank) rel else 0.8 * rel
   vapply(1:10, function(s) {
     fit <- attsparse_rand(X, rel = rel, seed = s, probabilities = probabilities, spectral = FALSE)
     pilot <- attsparse_rand(X, m = 4 * fit$rank, seed = s, probabilities = probabilities,
                             sampling = "poisson", error = FALSE)
     expect_lte(pilot$rel_estimate, rel)
-    # a smaller m is tried when the law, aiming at the bar, puts it 0.8 times below the pilot's
-    if (1.1 * (pilot$rel_estimate / bar(pilot))^2 <= 0.8) expect_gte(fit$rounds, 2)
     expect_lte(fit$m, pilot$m)
     expect_gte(fit$m, fit$rank)   # not below the rank
-    if (bar(pilot) < rel) expect_gte(2 * fit$m, pilot$m)   # then not below half the pilot's m
     expect_true(all(fit$index %in% pilot$index))   # a smaller m keeps a subset of the columns
     expect_lte(fit$rel_estimate, rel)
-    if (fit$k < pilot$k) expect_lte(fit$rel_estimate, bar(fit))
     expect_lte(fit$rel_error, rel)
-    c(fewer = fit$k < pilot$k, strict = bar(pilot) < rel, below = 2 * fit$m < pilot$m)
-  }, logical(3))
+    fit$k < pilot$k
+  }, logical(1))
 }
 
 test_that("target mode shrinks m below its pilot when the pilot meets the target with room to spare", {
   X <- attsparse_example(30, 6000, r = 0.5, seed = 8)
-  r <- shrink_case(X, 0.5, "leverage")
-  expect_gte(sum(r["fewer", ]), 5)   # 10 of 10 here; none without the shrink
-  expect_equal(sum(r["strict", ]), 0)
-  # every column left to chance: m may go below half the pilot's (down to the rank; 2 of 10 here)
-  expect_gte(sum(r["below", ]), 1)
-  # 40 columns scaled by 60 (most of the mass), X back to max |X X'| = 0.5: few columns left
-  # to chance, the stricter bar
+  expect_gte(sum(shrink_case(X, 0.5, "leverage")), 5)
+  # 40 columns scaled by 60 (most of the mass), X back to max |X X'| = 0.5: few columns left to chance
   X[, 1:40] <- X[, 1:40] * 60
   X <- X * sqrt(0.5 / max(abs(tcrossprod(X))))
-  r <- shrink_case(X, 0.1, "norm")
-  expect_gte(sum(r["fewer", ]), 5)   # 10 of 10 here
-  expect_gte(sum(r["strict", ]), 5)
-  expect_equal(sum(r["below", ]), 0)
+  expect_gte(sum(shrink_case(X, 0.1, "norm")), 5)
 })
 
 test_that("bad rel values are refused by name", {

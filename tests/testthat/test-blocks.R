@@ -40,6 +40,20 @@ test_that("a DelayedMatrix gives the in-memory index and weight for any block si
       }
     }
   }
+  # target mode (rel =) by blocks: the in-memory call's index, weight, rounds and estimate, in at
+  # most 4 reads (sketch, scores with the rows' squared norms, the pilots' columns, a round's)
+  for (sparse in c(FALSE, TRUE)) {
+    X <- block_x(sparse) / 10
+    ref <- attsparse_rand(X, rel = 0.05, seed = 4, error = FALSE)
+    for (bc in c(16384, 1e6)) {
+      r <- attsparse_rand(DelayedArray::DelayedArray(X), rel = 0.05, seed = 4, error = FALSE, block_columns = bc)
+      expect_same_sample(ref, r)
+      expect_identical(r$rounds, ref$rounds)
+      expect_identical(r$probabilities, ref$probabilities)
+      expect_lte(r$reads, 4)
+      expect_lte(r$rel_estimate, 0.05)
+    }
+  }
   # norm and mixed probabilities need the squared norms of the score pass
   X <- block_x()
   for (p in c("norm", "mixed")) {
@@ -180,6 +194,13 @@ test_that("an HDF5Array gives the in-memory answer; d <= s1 is read whole", {
   ref <- attsparse_rand(X, m = 300, seed = 5, sampling = "poisson", error = FALSE)
   expect_same_sample(ref, attsparse_rand(H, m = 300, seed = 5, sampling = "poisson", error = FALSE,
                                          block_columns = 16384))
+  # target mode: the same sample from the file, at most 4 reads of it
+  ref <- attsparse_rand(X / 10, rel = 0.05, seed = 5, error = FALSE)
+  H10 <- HDF5Array::writeHDF5Array(X / 10, f10 <- tempfile(fileext = ".h5"), "X", chunkdim = c(12L, 4096L))
+  on.exit(unlink(f10), add = TRUE)
+  got <- attsparse_rand(H10, rel = 0.05, seed = 5, error = FALSE, block_columns = 16384)
+  expect_same_sample(ref, got)
+  expect_lte(got$reads, 4)
   small <- X[, 1:50]
   expect_same_sample(attsparse_rand(small, m = 40, seed = 2, error = FALSE),
                      attsparse_rand(DelayedArray::DelayedArray(small), m = 40, seed = 2, error = FALSE))

@@ -161,9 +161,9 @@ test_that("dense Q and K large enough for BLAS: attention and the metrics agains
 test_that("the stacked Grams of the error estimate and of the error metrics count against 'memory'", {
   set.seed(6)
   Q <- matrix(rnorm(150 * 400), 150) / 20; K <- matrix(rnorm(150 * 400), 150) / 20
-  mib <- 16 * 300^2 / 2^20   # Y Y' and a resample's Gram of [Q; K], 300 x 300 each
+  mib <- 24 * 300^2 / 2^20   # Y Y', Att(Y) and the variance's Gram of [Q; K], 300 x 300 each
   expect_error(attsparse_rand(Q, K = K, probabilities = "norm", m = 200, seed = 1, memory = mib / 2),
-               "the error estimate needs Y Y' and a resample's Gram .* above 'memory' = ")
+               "the error estimate needs 3 n x n arrays .* above 'memory' = ")
   expect_error(attsparse_rand(Q, K = K, probabilities = "norm", m = 200, seed = 1, memory = mib / 2,
                               estimate = FALSE),
                "the error metrics of Att(X, K) need the Grams of [X; K] and of its sample", fixed = TRUE)

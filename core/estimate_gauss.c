@@ -1,0 +1,323 @@
+/* estimate_gauss.c: the default error estimate of a sample: its sampling variance (one weighted Gram of the squared sample) turned into a quantile of rel and inf through the linearized, row-centred softmax. */
+#include "as_internal.h"
+#include <float.h>
+
+/* The sampled Gram H = sum_j s_j x_j x_j' is a sum of independent terms
+   (Poisson: s_j = B_j / q_j; i.i.d.: multinomial counts c_j / (m p_j)), so
+   the variance of any linear function of its error E = H - G is estimated
+   without bias from the kept columns alone (Horvitz-Thompson; Sarndal,
+   Swensson, Wretman 1992, ch. 2-3): sum_kept omega_j phi_j^2 with
+   omega_j = 1 - q_j (Poisson) or m / ((m - 1) c_j) minus the square of the
+   estimate over m - 1 (i.i.d.), phi_j the term of column j of Y.
+
+   The softmax ignores a constant added to a row, so log(Att(Y) / Att(X)) is
+   F_il = E_il - c_i, c_i = log sum_m a_im exp(E_im) ~ sum_m a_im E_im
+   (a = Att(X), replaced by Att(Y)). Its variance needs row i's attention in
+   a product with every column: an n x n x k computation. The centre is
+   taken instead as alpha_i E_ii + (1 - alpha_i) sum_m pi_m E_im, alpha_i =
+   a_ii and pi the mean row of Att(Y): then the pi-centred error splits into
+   a doubly centred part with z_j = y_j - beta_j (beta_j = pi' y_j), whose
+   variance is one Gram of the columns u_j = sqrt(omega_j) y_j o (y_j - 2
+   beta_j) plus terms of one row each, and a part d_l of one column each
+   (uncorrelated with the first on pi-average over the rows); the self
+   part alpha_i E_ii adds at most alpha_i sd(F_ii) (the triangle inequality).
+   E_ii = diag(H) - diag(X X') is known when the rows' squared norms are:
+   the diagonal entries' log-ratios then have a known mean (the regression
+   of the rest of the row on E_ii given). The 1 - alpha quantile of the
+   largest |Att(Y)/Att(X) - 1| (and of a |exp(F) - 1| for inf) is the
+   union bound of the entries' Gaussian tails. */
+
+/* Upper tail of the standard normal. */
+static double as_norm_sf(double x)
+{
+    return 0.5 * erfc(x * 0.70710678118654752440);
+}
+
+/* P(a |exp(F) - 1| > x) for F ~ N(mu, s^2) (s = 0: F = mu). */
+static double as_entry_tail(double x, double a, double mu, double s)
+{
+    double up = log1p(x / a), lo = x < a ? log1p(-x / a) : -INFINITY;
+    if (!(s > 0)) return (mu > up || mu < lo) ? 1.0 : 0.0;
+    return as_norm_sf((up - mu) / s) + (x < a ? as_norm_sf((mu - lo) / s) : 0.0);
+}
+
+/* Bins per e-fold of the entries' sd and attention (each rounded up to its
+   bin's edge: at most 4% more), and the e-folds kept below the largest
+   (the entries further down are counted at that floor). */
+#define AS_GAUSS_BINS 25
+#define AS_GAUSS_SD_FOLDS 12
+#define AS_GAUSS_A_FOLDS 18
+
+typedef struct as_tail_set {
+    int64_t ncell, ndiag;
+    double *cell;        /* ncell x 3: a, sd, count (off-diagonal entries, mean 0) */
+    const double *da, *dmu, *ds; /* the diagonal entries: a, mean, sd         */
+} as_tail_set;
+
+static double as_tail_sum(const as_tail_set *T, double x)
+{
+    int64_t e;
+    double p = 0;
+    for (e = 0; e < T->ncell; e++) p += T->cell[3 * e + 2] * as_entry_tail(x, T->cell[3 * e], 0, T->cell[3 * e + 1]);
+    for (e = 0; e < T->ndiag; e++) p += as_entry_tail(x, T->da ? T->da[e] : 1.0, T->dmu[e], T->ds[e]);
+    return p;
+}
+
+/* The x with as_tail_sum(x) = alpha (the smallest with at most alpha, by bisection). */
+static double as_tail_solve(const as_tail_set *T, double alpha, double hi)
+{
+    double lo = 0;
+    int it;
+    if (!(hi < DBL_MAX)) return INFINITY;
+    while (as_tail_sum(T, hi) > alpha) {
+        if (!(hi < DBL_MAX / 4)) return INFINITY;
+        hi *= 4;
+    }
+    for (it = 0; it < 80 && hi - lo > 1e-14 * hi; it++) {
+        double mid = 0.5 * (lo + hi);
+        if (as_tail_sum(T, mid) > alpha) lo = mid;
+        else hi = mid;
+    }
+    return hi;
+}
+
+/* The cells of the off-diagonal entries (i, l) of sd sd[i + l ld] and
+   attention a (NULL: 1), rows [0, nr), keys [0, nk) (diag: leave i == l out). */
+static int as_tail_cells(int64_t nr, int64_t nk, const double *sd, int64_t ld, const double *A, int diag,
+                         as_tail_set *T, as_common *c)
+{
+    int64_t i, l, na = A ? AS_GAUSS_BINS * AS_GAUSS_A_FOLDS + 1 : 1, ns = AS_GAUSS_BINS * AS_GAUSS_SD_FOLDS + 1, b;
+    double smax = 0, amax = 0, *count;
+    for (l = 0; l < nk; l++)
+        for (i = 0; i < nr; i++) {
+            if (diag && i == l) continue;
+            smax = fmax(smax, sd[i + l * ld]);
+            if (A) amax = fmax(amax, A[i + l * nr]);
+        }
+    T->ncell = 0;
+    if (!(smax > 0) || (A && !(amax > 0))) return AS_OK;
+    count = as_calloc(c, (size_t)(na * ns), sizeof(double));
+    if (!count) return c->status;
+    for (l = 0; l < nk; l++)
+        for (i = 0; i < nr; i++) {
+            double s = sd[i + l * ld], fs, fa = 0;
+            int64_t bs, ba = 0;
+            if ((diag && i == l) || !(s > 0)) continue;
+            fs = floor(AS_GAUSS_BINS * log(smax / s));
+            bs = fs < (double)(ns - 1) ? (int64_t)fs : ns - 1;
+            if (A) {
+                double a = A[i + l * nr];
+                if (!(a > 0)) continue;
+                fa = floor(AS_GAUSS_BINS * log(amax / a));
+                ba = fa < (double)(na - 1) ? (int64_t)fa : na - 1;
+            }
+            count[ba * ns + bs] += 1;
+        }
+    for (b = 0; b < na * ns; b++) T->ncell += count[b] > 0;
+    T->cell = as_malloc(c, (size_t)(3 * (T->ncell > 0 ? T->ncell : 1)), sizeof(double));
+    if (T->cell) {
+        int64_t e = 0;
+        for (b = 0; b < na * ns; b++)
+            if (count[b] > 0) {
+                T->cell[3 * e] = A ? amax * exp(-(double)(b / ns) / AS_GAUSS_BINS) : 1.0;
+                T->cell[3 * e + 1] = smax * exp(-(double)(b % ns) / AS_GAUSS_BINS);
+                T->cell[3 * e + 2] = count[b];
+                e++;
+            }
+    }
+    as_free(c, count);
+    return c->status;
+}
+
+/* The largest x worth starting the bisection from: every entry's tail at
+   it is below 1e-20 (F beyond 10 sd). */
+static double as_tail_start(const as_tail_set *T)
+{
+    int64_t e;
+    double hi = 0;
+    for (e = 0; e < T->ncell; e++) hi = fmax(hi, T->cell[3 * e] * expm1(10 * T->cell[3 * e + 1]));
+    for (e = 0; e < T->ndiag; e++)
+        hi = fmax(hi, (T->da ? T->da[e] : 1.0) * expm1(fabs(T->dmu[e]) + 10 * T->ds[e]));
+    return hi > 0 ? hi : DBL_MIN;
+}
+
+int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int sampling,
+                      const double *term, const double *rowsq, as_common *c)
+{
+    int64_t N = X->nrow, k = S->k, t, i, l, ku = 0, nz = 0, e;
+    int stacked = X->kind == AS_STACKED, iid = sampling == AS_SAMPLING_IID, dense = X->kind == AS_DENSE;
+    int64_t nr = stacked ? X->part[0]->nrow : N, k0 = stacked ? nr : 0, nk = N - k0;
+    double m = (double)S->m, kappa = iid ? 1.0 / (m - 1) : 0, k0sum = 0, sbb = 0, alpha = 1 - AS_ESTIMATE_QUANTILE;
+    double *H = NULL, *A = NULL, *V = NULL, *pi = NULL, *beta = NULL, *omega = NULL, *r = NULL, *s = NULL,
+           *ux = NULL, *ve = NULL, *vr = NULL, *cre = NULL, *sbp = NULL, *q4 = NULL, *mu = NULL, *sdd = NULL, *ad = NULL;
+    int64_t *col = NULL, *up = NULL, *ui = NULL;
+    as_tail_set T;
+    as_matrix U;
+    memset(&T, 0, sizeof T);
+    S->estimate = AS_ESTIMATE_NONE;
+    S->estimate_why = AS_WHY_MADE;
+    S->rel_estimate = S->inf_estimate = NAN;
+    if (iid && !(m >= 2)) {
+        S->estimate_why = AS_WHY_ONE_DRAW;
+        return AS_OK;
+    }
+    H = as_malloc(c, (size_t)(N * N), sizeof(double));
+    V = as_malloc(c, (size_t)(N * N), sizeof(double));
+    A = as_malloc(c, (size_t)(nr * nk), sizeof(double));
+    pi = as_calloc(c, (size_t)nk, sizeof(double));
+    beta = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
+    omega = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
+    col = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(int64_t));
+    r = as_calloc(c, (size_t)N, sizeof(double));
+    s = as_calloc(c, (size_t)N, sizeof(double));
+    ve = as_calloc(c, (size_t)N, sizeof(double));
+    vr = as_calloc(c, (size_t)N, sizeof(double));
+    cre = as_calloc(c, (size_t)N, sizeof(double));
+    sbp = as_calloc(c, (size_t)N, sizeof(double));
+    q4 = as_calloc(c, (size_t)N, sizeof(double));
+    mu = as_calloc(c, (size_t)N, sizeof(double));
+    sdd = as_calloc(c, (size_t)N, sizeof(double));
+    ad = as_calloc(c, (size_t)N, sizeof(double));
+    if (!H || !V || !A || !pi || !beta || !omega || !col || !r || !s || !ve || !vr || !cre || !sbp || !q4 || !mu ||
+        !sdd || !ad)
+        goto done;
+    for (t = 0; t < k; t++) {
+        col[t] = cols ? cols[t] : t;
+        omega[t] = iid ? m / ((m - 1) * term[t]) : 1 - term[t];
+        if (omega[t] > 0) {
+            ku++;
+            nz += dense ? N : as_col_nnz(X, col[t]);
+        }
+    }
+    if (as_gram(X, k, col, S->weight, H, c) != AS_OK) goto done;
+    /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
+    if (!as_all_finite(N * N, H)) { S->estimate_why = AS_WHY_OVERFLOW; goto done; }
+    /* Att(Y) (row i against the keys, H symmetric), its mean row pi */
+    for (i = 0; i < nr; i++) {
+        double li = as_lse(nk, H + i * N + k0);
+        for (l = 0; l < nk; l++) {
+            double a = exp(H[i * N + k0 + l] - li);
+            A[i + l * nr] = a;
+            pi[l] += a / (double)nr;
+        }
+        if (!stacked) ad[i] = A[i + i * nr];
+    }
+    /* beta_t = pi' y_t over the keys' rows, and the columns u of the variance's Gram */
+    ux = as_malloc(c, (size_t)(nz > 0 ? nz : 1), sizeof(double));
+    if (!dense) {
+        up = as_malloc(c, (size_t)(ku + 1), sizeof(int64_t));
+        ui = as_malloc(c, (size_t)(nz > 0 ? nz : 1), sizeof(int64_t));
+    }
+    if (!ux || (!dense && (!up || !ui))) goto done;
+    if (!dense) up[0] = 0;
+    for (t = 0, e = 0, l = 0; t < k; t++) {
+        double w = S->weight[t], b = 0, om = omega[t];
+        AS_FOR_COL(X, col[t], row, v, { if (row >= k0) b += pi[row - k0] * (w * v); });
+        beta[t] = b;
+        sbb += b * b;
+        AS_FOR_COL(X, col[t], row, v, { s[row] += (w * v) * b; });
+        if (!(om > 0)) continue;
+        k0sum += om * (b * b) * (b * b);
+        if (dense) for (i = 0; i < N; i++) ux[e + i] = 0;
+        AS_FOR_COL(X, col[t], row, v, {
+            double y = w * v;
+            double u = y * (y - 2 * b);
+            r[row] += om * u * (b * b);
+            if (dense) ux[e + row] = sqrt(om) * u;
+            else { ux[e] = sqrt(om) * u; ui[e++] = row; }
+            if (!stacked && row < nr && pi[row] < 1) {
+                double bp = (b - pi[row] * y) / (1 - pi[row]);
+                ve[row] += om * (y * y) * (y * y);
+                q4[row] += (om * (y * y) * (y * y)) * (om * (y * y) * (y * y));
+                vr[row] += om * (y * y) * (bp * bp);
+                cre[row] += om * (y * y) * y * bp;
+                sbp[row] += y * bp;
+            }
+        });
+        if (dense) e += N;
+        else up[++l] = e;
+    }
+    if (dense) as_view_dense(&U, N, ku, ux, N);
+    else as_view_csc64(&U, N, ku, up, ui, ux);
+    if (as_gram(&U, -1, NULL, NULL, V, c) != AS_OK) goto done;
+    /* the sd of the pi-centred log-ratio of each entry, into V (rows x keys) */
+    for (l = 0; l < nk; l++)
+        for (i = 0; i < nr; i++) {
+            int64_t g = k0 + l;
+            double phi = H[i + g * N] - s[i] - s[g] + sbb, pd = s[g] - sbb;
+            double vt = V[i + g * N] + r[i] + r[g] + k0sum - kappa * phi * phi;
+            double vd = r[g] + k0sum - kappa * pd * pd;
+            V[i + l * N] = sqrt((vt > 0 ? vt : 0) + (vd > 0 ? vd : 0));
+        }
+    if (!stacked) {
+        /* the self part of each row's centre; the diagonal's known mean */
+        /* row i's centre is not alpha_i e_i + (1 - alpha_i) pi (pi
+           without i, rescaled): the difference dA of the two weights sums
+           to 0, so its part of the centre is sum_m dA_m F^pi_im, of sd at
+           most sum_m |dA_m| sd(F^pi_im) (cen[i]), added to the row's entries */
+        for (i = 0; i < nr; i++) {
+            double cen = 0, a1 = 1 - ad[i];
+            sdd[i] = V[i + i * N];
+            for (l = 0; l < nk; l++)
+                if (l != i && pi[i] < 1) cen += fabs(A[i + l * nr] - a1 * pi[l] / (1 - pi[i])) * V[i + l * N];
+            r[i] = cen;   /* r is spent: it holds the centre's sd from here on */
+        }
+        for (l = 0; l < nk; l++)
+            for (i = 0; i < nr; i++)
+                if (i != l) V[i + l * N] += ad[i] * sdd[i] + r[i];
+        for (i = 0; i < nr; i++) {
+            double a1 = 1 - ad[i];
+            if (rowsq) {
+                double hd = H[i + i * N], vei = ve[i] - kappa * hd * hd, vri = vr[i] - kappa * sbp[i] * sbp[i],
+                       ci = cre[i] - kappa * hd * sbp[i], rho = vei > 0 ? ci / vei : 0;
+                /* the regression's mean; the rest's variance whole (its
+                   conditional one, smaller on average, is not Gaussian when a
+                   few columns carry the row), and the regression's shift
+                   uncertain by its relative standard error, one over the
+                   square root of the effective count of the row's terms
+                   (Kish: (sum v)^2 / sum v^2 of v = omega y^4) */
+                double shift = rho * (hd - rowsq[i]), neff = q4[i] > 0 ? ve[i] * ve[i] / q4[i] : 1;
+                mu[i] = a1 * ((hd - rowsq[i]) - shift);
+                sdd[i] = a1 * sqrt((vri > 0 ? vri : 0) + shift * shift / neff) + r[i];
+            } else sdd[i] = a1 * sdd[i] + r[i];
+        }
+        T.ndiag = nr;
+        T.dmu = mu;
+        T.ds = sdd;
+    }
+    /* rel: every entry's a is 1 */
+    if (as_tail_cells(nr, nk, V, N, NULL, !stacked, &T, c) != AS_OK) goto done;
+    T.da = NULL;
+    S->rel_estimate = as_tail_solve(&T, alpha, as_tail_start(&T));
+    as_free(c, T.cell);
+    T.cell = NULL;
+    if (as_tail_cells(nr, nk, V, N, A, !stacked, &T, c) != AS_OK) goto done;
+    T.da = ad;
+    S->inf_estimate = as_tail_solve(&T, alpha, as_tail_start(&T));
+    S->estimate = AS_ESTIMATE_GAUSSIAN;
+    as_progress(c, "estimate: gaussian from the variance of %lld of %lld columns: rel %.3g", (long long)ku,
+                (long long)k, S->rel_estimate);
+done:
+    as_free(c, T.cell);
+    as_free(c, H);
+    as_free(c, V);
+    as_free(c, A);
+    as_free(c, pi);
+    as_free(c, beta);
+    as_free(c, omega);
+    as_free(c, col);
+    as_free(c, r);
+    as_free(c, s);
+    as_free(c, ve);
+    as_free(c, vr);
+    as_free(c, cre);
+    as_free(c, sbp);
+    as_free(c, q4);
+    as_free(c, mu);
+    as_free(c, sdd);
+    as_free(c, ad);
+    as_free(c, ux);
+    as_free(c, up);
+    as_free(c, ui);
+    return c->status;
+}
