@@ -3,8 +3,9 @@
 # make octave-pkg    build/attsparse-octave-<version>.tar.gz for pkg install, install-tested in a throwaway prefix
 # make check-octave-pkg  the tarball (built if needed) and the counts of its install test (part of make check)
 # make check-octave  the %!test blocks of octave/inst/*.m and tests/octave/*.m; ends "octave: N passed, M failed"
-# make demo-octave   attsparse_demo: the inputs of inst/extdata/demo-spec.dcf (attsparse_example (), and ALL, acq,
-#                    crude, golub, lung when their R data packages are installed); plots in build/demo/octave
+# make demo-octave   attsparse_demo on attsparse_example () and the data sets of inst/extdata/demo-data.txt (ALL, acq,
+#                    crude, golub, lung when their R data packages are installed); plots in build/demo/octave; its
+#                    tables checked against R's when make demo-r has written them (tests/fixtures/demo_tables.m)
 # make demo-data     build/demo/data/*.X.txt (and ALL.V.txt) for Octave, written by the R package
 #                    (inst/scripts/export-data.R)
 
@@ -19,11 +20,11 @@ OCT_STAMP   := $(OCT_DIR)/.installed
 OCT_VERSION := $(shell sed -n 's/^Version: *//p' octave/DESCRIPTION)
 OCT_PKG     := $(BUILD)/attsparse-octave-$(OCT_VERSION).tar.gz
 OCT_M       := $(wildcard octave/inst/*.m octave/inst/private/*.m)
-# the demo's definition, shared with the R package: copied beside attsparse_demo.m
-OCT_SPEC    := inst/extdata/demo-spec.dcf
+# the demo's data sets, shared with the R package: copied beside attsparse_demo.m
+OCT_DEMO_DATA := inst/extdata/demo-data.txt
 OCT_GATEWAY := $(wildcard octave/src/*.cc octave/src/*.h) octave/src/Makefile
 OCT_PKG_FILES := octave/DESCRIPTION octave/INDEX octave/COPYING $(OCT_M) $(OCT_GATEWAY) $(CORE_SRC) $(CORE_HDR) \
-                 $(OCT_SPEC) tests/octave/pkg_install_check.m
+                 $(OCT_DEMO_DATA) tests/octave/pkg_install_check.m
 
 .PHONY: octave octave-pkg check-octave check-octave-pkg demo-octave demo-data
 
@@ -33,10 +34,10 @@ $(OCT_MEX): $(OCT_GATEWAY) $(CORE_LIB) $(CORE_HDR)
 	$(MAKE) -C octave/src --no-print-directory MKOCTFILE=$(MKOCTFILE) \
 	  CORE_DIR=$(CURDIR)/core CORE_LIB=$(CURDIR)/$(CORE_LIB) MEX=$(CURDIR)/$@ LIBS="$(LAPACK_LIBS)"
 
-$(OCT_STAMP): $(OCT_M) $(OCT_MEX) $(OCT_SPEC)
+$(OCT_STAMP): $(OCT_M) $(OCT_MEX) $(OCT_DEMO_DATA)
 	rm -rf $(OCT_DIR)/private $(OCT_DIR)/*.m
 	cp -r octave/inst/. $(OCT_DIR)/
-	cp $(OCT_SPEC) $(OCT_DIR)/
+	cp $(OCT_DEMO_DATA) $(OCT_DIR)/
 	@touch $@
 	@echo "Octave functions in $(OCT_DIR): addpath (\"$(OCT_DIR)\")"
 octave: $(OCT_STAMP)
@@ -48,7 +49,7 @@ OCT_PKG_LOG := $(BUILD)/octave-pkg.log
 $(OCT_PKG): $(OCT_PKG_FILES)
 	@rm -rf $(BUILD)/octave-pkg && mkdir -p $(BUILD)/octave-pkg/attsparse/src/core
 	cp -r octave/DESCRIPTION octave/INDEX octave/COPYING octave/inst $(BUILD)/octave-pkg/attsparse/
-	cp $(OCT_SPEC) $(BUILD)/octave-pkg/attsparse/inst/
+	cp $(OCT_DEMO_DATA) $(BUILD)/octave-pkg/attsparse/inst/
 	cp octave/src/Makefile octave/src/*.cc octave/src/*.h $(BUILD)/octave-pkg/attsparse/src/
 	cp $(CORE_SRC) $(CORE_HDR) $(BUILD)/octave-pkg/attsparse/src/core/
 	tar -C $(BUILD)/octave-pkg -czf $(BUILD)/octave-pkg/pkg.tar.gz attsparse
@@ -71,4 +72,6 @@ demo-data: $(R_STAMP)
 
 demo-octave: octave demo-data
 	@mkdir -p $(BUILD)/demo
-	set -o pipefail; $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) octave/demo.m | tee $(BUILD)/demo/octave.txt
+	set -o pipefail; $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
+	  --eval 'exit (demo_tables ("$(BUILD)/demo/octave", "$(BUILD)/demo/data", "$(BUILD)/demo/r/tables.txt") > 0)' \
+	  | tee $(BUILD)/demo/octave.txt
