@@ -67,7 +67,15 @@ static double as_tail_sum(const as_tail_set *T, double x)
 static double as_tail_solve(const as_tail_set *T, double alpha, double hi)
 {
     double lo = 0;
+    int64_t e;
     int it;
+    /* a variance or mean that overflowed (logits of several hundred: the
+       fourth powers of Y's entries) says nothing: the estimate is Inf, never
+       the 0 a NaN tail would give */
+    for (e = 0; e < 3 * T->ncell; e++)
+        if (!isfinite(T->cell[e])) return INFINITY;
+    for (e = 0; e < T->ndiag; e++)
+        if (!isfinite(T->dmu[e]) || !isfinite(T->ds[e]) || (T->da && !isfinite(T->da[e]))) return INFINITY;
     if (!(hi < DBL_MAX)) return INFINITY;
     while (as_tail_sum(T, hi) > alpha) {
         if (!(hi < DBL_MAX / 4)) return INFINITY;
