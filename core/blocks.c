@@ -50,6 +50,9 @@ int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_
     if (!isnan(o->rel) && !P->in_memory)
         return as_error(c, AS_ERR_ARG, "'rel' (target mode) needs X in memory: its rounds resample "
                         "the columns; read by blocks, pass 'm' or 'eps'");
+    if (o->refit && !P->in_memory)
+        return as_error(c, AS_ERR_ARG, "'refit' needs X in memory: it fits the kept columns' weights to X X' "
+                        "over several passes; read by blocks, leave it out");
     if (P->need_lev && !P->in_memory && o->leverage == AS_LEV_EXACT)
         return as_error(c, AS_ERR_ARG, "leverage = \"exact\" needs a dense d x n copy of X' in memory "
                         "(d = %lld): read by blocks, use \"approx\"", (long long)d);
