@@ -212,3 +212,11 @@ test_that("refit needs the symmetric case in memory", {
   W <- DelayedArray::DelayedArray(attsparse_example(6, 3000, 0.5, 2))
   expect_error(attsparse_rand(W, refit = TRUE, seed = 1), "'refit' needs X in memory", fixed = TRUE)
 })
+
+test_that("Ctrl-C stops a long greedy run within a second, and the session goes on", {
+  skip_if_fast()
+  skip_on_os("windows")
+  # 100 x 1200 at 2%: hundreds of columns, a minute or more of rounds
+  expect_interrupted("X <- attsparse_example(100, 1200, 1, 3)",
+                     "attsparse_greedy(X, rel = 0.02, threads = 1)", delay = 3, within = 1.5)
+})
