@@ -103,6 +103,18 @@
 %! check_greedy (X, Y, err, info, "crude");
 %! assert (all (diff (k) > 0) && k(end) < columns (X) / 10, "k: %s", num2str (k));
 
+%!testif ; data_present (fullfile ("build", "demo", "data", "lung.X.txt"), "make demo-data writes it")
+%! addpath (fullfile (fileparts (which ("attsparse_demo")), "private"));
+%! for name = {"acq", "golub", "lung"}
+%!   X = read_x_txt (fullfile ("build", "demo", "data", [name{1} ".X.txt"]));
+%!   X = X / sqrt (max (sum (X .^ 2, 2)));
+%!   for target = [0.05, 0.02, 0.01]
+%!     [Y, err, info] = attsparse_greedy (X, "rel", target);
+%!     assert (info.rel_error <= target, "%s at %g: rel %g", name{1}, target, info.rel_error);
+%!     assert (info.k < columns (X) / 10, "%s at %g: k = %d", name{1}, target, info.k);
+%!   endfor
+%! endfor
+
 ## refit: a norm-Poisson sample's rel lowered or kept, its columns reweighted, zero weights dropped
 %!test
 %! for kind = {"dense", "sparse"}
