@@ -47,6 +47,16 @@ attsparse_det <- function(X, ..., eps = NULL, error = NULL, K = NULL, V = NULL) 
   new_attsparse(X, .Call(C_det, X, qk_core_options(opts, qk)), qk)
 }
 
+attsparse_greedy <- function(X, ..., rel = NULL, k = NULL, error = NULL) {
+  if (is_block_input(X))
+    stop(paste("attsparse_greedy needs X in memory (it computes X X' and scores every column each round);",
+               "on a DelayedMatrix use attsparse_rand, or attsparse_greedy(as.matrix(X)) when X fits"),
+         call. = FALSE)
+  opts <- core_options(list(rel = rel, k = k, error = error), list(...))
+  X <- as_input(X)
+  new_attsparse(X, .Call(C_greedy, X, opts))
+}
+
 attention_error <- function(X, Y, ..., spectral = NULL, threads = NULL) {
   opts <- core_options(list(spectral = spectral, threads = threads), list(...))
   if (is_block_input(X)) return(attention_error_blocks(X, Y, opts))
@@ -106,6 +116,6 @@ default_m <- function(rank, eps = NULL, delta = NULL, beta = NULL) {
 # The rows of the core's option table (core/options.c) of one call: name, kind
 # (real, whole, flag, choice), default (a choice's position, 0-based) and choices;
 # for tests that sweep every option.
-option_table <- function(call = c("rand", "det")) {
+option_table <- function(call = c("rand", "det", "greedy")) {
   as.data.frame(.Call(C_option_table, match.arg(call)), stringsAsFactors = FALSE)
 }

@@ -12,7 +12,18 @@ field <- function(x, name) if (is.null(x[[name]]) || !length(x[[name]])) NA else
 known_fields <- c("Y", "index", "weight", "m", "k", "error", "rel_error", "r", "baseline",
                   "eps_spectral", "bound", "rank", "method", "dim", "sparse", "time",
                   "error_time", "seed", "eps", "probabilities", "sampling", "rel_estimate",
-                  "inf_estimate", "estimate", "estimate_why", "rounds", "rel_target")
+                  "inf_estimate", "estimate", "estimate_why", "rounds", "rel_target", "refit_rel")
+# and those shown by name for a greedy result only (a det result lists its max_columns generically)
+known_greedy <- "max_columns"
+
+# A greedy result's aim in words: the target and whether the exact rel meets it, or the column budget.
+greedy_aim <- function(rel_target, max_columns, rel) {
+  if (!is.na(rel_target))
+    sprintf("target rel %s %s", fmt_pct(rel_target), if (!is.na(rel) && rel <= rel_target) "met" else "NOT met")
+  else if (!is.na(max_columns)) sprintf("budget k <= %s columns", format(max_columns))
+  else "no target"
+}
+greedy_certificate <- "exact: measured against X X', a certificate, not an estimate"
 
 # what the estimate of a randomized result is, in words (the core names it in `estimate`)
 estimate_words <- function(kind) switch(kind,
@@ -53,20 +64,29 @@ wrap_items <- function(items, indent = "    ", width = getOption("width", 80)) {
 print.attsparse <- function(x, ...) {
   method <- field(x, "method")
   rand <- identical(method, "randomized")
+  greedy <- identical(method, "greedy")
   what <- if (rand) sprintf("randomized, %s probabilities, %s sampling", format(field(x, "probabilities")),
                             if (is.na(field(x, "sampling"))) "iid" else format(field(x, "sampling")))
-          else if (identical(method, "deterministic")) "deterministic (BSS)" else format(method)
+          else if (identical(method, "deterministic")) "deterministic (BSS)"
+          else if (greedy) sprintf("greedy, %s", greedy_aim(field(x, "rel_target"), field(x, "max_columns"),
+                                                            field(x, "rel_error")))
+          else format(method)
   dims <- if (length(x$dim) == 2L) x$dim else c(NA, NA)
   cat(sprintf("<attsparse: %s>\n", what))
   cat(sprintf("  X: %s x %s %s -> Y: %s x %d (%s = %s)\n", format(dims[1]), format(dims[2]),
               if (isTRUE(x$sparse)) "sparse" else "dense", format(dims[1]), length(x$index),
-              if (rand) "draws m" else "iterations", format(field(x, "m"))))
+              if (rand) "draws m" else if (greedy) "rounds" else "iterations", format(field(x, "m"))))
   if (is.na(field(x, "error"))) {
     cat("  error not computed (error = FALSE)\n")
   } else {
     cat(sprintf("  rel error %s (uniform baseline %s), inf error %s, spectral eps %s\n",
                 fmt_pct(x$rel_error), fmt_pct(x$baseline), fmt_num(x$error), fmt_num(x$eps_spectral)))
   }
+  if (greedy) cat(sprintf("  rel error %s\n", greedy_certificate))
+  refit_rel <- field(x, "refit_rel")
+  if (!is.na(refit_rel))
+    cat(sprintf("  refit: rel error %s with the sample's own weights, %s after (zero weights dropped)\n",
+                fmt_pct(refit_rel), fmt_pct(x$rel_error)))
   rel_estimate <- field(x, "rel_estimate")
   kind <- field(x, "estimate")
   rounds <- field(x, "rounds")
@@ -83,7 +103,7 @@ print.attsparse <- function(x, ...) {
 
 summary.attsparse <- function(object, ...) {
   f <- function(name) field(object, name)
-  other <- setdiff(names(object), known_fields)
+  other <- setdiff(names(object), c(known_fields, if (identical(f("method"), "greedy")) known_greedy))
   s <- list(method = f("method"), dim = object$dim, sparse = isTRUE(object$sparse),
             k = length(object$index), m = f("m"), rank = f("rank"), eps = f("eps"),
             metrics = c(inf = f("error"), rel = f("rel_error"), baseline = f("baseline"),
@@ -93,7 +113,8 @@ summary.attsparse <- function(object, ...) {
             sampling = f("sampling"), probabilities = f("probabilities"),
             rel_estimate = f("rel_estimate"), inf_estimate = f("inf_estimate"),
             estimate = f("estimate"), estimate_why = f("estimate_why"),
-            rel_target = f("rel_target"), rounds = f("rounds"),
+            rel_target = f("rel_target"), rounds = f("rounds"), max_columns = f("max_columns"),
+            refit_rel = f("refit_rel"),
             other = vapply(other, function(n) describe_field(n, object[[n]]), ""))
   class(s) <- "summary.attsparse"
   s
@@ -101,18 +122,26 @@ summary.attsparse <- function(object, ...) {
 
 print.summary.attsparse <- function(x, ...) {
   rand <- identical(x$method, "randomized")
+  greedy <- identical(x$method, "greedy")
   dims <- if (length(x$dim) == 2L) x$dim else c(NA, NA)
   cat(sprintf("attsparse %s sketch of a %s x %s %s matrix\n", format(x$method), format(dims[1]),
               format(dims[2]), if (x$sparse) "sparse" else "dense"))
-  # target mode: the rel asked for, and eps when given (a floor on m)
-  target <- if (is.na(x$rel_target)) sprintf("target eps %s", format(x$eps)) else
-    sprintf("target rel %s%s, %d rounds", fmt_pct(x$rel_target),
-            if (is.na(x$eps)) "" else sprintf(" with eps %s", format(x$eps)), x$rounds)
-  cat(sprintf("  columns kept k = %d of %s (%s%%), %s = %s, rank %s, %s%s\n",
-              x$k, format(dims[2]), fmt_num(100 * x$k / dims[2]),
-              if (rand) "draws" else "iterations", format(x$m),
-              format(x$rank), target, if (is.null(x$seed)) "" else sprintf(", seed %s", format(x$seed[1]))))
-  cat("  metrics:\n")
+  if (greedy) {
+    cat(sprintf("  columns kept k = %d of %s (%s%%), %s rounds, %s\n", x$k, format(dims[2]),
+                fmt_num(100 * x$k / dims[2]), format(x$rounds),
+                greedy_aim(x$rel_target, x$max_columns, x$metrics[["rel"]])))
+    cat(sprintf("  metrics (%s):\n", greedy_certificate))
+  } else {
+    # target mode: the rel asked for, and eps when given (a floor on m)
+    target <- if (is.na(x$rel_target)) sprintf("target eps %s", format(x$eps)) else
+      sprintf("target rel %s%s, %d rounds", fmt_pct(x$rel_target),
+              if (is.na(x$eps)) "" else sprintf(" with eps %s", format(x$eps)), x$rounds)
+    cat(sprintf("  columns kept k = %d of %s (%s%%), %s = %s, rank %s, %s%s\n",
+                x$k, format(dims[2]), fmt_num(100 * x$k / dims[2]),
+                if (rand) "draws" else "iterations", format(x$m),
+                format(x$rank), target, if (is.null(x$seed)) "" else sprintf(", seed %s", format(x$seed[1]))))
+    cat("  metrics:\n")
+  }
   m <- x$metrics
   cat(sprintf("    inf error  max|Att(Y) - Att(X)|     %s\n", fmt_num(m[["inf"]])))
   cat(sprintf("    rel error  max|Att(Y)/Att(X) - 1|   %s\n", fmt_pct(m[["rel"]])))
@@ -126,6 +155,9 @@ print.summary.attsparse <- function(x, ...) {
     cat(sprintf("    rel error  %s\n", fmt_pct(x$rel_estimate)))
     cat(sprintf("    inf error  %s\n", fmt_num(x$inf_estimate)))
   } else if (rand && !is.na(x$estimate)) say_no_estimate(x$estimate_why)
+  if (!is.na(x$refit_rel))
+    cat(sprintf("  refit: rel error %s with the sample's own weights (exact after the refit)\n",
+                fmt_pct(x$refit_rel)))
   if (x$k == 0) cat("  weights: none (no column kept)\n") else {
     cat("  weights:\n")
     print(x$weight)

@@ -231,6 +231,11 @@ void as_metrics_result(const as_metrics *M, int spectral, as_sample *S);
    as they return it: a figure that overflowed to Inf without being wrong --
    the relative metrics, the estimated rel error, the error of Att V. */
 const char *as_sample_warning(const as_sample *S, char *buf, size_t len);
+/* The warning of a result that missed its target (into buf; NULL: none),
+   raised by the front-ends as they return it (Octave's identifier
+   "attsparse:targetMissed"): a greedy run whose exact rel_error is above
+   option 'rel' (no column lowered the error further). */
+const char *as_target_warning(const as_sample *S, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ randomized */
 /* MIXED: (p_leverage + p_norm) / 2, each part normalized to sum 1.

@@ -49,6 +49,9 @@ int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_
         return as_error(c, AS_ERR_ARG, "'s1' must be at least nrow(X) = %lld, got %lld",
                         (long long)n, (long long)o->s1);
     as_block_plan_fill(n, d, o, P);
+    if (o->refit && !P->in_memory)
+        return as_error(c, AS_ERR_ARG, "'refit' needs X in memory: it fits the kept columns' weights to X X' "
+                        "over several passes; read by blocks, leave it out");
     if (P->need_lev && !P->in_memory && o->leverage == AS_LEV_EXACT)
         return as_error(c, AS_ERR_ARG, "leverage = \"exact\" needs a dense d x n copy of X' in memory "
                         "(d = %lld): read by blocks, use \"approx\"", (long long)d);

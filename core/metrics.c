@@ -360,6 +360,16 @@ const char *as_sample_warning(const as_sample *S, char *buf, size_t len)
     return buf[0] ? buf : NULL;
 }
 
+const char *as_target_warning(const as_sample *S, char *buf, size_t len)
+{
+    if (len == 0) return NULL;
+    buf[0] = '\0';
+    if (S->call != AS_FOR_GREEDY || isnan(S->rel_target) || !(S->metrics.rel > S->rel_target)) return NULL;
+    snprintf(buf, len, "the target rel = %.4g%% was not met: the best found keeps %lld columns with rel %.4g%% "
+             "(no column lowered the error further)", 100 * S->rel_target, (long long)S->k, 100 * S->metrics.rel);
+    return buf;
+}
+
 int as_output_check(int what, const as_matrix *Q, const as_matrix *K, int64_t dv,
                     const as_metrics_options *o, as_common *c)
 {

@@ -128,7 +128,8 @@ void r_set_options(unsigned call, void *o, SEXP opts, as_common *c)
         SEXP v = VECTOR_ELT(opts, t);
         as_host_value h;
         if (*name == '\0') Rf_errorcall(R_NilValue, "further options must be named, e.g. threads = 2");
-        if (v == R_NilValue || strcmp(name, "K") == 0 || strcmp(name, "V") == 0) continue;
+        if (v == R_NilValue) continue;
+        if ((call & (AS_FOR_RAND | AS_FOR_DET)) && (strcmp(name, "K") == 0 || strcmp(name, "V") == 0)) continue;
         r_host_value(v, &h, what, sizeof what);
         if (as_options_put(call, o, name, &h, c) != AS_OK) r_raise(c);
     }
@@ -287,6 +288,7 @@ static SEXP r_result_cols(SEXP Xr, const as_matrix *X, const int64_t *cols, SEXP
     }
     Rf_setAttrib(out, R_NamesSymbol, names);
     if (as_sample_warning(S, text, sizeof text)) Rf_warningcall(R_NilValue, "%s", text);
+    if (as_target_warning(S, text, sizeof text)) Rf_warningcall(R_NilValue, "%s", text);
     UNPROTECT(2);
     return out;
 }
@@ -400,6 +402,20 @@ SEXP as_r_det(SEXP X, SEXP opts)
     r_set_options(AS_FOR_DET, &o, opts, &c);
     if (as_det_qkv(&in.X, in.K, in.V, in.dv, &o, &S, &c) != AS_OK) r_raise(&c);
     return r_wrap(X, &in.X, r_opt(opts, "K"), in.K, &S, &c);
+}
+
+SEXP as_r_greedy(SEXP X, SEXP opts)
+{
+    as_matrix A;
+    as_common c;
+    as_greedy_options o;
+    as_sample S;
+    r_view(X, &A, "X");
+    r_common(&c);
+    as_greedy_options_init(&o);
+    r_set_options(AS_FOR_GREEDY, &o, opts, &c);
+    if (as_greedy(&A, &o, &S, &c) != AS_OK) r_raise(&c);
+    return r_wrap(X, &A, R_NilValue, NULL, &S, &c);
 }
 
 SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts)
@@ -543,14 +559,15 @@ SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts)
 }
 
 /* ---------------------------------------------------------------- the option table */
-/* The rows of the core's option table of one call ("rand" or "det"): name,
+/* The rows of the core's option table of one call ("rand", "det" or "greedy"): name,
    kind, default and choices, for tests that sweep every option. */
 SEXP as_r_option_table(SEXP call)
 {
     const char *names[] = {"name", "kind", "default", "choices", ""};
     const char *kinds[] = {"real", "whole", "flag", "choice"};
     const char *what = Rf_isString(call) && XLENGTH(call) == 1 ? CHAR(STRING_ELT(call, 0)) : "";
-    unsigned mask = strcmp(what, "rand") == 0 ? AS_FOR_RAND : strcmp(what, "det") == 0 ? AS_FOR_DET : 0;
+    unsigned mask = strcmp(what, "rand") == 0 ? AS_FOR_RAND : strcmp(what, "det") == 0 ? AS_FOR_DET :
+                    strcmp(what, "greedy") == 0 ? AS_FOR_GREEDY : 0;
     int t, nrow = 0, at = 0;
     SEXP out, name, kind, dflt, choices;
     for (t = 0; t < as_option_count(); t++) nrow += (as_option_at(t)->calls & mask) != 0;

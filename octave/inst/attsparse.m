@@ -3,7 +3,7 @@
 
 ## -*- texinfo -*-
 ## @deftypefn {} {} attsparse ()
-## attsparse: attention sparsification of wide matrices by column sampling.
+## attsparse: attention sparsification of wide matrices by column selection.
 ##
 ## A wide matrix @var{X} (@var{n}-by-@var{d}, @var{d} much larger than @var{n},
 ## full or sparse) is made narrow: @var{Y} is made of rescaled columns of
@@ -16,6 +16,8 @@
 ## leverage-score (or norm, mixed, uniform) column sampling, in input-sparsity time
 ## @item attsparse_det
 ## deterministic Batson-Spielman-Srivastava spectral sparsification
+## @item attsparse_greedy
+## the fewest columns for an exact attention error target (greedy selection, nonnegative weights)
 ## @item attsparse_file_reader
 ## a block reader over a binary file, for attsparse_rand on a matrix larger than memory
 ## @end table
@@ -44,7 +46,7 @@
 ## @end table
 ##
 ## Each function has its own help, e.g. @code{help attsparse_rand}.
-## @seealso{attsparse_rand, attsparse_det, attsparse_demo}
+## @seealso{attsparse_rand, attsparse_det, attsparse_greedy, attsparse_demo}
 ## @end deftypefn
 
 function attsparse (varargin)

@@ -49,6 +49,11 @@
 ## @item @qcode{"batch"}
 ## Most barrier shifts per step; 0 (default): up to 64, 1: one column per step
 ## as in the paper.
+## @item @qcode{"refit"}
+## True: the kept columns reweighted against @code{X * X'} as with
+## @code{attsparse_rand}'s @qcode{"refit"} (zero weights dropped,
+## @var{info}.refit_rel the exact relative error before); without @qcode{"K"}
+## or @qcode{"V"} (false).
 ## @item @qcode{"threads"}
 ## OpenMP threads; 0 (default): @env{OMP_NUM_THREADS} if set, else all
 ## cores.  Results do not depend on it.
@@ -99,7 +104,10 @@
 ## @code{steps}, the steps made (several shifts each when they can share
 ## one), and with @qcode{"presample"}
 ## @code{presample_k} (the first stage's distinct columns),
-## @code{presample_eps}, @code{eps_composed} and @code{seed}.
+## @code{presample_eps}, @code{eps_composed} and @code{seed}; with
+## @qcode{"refit"}, @code{refit_rel}.  A refit keeps the columns but not the
+## spectral guarantee: @code{eps_bound} is that of the weights before it,
+## @code{eps_spectral} that of the result.
 ##
 ## A long run stops on Ctrl-C with the error @qcode{"attsparse:interrupted"}.
 ## @seealso{attsparse_rand, attention_error, attsparse_example}

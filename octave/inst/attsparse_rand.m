@@ -139,6 +139,14 @@
 ## Cap in MiB on the working arrays, refused before allocating; 0 (default):
 ## 3/4 of the memory the process may use (the physical memory, or a lower
 ## limit such as @code{ulimit -v}).
+## @item @qcode{"refit"}
+## True: the kept columns' weights fitted again against @code{X * X'} by the
+## nonnegative refit of @code{attsparse_greedy}, the weights with the smallest
+## exact @var{info}.rel_error kept (the sample's own among them, so the refit
+## never raises it), zero weights dropped; @var{info}.refit_rel is the exact
+## relative error before the refit, and the result carries no estimate
+## (@var{info}.rel_error is exact).  @var{X} in memory, without @qcode{"K"} or
+## @qcode{"V"} (false).
 ## @item @qcode{"threads"}
 ## OpenMP threads; 0 (default): @env{OMP_NUM_THREADS} if set, else all
 ## cores; at most 4 times the online CPUs.  Results do not depend on it.
@@ -214,7 +222,8 @@
 ## @code{rounds} and
 ## @code{beta} (the factor of the default @var{m}, see @qcode{"m"}; NaN with
 ## @qcode{"rel"}), @code{method} (@qcode{"randomized"}), @code{delta} and
-## @code{rel_target} (the options the run was given; NaN outside target mode).
+## @code{rel_target} (the options the run was given; NaN outside target mode),
+## and with @qcode{"refit"} @code{refit_rel}.
 ## Metrics not computed are NaN.  The fields and their order are those of the
 ## R result (one table in the C core makes both).
 ##

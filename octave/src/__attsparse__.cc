@@ -3,6 +3,7 @@
 // One MEX file, several entry points chosen by a command string:
 //   [Y, err, info] = __attsparse__ ("rand", X, name, value, ...)
 //   [Y, err, info] = __attsparse__ ("det", X, name, value, ...)
+//   [Y, err, info] = __attsparse__ ("greedy", X, name, value, ...)
 //   [scores, rank] = __attsparse__ ("leverage", X, name, value, ...)
 //   metrics        = __attsparse__ ("error", X, Y, name, value, ...)
 //   Att            = __attsparse__ ("attention", X, name, value, ...)
@@ -105,12 +106,15 @@ public:
     raise (id, msg);
   }
 
-  // A warning "attsparse:overflow" with the core's words when a figure of S overflowed to Inf.
-  void warn_overflow (const as_sample *S)
+  // The warnings of S in the core's words: "attsparse:overflow" when a figure overflowed to Inf,
+  // "attsparse:targetMissed" when a greedy run missed its target.
+  void warn_result (const as_sample *S)
   {
     char text[512];
     if (as_sample_warning (S, text, sizeof text))
       mexWarnMsgIdAndTxt ("attsparse:overflow", "%s: %s", m_fname, text);
+    if (as_target_warning (S, text, sizeof text))
+      mexWarnMsgIdAndTxt ("attsparse:targetMissed", "%s: %s", m_fname, text);
   }
 
   // Raise the core's status, if any.
@@ -410,7 +414,7 @@ void result_fields (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArray
           info.add (f->name, as_field_number (f, S));
         }
     }
-  w.warn_overflow (S);
+  w.warn_result (S);
   if (nlhs > 1)
     plhs[1] = mxCreateDoubleScalar (S->metrics.inf);
 }
@@ -464,6 +468,16 @@ void cmd_det (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[
   as_det_options_init (&dopt);
   start (w, AS_FOR_DET, &dopt, nrhs, prhs, &X);
   w.check (as_det_qkv (&X, w.K, w.V, w.dv, &dopt, &w.S, &w.c));
+  result_outputs (w, &X, nlhs, plhs);
+}
+
+void cmd_greedy (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  as_matrix X;
+  as_greedy_options go;
+  as_greedy_options_init (&go);
+  start (w, AS_FOR_GREEDY, &go, nrhs, prhs, &X);
+  w.check (as_greedy (&X, &go, &w.S, &w.c));
   result_outputs (w, &X, nlhs, plhs);
 }
 
@@ -823,6 +837,7 @@ struct Command
 const Command commands[] = {
   { "rand", "attsparse_rand", cmd_rand },
   { "det", "attsparse_det", cmd_det },
+  { "greedy", "attsparse_greedy", cmd_greedy },
   { "leverage", "leverage_scores", cmd_leverage },
   { "error", "attention_error", cmd_error },
   { "attention", "sym_attention", cmd_attention },
@@ -848,6 +863,6 @@ void mexFunction (int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
           return;
         }
   raise ("badArgument", "__attsparse__: the first argument must be a command: "
-         "rand, det, leverage, error, attention, example, gram, qk, rand_blocks, leverage_blocks or "
+         "rand, det, greedy, leverage, error, attention, example, gram, qk, rand_blocks, leverage_blocks or "
          "error_blocks");
 }

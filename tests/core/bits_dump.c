@@ -1,4 +1,4 @@
-/* bits_dump.c: one line per call of the core (rand, det, leverage, Gram, metrics, attention) with a hash of every
+/* bits_dump.c: one line per call of the core (rand, det, greedy, refit, leverage, Gram, metrics, attention) with a hash of every
    bit of its result, for make check-flags: the core built with R's, Octave's and -march=native flags must print the same. */
 #include "attsparse.h"
 #include "bits_hash.h"
@@ -48,6 +48,23 @@ int main(void)
     if (as_det(&S, &dop, &out, &c) != AS_OK) return 4;
     printf("det sparse: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)bits_hash_sample(&out));
     as_sample_free(&out, &c);
+    {
+        as_greedy_options go;
+        as_greedy_options_init(&go);
+        go.rel = 0.02;
+        if (as_greedy(&S, &go, &out, &c) != AS_OK) return 9;
+        printf("greedy sparse: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)bits_hash_sample(&out));
+        as_sample_free(&out, &c);
+        as_rand_options_init(&ro);
+        ro.seed = 12;
+        ro.m = 300;
+        ro.probabilities = AS_PROB_NORM;
+        ro.sampling = AS_SAMPLING_POISSON;
+        ro.refit = 1;
+        if (as_rand(&D, &ro, &out, &c) != AS_OK) return 10;
+        printf("rand dense refit: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)bits_hash_sample(&out));
+        as_sample_free(&out, &c);
+    }
     as_rand_options_init(&ro);
     ro.seed = 3;
     if (as_leverage(&D, &ro, lev, &rank, &c) != AS_OK) return 5;

@@ -20,7 +20,7 @@ static inline uint64_t bits_hash_sample(const as_sample *S)
 {
     uint64_t h = BITS_HASH_START;
     double nums[] = {S->rel_estimate, S->inf_estimate, S->eps_bound, S->out_error, S->out_rel_error,
-                     S->presample_eps};
+                     S->presample_eps, S->refit_rel};
     int64_t ints[] = {S->k, S->m, S->rank, S->steps, S->presample_k};
     h = bits_hash(h, S->index, sizeof(int64_t) * (size_t)S->k);
     h = bits_hash(h, S->weight, sizeof(double) * (size_t)S->k);

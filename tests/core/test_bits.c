@@ -1,4 +1,4 @@
-/* test_bits.c: every call (det, rand, leverage, metrics, Q != K) gives the same bits on 1 to 8 threads and whatever thread count the host set for its BLAS, at sizes where the threads and the BLAS really split the work. */
+/* test_bits.c: every call (det, rand, leverage, metrics, Q != K, greedy, refit) gives the same bits on 1 to 8 threads and whatever thread count the host set for its BLAS, at sizes where the threads and the BLAS really split the work. */
 #define _POSIX_C_SOURCE 200112L
 #include "check.h"
 #include "as_internal.h"
@@ -7,12 +7,14 @@
 
 typedef struct bits_case {
     const char *what;
-    int kind;              /* 0 det, 1 rand, 2 leverage, 3 metrics, 4 rand with K and V, 5 det with K */
+    int kind;              /* 0 det, 1 rand, 2 leverage, 3 metrics, 4 rand with K and V, 5 det with K,
+                              6 greedy */
     const as_matrix *X, *K, *Y;
     const double *V;
     int64_t dv;
     as_rand_options ro;
     as_det_options dopt;
+    as_greedy_options go;
 } bits_case;
 
 /* One run on nt threads with the host's BLAS on blas threads (0: as it is). */
@@ -28,7 +30,8 @@ static uint64_t run_case(const bits_case *B, int nt, int blas)
     else if (B->kind == 1) st = as_rand(B->X, &B->ro, &S, &c);
     else if (B->kind == 4) st = as_rand_qkv(B->X, B->K, B->V, B->dv, &B->ro, &S, &c);
     else if (B->kind == 5) st = as_det_qkv(B->X, B->K, B->V, B->dv, &B->dopt, &S, &c);
-    if (B->kind == 0 || B->kind == 1 || B->kind == 4 || B->kind == 5) {
+    else if (B->kind == 6) st = as_greedy(B->X, &B->go, &S, &c);
+    if (B->kind == 0 || B->kind == 1 || B->kind >= 4) {
         if (st == AS_OK) h = bits_hash_sample(&S);
         as_sample_free(&S, &c);
     } else if (B->kind == 2) {
@@ -107,11 +110,16 @@ static void data_make(data *A, int64_t n, int64_t d, uint64_t seed)
 static void data_free(data *A) { free(A->x); free(A->sx); free(A->p); free(A->i); }
 
 /* The options of a randomized case: seed, then probabilities, sampling,
-   leverage scores as the AS_* enums (-1: the default), rel (0: off). */
+   leverage scores as the AS_* enums (-1: the default), rel (0: off); m and
+   refit as B->ro has them. */
 static void rand_case(bits_case *B, int kind, const char *what, uint64_t seed, int prob, int sampling, int lev,
                       double rel)
 {
+    int refit = B->ro.refit;
+    int64_t m = B->ro.m;
     as_rand_options_init(&B->ro);
+    B->ro.refit = refit;
+    B->ro.m = m;
     B->kind = kind;
     B->what = what;
     B->ro.seed = seed;
@@ -124,10 +132,24 @@ static void rand_case(bits_case *B, int kind, const char *what, uint64_t seed, i
     check_case(B);
 }
 
-/* A deterministic case: batch, search, presample as the options. */
+/* A greedy case: target rel, or budget k (rel NaN). */
+static void greedy_case(bits_case *B, const char *what, double rel, int64_t k)
+{
+    as_greedy_options_init(&B->go);
+    B->kind = 6;
+    B->what = what;
+    B->go.rel = rel;
+    B->go.k = k;
+    B->go.spectral = 1;
+    check_case(B);
+}
+
+/* A deterministic case: batch, search, presample as the options (refit: B->dopt.refit after). */
 static void det_case(bits_case *B, int kind, const char *what, int64_t batch, int search, int64_t presample)
 {
+    int refit = B->dopt.refit;
     as_det_options_init(&B->dopt);
+    B->dopt.refit = refit;
     B->kind = kind;
     B->what = what;
     B->dopt.spectral = 1;
@@ -174,6 +196,21 @@ int main(int argc, char **argv)
     B.X = &A.D;
     rand_case(&B, 2, "leverage, dense, exact", 0, -1, -1, AS_LEV_EXACT, 0);
     rand_case(&B, 2, "leverage, dense, approximate", 0, -1, -1, AS_LEV_APPROX, 0);
+    /* greedy and refit: 20 rows for the runs that keep hundreds of columns */
+    as_view_dense(&Kv, 20, d, Kd.x, 20);
+    B.X = &Kv;
+    greedy_case(&B, "greedy, dense, rel 2%", 0.02, 0);
+    B.dopt.refit = 1;
+    det_case(&B, 0, "det, dense, refit", 0, 0, 0);
+    B.dopt.refit = 0;
+    B.X = &A.S;
+    greedy_case(&B, "greedy, sparse, budget 40", NAN, 40);
+    B.ro.refit = 1;
+    B.ro.m = 300;
+    rand_case(&B, 1, "rand, sparse, norm Poisson, m = 300, refit", 14, AS_PROB_NORM, AS_SAMPLING_POISSON, -1, 0);
+    B.ro.refit = 0;
+    B.ro.m = 0;
+    B.X = &A.D;
 
     /* the metrics with spectral: X of full rank (Cholesky) and with repeated
        rows (the whitening), Y some of its columns */

@@ -52,6 +52,17 @@ static int run_det(void *arg, as_common *c)
     return st;
 }
 
+typedef struct greedy_case { const as_matrix *X; as_greedy_options o; } greedy_case;
+
+static int run_greedy(void *arg, as_common *c)
+{
+    greedy_case *gc = arg;
+    as_sample S;
+    int st = as_greedy(gc->X, &gc->o, &S, c);
+    as_sample_free(&S, c);
+    return st;
+}
+
 typedef struct gram_case { int64_t n; const double *G, *H; } gram_case;
 
 static int run_compare(void *arg, as_common *c)
@@ -191,6 +202,44 @@ static void test_det_paths(void)
     free(X); free(Xr);
 }
 
+/* The greedy method (target, budget; dense, CSC, rank-deficient) and the
+   refit of option 'refit' after as_rand and as_det (CSC: a dense X's refit
+   gathers its columns, whose buffer leaks when that allocation fails). */
+static void test_greedy_paths(void)
+{
+    double *X = make_x(4, 80, 0.4, 4, 0.3, 51), *Xr = make_x(5, 60, 1.0, 3, 0.2, 52);
+    check_views A, R;
+    greedy_case gc;
+    rand_case rc;
+    det_case dc;
+    long sites = 0;
+    check_views_make(&A, 4, 80, X);
+    check_views_make(&R, 5, 60, Xr);
+    as_greedy_options_init(&gc.o);
+    gc.o.rel = 0.05;
+    gc.X = &A.D;
+    sites += check_every_failure("greedy target dense", run_greedy, &gc);
+    gc.X = &R.S64;
+    sites += check_every_failure("greedy target rank-deficient CSC64", run_greedy, &gc);
+    as_greedy_options_init(&gc.o);
+    gc.o.k = 4;
+    gc.o.spectral = 1;
+    gc.X = &A.D;
+    sites += check_every_failure("greedy budget dense + spectral", run_greedy, &gc);
+    as_rand_options_init(&rc.o);
+    rc.o.m = 16; rc.o.seed = 3; rc.o.probabilities = AS_PROB_NORM; rc.o.sampling = AS_SAMPLING_POISSON;
+    rc.o.refit = 1; rc.o.error = 0; rc.with_error = 0;   /* the refit computes X X' itself */
+    rc.X = &A.S64;
+    sites += check_every_failure("rand refit CSC64, no metrics", run_rand, &rc);
+    as_det_options_init(&dc.o);
+    dc.o.eps = 0.8; dc.o.refit = 1;   /* X X' from the BSS run */
+    dc.X = &R.S32;
+    sites += check_every_failure("det refit rank-deficient CSC32", run_det, &dc);
+    printf("greedy and refit paths: %ld allocation sites failed in turn\n", sites);
+    check_views_free(&A); check_views_free(&R);
+    free(X); free(Xr);
+}
+
 static void test_metric_paths(void)
 {
     int64_t n = 7, a;
@@ -213,6 +262,7 @@ int main(void)
     test_rand_paths();
     test_block_paths();
     test_det_paths();
+    test_greedy_paths();
     test_metric_paths();
     printf("test_nomem: %ld allocations and %ld interrupt polls failed in turn\n", check_sites_total,
            check_polls_total);

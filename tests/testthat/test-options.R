@@ -63,7 +63,7 @@ test_that("the result's Y is a valid dgCMatrix built by the glue, with the colum
 
 test_that("unknown options are listed from the core's table, per function", {
   expect_error(attsparse_det(X, m = 1),
-               "valid options: eps, seed, error, spectral, memory, leaf, search, batch, presample, threads, verbose",
+               "valid options: eps, seed, error, spectral, memory, leaf, search, batch, presample, refit, threads, verbose",
                fixed = TRUE)
   expect_error(leverage_scores(X, m = 3), "unknown option 'm'; valid options: delta, seed, method", fixed = TRUE)
   expect_error(sym_attention(X, threads = 0.5), "'threads' must be a whole number in [0, 1024], got 0.5", fixed = TRUE)

@@ -1,0 +1,151 @@
+## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
+## test_greedy.m: attsparse_greedy and the "refit" option of attsparse_rand and attsparse_det, checked against plain Octave computations.
+
+%!function check_greedy (X, Y, err, info, label)
+%!  ## Y as index and weight say, and the exact metrics as computed here
+%!  assert (info.method, "greedy");
+%!  assert (all (diff (info.index) > 0) && all (info.weight > 0), "%s: index, weight", label);
+%!  assert (issparse (Y), issparse (X));
+%!  assert (full (Y), full (X(:, info.index)) .* info.weight');
+%!  assert (info.k, columns (Y));
+%!  Ax = direct_attention (X);
+%!  if (columns (Y) == 0)
+%!    Ay = ones (rows (X)) / rows (X);
+%!  else
+%!    Ay = direct_attention (Y);
+%!  endif
+%!  ## to 1e-9 relative, or 1e-12 where the error is at rounding level (every column kept)
+%!  rel = max (abs (Ay(:) ./ Ax(:) - 1));
+%!  assert (abs (info.rel_error - rel) <= 1e-9 * rel + 1e-12, "%s: rel_error %g, here %g", label, info.rel_error, rel);
+%!  assert (abs (err - max (abs (Ay(:) - Ax(:)))) <= 1e-9 * err + 1e-14, "%s: err", label);
+%!  assert (err, info.error);
+%!endfunction
+
+%!function X = greedy_input (kind)
+%!  switch (kind)
+%!    case "dense"
+%!      X = attsparse_example (12, 1500, 0.5, 6);
+%!    case "sparse"
+%!      X = attsparse_example (10, 3000, 1, 7);
+%!      X(abs (X) < quantile (abs (X(:)), 0.97)) = 0;
+%!      X = sparse (X);
+%!    case "rank_deficient"
+%!      B = attsparse_example (6, 800, 0.5, 8);
+%!      X = [B; B(1:3, :)];
+%!    case "zero_columns"
+%!      X = [attsparse_example(8, 300, 0.5, 9), zeros(8, 300)];
+%!    case "d_below_n"
+%!      X = attsparse_example (25, 10, 0.5, 10);
+%!  endswitch
+%!endfunction
+
+## the target met, rel exact, on five kinds of input
+%!test
+%! for kind = {"dense", "sparse", "rank_deficient", "zero_columns", "d_below_n"}
+%!   X = greedy_input (kind{1});
+%!   for target = [0.05, 0.01]
+%!     [Y, err, info] = attsparse_greedy (X, "rel", target);
+%!     label = sprintf ("%s rel %g", kind{1}, target);
+%!     check_greedy (X, Y, err, info, label);
+%!     assert (info.rel_error <= target, "%s: rel_error %g", label, info.rel_error);
+%!     assert (info.rel_target, target);
+%!     assert (isnan (info.max_columns));
+%!     if (strcmp (kind{1}, "zero_columns"))
+%!       assert (all (info.index <= 300));
+%!     endif
+%!   endfor
+%! endfor
+
+## a budget: at most k columns; a budget twice as large gives a smaller rel on these inputs
+%!test
+%! for kind = {"dense", "sparse", "rank_deficient"}
+%!   X = greedy_input (kind{1});
+%!   rel = [];
+%!   for k = [4, 8, 16, 32]
+%!     [Y, err, info] = attsparse_greedy (X, "k", k);
+%!     check_greedy (X, Y, err, info, sprintf ("%s k = %d", kind{1}, k));
+%!     assert (info.k <= k && info.max_columns == k && isnan (info.rel_target));
+%!     rel(end+1) = info.rel_error;
+%!   endfor
+%!   assert (all (diff (rel) < 0), "%s: %s", kind{1}, num2str (rel));
+%! endfor
+
+## a tiny X: Y = 0 meets the target
+%!test
+%! [Y, err, info] = attsparse_greedy (greedy_input ("dense") * 1e-6);
+%! assert (size (Y), [12, 0]);
+%! assert (info.rel_target, 0.01);
+%! assert (info.rel_error, info.baseline);
+%! assert (info.rel_error <= 0.01);
+
+## deterministic: the same bits on 1 and 2 threads, Octave's generator untouched
+%!test
+%! X = greedy_input ("sparse");
+%! rand ("seed", 3);
+%! s = rand ("seed");
+%! [~, ~, a] = attsparse_greedy (X, "rel", 0.02, "threads", 1);
+%! assert (rand ("seed"), s);
+%! [~, ~, b] = attsparse_greedy (X, "rel", 0.02, "threads", 2);
+%! assert (a.index, b.index);
+%! assert (a.weight, b.weight);
+
+## real inputs (build/demo/data, written by make demo-data, scaled as the demo scales them): 5%, 2%, 1%
+%!testif ; data_present (fullfile ("build", "demo", "data", "crude.X.txt"), "make demo-data writes it")
+%! addpath (fullfile (fileparts (which ("attsparse_demo")), "private"));
+%! X = read_x_txt (fullfile ("build", "demo", "data", "crude.X.txt"));
+%! X = X / sqrt (max (sum (X .^ 2, 2)));
+%! k = [];
+%! for target = [0.05, 0.02, 0.01]
+%!   [Y, err, info] = attsparse_greedy (X, "rel", target);
+%!   assert (info.rel_error <= target);
+%!   k(end+1) = info.k;
+%! endfor
+%! check_greedy (X, Y, err, info, "crude");
+%! assert (all (diff (k) > 0) && k(end) < columns (X) / 10, "k: %s", num2str (k));
+
+%!testif ; data_present (fullfile ("build", "demo", "data", "lung.X.txt"), "make demo-data writes it")
+%! addpath (fullfile (fileparts (which ("attsparse_demo")), "private"));
+%! for name = {"acq", "golub", "lung"}
+%!   X = read_x_txt (fullfile ("build", "demo", "data", [name{1} ".X.txt"]));
+%!   X = X / sqrt (max (sum (X .^ 2, 2)));
+%!   for target = [0.05, 0.02, 0.01]
+%!     [Y, err, info] = attsparse_greedy (X, "rel", target);
+%!     assert (info.rel_error <= target, "%s at %g: rel %g", name{1}, target, info.rel_error);
+%!     assert (info.k < columns (X) / 10, "%s at %g: k = %d", name{1}, target, info.k);
+%!   endfor
+%! endfor
+
+## refit: a norm-Poisson sample's rel lowered or kept, its columns reweighted, zero weights dropped
+%!test
+%! for kind = {"dense", "sparse"}
+%!   X = greedy_input (kind{1});
+%!   opts = {"m", 4 * rows(X), "probabilities", "norm", "sampling", "poisson", "seed", 3};
+%!   [~, ~, plain] = attsparse_rand (X, opts{:});
+%!   [Y, err, fit] = attsparse_rand (X, opts{:}, "refit", true);
+%!   assert (fit.refit_rel, plain.rel_error, -1e-12);
+%!   assert (fit.rel_error <= fit.refit_rel * (1 + 1e-12));
+%!   assert (all (ismember (fit.index, plain.index)) && fit.k <= plain.k);
+%!   assert (all (fit.weight > 0));
+%!   assert (full (Y), full (X(:, fit.index)) .* fit.weight');
+%!   Ax = direct_attention (X);
+%!   assert (fit.rel_error, max (abs (direct_attention (Y)(:) ./ Ax(:) - 1)), -1e-9);
+%!   assert (fit.estimate, "none");
+%!   assert (isnan (fit.rel_estimate));
+%!   assert (! isfield (plain, "refit_rel"));
+%! endfor
+%! X = greedy_input ("dense");
+%! [~, ~, plain] = attsparse_det (X);
+%! [~, ~, fit] = attsparse_det (X, "refit", true);
+%! assert (fit.refit_rel, plain.rel_error, -1e-12);
+%! assert (fit.rel_error <= fit.refit_rel * (1 + 1e-12));
+%! assert (fit.eps_bound, plain.eps_bound);
+
+%!error <'refit' fits the weights to X X'> attsparse_rand (attsparse_example (4, 50, 1, 1), "K", ones (2, 50), "refit", true)
+%!error <'refit' needs X in memory> attsparse_rand (@(a, b) ones (4, b - a + 1) / 10, "ncol", 5000, "refit", true)
+%!error <unknown option 'refit'> attsparse_greedy (attsparse_example (4, 50, 1, 1), "refit", true)
+
+## Ctrl-C (SIGINT) in a child octave-cli 3 s into a long run (100 x 1200, 2%: hundreds of columns, a minute or
+## more): attsparse:interrupted within a second, and the session goes on
+%!test
+%! interrupt_call ("X = attsparse_example (100, 1200, 1, 3);",
+%!                 "attsparse_greedy (X, 'rel', 0.02, 'threads', 1)", 3, "attsparse_greedy on 100 x 1200");

@@ -1,0 +1,222 @@
+# test-greedy.R: attsparse_greedy (the fewest columns for an exact rel) and option refit of attsparse_rand and
+# attsparse_det, checked against R's own softmax of tcrossprod (att_direct, helper-attsparse.R).
+
+# rel and inf of Y against X from R alone
+rel_direct <- function(X, Y) {
+  A <- att_direct(X)
+  B <- if (ncol(Y) == 0) matrix(1 / nrow(X), nrow(X), nrow(X)) else att_direct(Y)
+  c(rel = max(abs(B / A - 1)), inf = max(abs(B - A)))
+}
+
+# A greedy result: Y as its columns and weights say, and its rel_error the exact one R computes.
+greedy_ok <- function(X, res, label) {
+  expect_s3_class(res, "attsparse")
+  expect_identical(res$method, "greedy", label = label)
+  expect_true(all(diff(res$index) > 0) && all(res$weight > 0), label = paste(label, "index, weight"))
+  expect_equal(res$k, length(res$index), label = paste(label, "k"))
+  ref <- X[, res$index, drop = FALSE] %*% Diagonal(x = res$weight)
+  expect_identical(max(abs(as.matrix(res$Y) - as.matrix(ref)), 0), 0, label = paste(label, "Y"))
+  d <- rel_direct(X, as.matrix(res$Y))
+  # to 1e-9 relative, or 1e-12 where the error is at rounding level (every column kept)
+  expect_lte(abs(res$rel_error - d[["rel"]]), 1e-9 * d[["rel"]] + 1e-12, label = paste(label, "rel_error vs R"))
+  expect_lte(abs(res$error - d[["inf"]]), 1e-9 * d[["inf"]] + 1e-14, label = paste(label, "error vs R"))
+  invisible(res)
+}
+
+greedy_inputs <- function() {
+  set.seed(41)
+  list(dense = attsparse_example(12, 1500, r = 0.5, seed = 6),
+       sparse = rsparsematrix(10, 3000, density = 0.02) / 2,
+       rank_deficient = (matrix(rnorm(6 * 800), 6)[c(1:6, 1:3), ]) / 20,
+       zero_columns = cbind(matrix(rnorm(8 * 300), 8) / 15, matrix(0, 8, 300)),
+       d_below_n = matrix(rnorm(25 * 10), 25) / 5)
+}
+
+test_that("greedy: exact rel <= target, equal to R's own softmax of tcrossprod, on five kinds of input", {
+  inputs <- greedy_inputs()
+  for (nm in names(inputs)) for (target in c(0.05, 0.01)) {
+    X <- inputs[[nm]]
+    res <- greedy_ok(X, attsparse_greedy(X, rel = target), sprintf("%s rel %g", nm, target))
+    expect_lte(res$rel_error, target, label = sprintf("%s rel %g: rel_error", nm, target))
+    expect_equal(res$rel_target, target)
+    expect_true(is.na(res$max_columns))
+    if (nm == "zero_columns") expect_true(all(res$index <= 300))
+    if (nm == "sparse") expect_s4_class(res$Y, "dgCMatrix")
+    # the baseline is the rel of Y = 0, computed here too
+    expect_equal(res$baseline, rel_direct(X, X[, 0, drop = FALSE])[["rel"]], tolerance = 1e-9)
+  }
+})
+
+test_that("greedy: the default target is 1%; a tiny X meets it with no column", {
+  X <- greedy_inputs()$dense
+  res <- attsparse_greedy(X)
+  expect_equal(res$rel_target, 0.01)
+  expect_lte(res$rel_error, 0.01)
+  tiny <- attsparse_greedy(X * 1e-6, rel = 0.01)
+  expect_equal(tiny$k, 0)
+  expect_equal(dim(tiny$Y), c(12L, 0L))
+  expect_lte(tiny$baseline, 0.01)
+  expect_identical(tiny$rel_error, tiny$baseline)
+})
+
+test_that("greedy with a budget k: at most k columns; a budget twice as large gives a smaller rel", {
+  for (X in greedy_inputs()[c("dense", "sparse", "rank_deficient")]) {
+    rel <- numeric()
+    for (k in c(4, 8, 16, 32)) {
+      res <- greedy_ok(X, attsparse_greedy(X, k = k), sprintf("k = %d", k))
+      expect_lte(res$k, k)
+      expect_equal(res$max_columns, k)
+      expect_true(is.na(res$rel_target))
+      rel <- c(rel, res$rel_error)
+    }
+    expect_true(all(diff(rel) < 0), label = paste(format(rel), collapse = " "))
+    expect_lt(rel[1], attsparse_greedy(X, k = 4)$baseline)
+  }
+})
+
+test_that("greedy is deterministic: the same bits twice, on 1 and 2 threads, R's generator untouched", {
+  X <- greedy_inputs()$sparse
+  set.seed(5)
+  before <- .Random.seed
+  a <- attsparse_greedy(X, rel = 0.02, threads = 1)
+  expect_identical(.Random.seed, before)
+  b <- attsparse_greedy(X, rel = 0.02, threads = 2)
+  expect_identical(a$index, b$index)
+  expect_identical(a$weight, b$weight)
+  expect_identical(a$rel_error, b$rel_error)
+})
+
+test_that("greedy: a target no subset reaches gives the best found, with a warning in the core's words", {
+  set.seed(3)
+  X <- matrix(rnorm(3 * 5), 3)
+  expect_warning(res <- attsparse_greedy(X, rel = 1e-15), "the target rel = 1e-13% was not met", fixed = TRUE)
+  expect_gt(res$rel_error, res$rel_target)
+  expect_output(print(res), "target rel 1e-13% NOT met", fixed = TRUE)
+  expect_silent(attsparse_greedy(X, rel = 0.5))
+})
+
+test_that("greedy: print and summary say greedy, the target, whether it was met, k, and that rel is exact", {
+  X <- greedy_inputs()$dense
+  res <- attsparse_greedy(X, rel = 0.02)
+  p <- capture.output(print(res))
+  expect_match(p[1], "<attsparse: greedy, target rel 2% met>", fixed = TRUE)
+  expect_match(p[2], sprintf("Y: 12 x %d (rounds = %d)", res$k, res$rounds), fixed = TRUE)
+  expect_true(any(grepl("a certificate, not an estimate", p, fixed = TRUE)))
+  expect_lte(length(p), 6)
+  s <- capture.output(summary(res))
+  expect_match(s[1], "attsparse greedy sketch of a 12 x 1500 dense matrix", fixed = TRUE)
+  expect_match(s[2], sprintf("columns kept k = %d of 1500", res$k), fixed = TRUE)
+  expect_match(s[2], "target rel 2% met", fixed = TRUE)
+  expect_false(any(grepl("other fields", s)))
+  b <- capture.output(print(attsparse_greedy(X, k = 5)))
+  expect_match(b[1], "<attsparse: greedy, budget k <= 5 columns>", fixed = TRUE)
+})
+
+test_that("greedy meets 5%, 2% and 1% on crude with few columns", {
+  C <- real_data("crude")
+  skip_if_no_data(C, "r-cran-tm")
+  k <- integer()
+  for (target in c(0.05, 0.02, 0.01)) {
+    res <- attsparse_greedy(C, rel = target)
+    expect_lte(res$rel_error, target)
+    expect_lte(res$time, 30)
+    k <- c(k, res$k)
+  }
+  # a smaller target needs more columns; all far fewer than crude's 1266
+  expect_true(all(diff(k) > 0))
+  expect_lt(k[3], 1266 / 10)
+})
+
+test_that("greedy meets 5%, 2% and 1% on acq, golub and lung (rel exact, equal to R's)", {
+  skip_if_fast()
+  for (nm in c("acq", "golub", "lung")) {
+    D <- real_data(nm)
+    skip_if_no_data(D, nm)
+    for (target in c(0.05, 0.02, 0.01)) {
+      res <- attsparse_greedy(D, rel = target)
+      expect_lte(res$rel_error, target, label = sprintf("%s at %g", nm, target))
+      expect_lt(res$k, ncol(D) / 10, label = sprintf("%s at %g: k", nm, target))
+    }
+    greedy_ok(D, res, nm)
+  }
+})
+
+test_that("greedy: X must be in memory; keys and refit are not its options", {
+  X <- greedy_inputs()$dense
+  expect_error(attsparse_greedy(X, K = X), "unknown option 'K'", fixed = TRUE)
+  expect_error(attsparse_greedy(X, V = X[, 1:2]), "unknown option 'V'", fixed = TRUE)
+  expect_error(attsparse_greedy(X, refit = TRUE), "unknown option 'refit'", fixed = TRUE)
+  skip_if_not_installed("DelayedArray")
+  expect_error(attsparse_greedy(DelayedArray::DelayedArray(X)), "attsparse_greedy needs X in memory", fixed = TRUE)
+})
+
+test_that("option_table lists greedy's options from the core's table", {
+  tab <- attsparse:::option_table("greedy")
+  expect_setequal(tab$name, c("seed", "spectral", "rel", "k", "error", "candidates", "memory", "threads", "verbose"))
+  expect_true(is.nan(tab$default[tab$name == "rel"]) || is.na(tab$default[tab$name == "rel"]))
+})
+
+# ---------------------------------------------------------------- refit
+test_that("refit = TRUE lowers or keeps rel of a norm-Poisson sample, drops zero weights, reports rel before", {
+  inputs <- c(greedy_inputs()[c("dense", "sparse")], list(crude = real_data("crude")))
+  inputs <- inputs[!vapply(inputs, is.null, NA)]
+  for (nm in names(inputs)) {
+    X <- inputs[[nm]]
+    args <- list(X, m = 4 * nrow(X), probabilities = "norm", sampling = "poisson", seed = 3)
+    plain <- do.call(attsparse_rand, args)
+    fit <- do.call(attsparse_rand, c(args, refit = TRUE))
+    # refit_rel is the sample's own rel, which the refit never raises
+    expect_equal(fit$refit_rel, plain$rel_error, tolerance = 1e-12, label = paste(nm, "refit_rel"))
+    expect_lte(fit$rel_error, fit$refit_rel * (1 + 1e-12), label = paste(nm, "rel after"))
+    # the sample's columns, fewer or as many, all with a positive weight
+    expect_true(all(fit$index %in% plain$index), label = paste(nm, "subset"))
+    expect_lte(fit$k, plain$k)
+    expect_true(all(fit$weight > 0))
+    expect_equal(fit$rel_error, rel_direct(X, as.matrix(fit$Y))[["rel"]], tolerance = 1e-9)
+    # no estimate: rel_error is exact
+    expect_identical(fit$estimate, "none")
+    expect_true(is.na(fit$rel_estimate))
+    expect_match(fit$estimate_why, "refitted against X X'", fixed = TRUE)
+    expect_null(plain$refit_rel)
+    expect_output(print(fit), "refit: rel error", fixed = TRUE)
+  }
+})
+
+test_that("refit on golub's norm-Poisson sample: rel falls severalfold with fewer columns", {
+  skip_if_fast()
+  G <- real_data("golub")
+  skip_if_no_data(G, "r-bioc-multtest")
+  fit <- attsparse_rand(G, m = 915, probabilities = "norm", sampling = "poisson", seed = 1, refit = TRUE)
+  expect_lt(fit$rel_error, fit$refit_rel / 2)
+  expect_equal(fit$rel_error, rel_direct(G, as.matrix(fit$Y))[["rel"]], tolerance = 1e-9)
+})
+
+test_that("refit of det: the same columns reweighted, rel not raised, eps_bound that of BSS", {
+  X <- greedy_inputs()$dense
+  plain <- attsparse_det(X, eps = 0.5)
+  fit <- attsparse_det(X, eps = 0.5, refit = TRUE)
+  expect_equal(fit$refit_rel, plain$rel_error, tolerance = 1e-12)
+  expect_lte(fit$rel_error, fit$refit_rel * (1 + 1e-12))
+  expect_true(all(fit$index %in% plain$index))
+  expect_identical(fit$eps_bound, plain$eps_bound)
+  expect_equal(fit$eps_spectral, spectral_eps(X, fit$Y), tolerance = 1e-8)
+})
+
+test_that("refit needs the symmetric case in memory", {
+  X <- greedy_inputs()$dense
+  msg <- "'refit' fits the weights to X X' (the attention of X with itself): it cannot be used with 'K' or 'V'"
+  expect_error(attsparse_rand(X, K = X[1:3, ], refit = TRUE, seed = 1), msg, fixed = TRUE)
+  expect_error(attsparse_det(X, V = X[, 1:2], refit = TRUE), msg, fixed = TRUE)
+  skip_if_not_installed("DelayedArray")
+  skip_if_not_installed("BiocParallel")
+  W <- DelayedArray::DelayedArray(attsparse_example(6, 3000, 0.5, 2))
+  expect_error(attsparse_rand(W, refit = TRUE, seed = 1), "'refit' needs X in memory", fixed = TRUE)
+})
+
+test_that("Ctrl-C stops a long greedy run within a second, and the session goes on", {
+  skip_if_fast()
+  skip_on_os("windows")
+  # 100 x 1200 at 2%: hundreds of columns, a minute or more of rounds
+  expect_interrupted("X <- attsparse_example(100, 1200, 1, 3)",
+                     "attsparse_greedy(X, rel = 0.02, threads = 1)", delay = 3, within = 1.5)
+})
