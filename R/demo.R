@@ -45,6 +45,7 @@ attsparse_demo <- function(outdir = file.path(tempdir(), "attsparse-demo"), data
         "sampling, norm-squared or mixed probabilities; each at seed 1 with m = c n swept (c = 1/4 .. 8192, steps of",
         "about 1.4): the first m meeting the target (the one before it did not)",
         "target: attsparse_rand(X, rel = target, seed = 1), with its estimate of rel (rel_estimate, from Y alone)",
+        "greedy: attsparse_greedy(X, rel = target): chosen with X X' known, its rel exact (a certificate)",
         "det: attsparse_det with eps swept from 0.9 down: the first eps meeting the target (m: its iterations)",
         "gaussian: Y = X G / sqrt(k), G Gaussian, k swept up to 16 n: k dense columns, not columns of X",
         "exact: the exact Gram and its Cholesky factor, k = n; \"-\": not met within the sweep",
@@ -99,6 +100,7 @@ demo_targets <- function(name, X, quick = FALSE) {
     "norm-poisson" = sampled("norm", "poisson"),
     "mixed-poisson" = sampled("mixed", "poisson"),
     target = lapply(targets, function(t) attsparse_rand(X, rel = t, seed = 1, spectral = FALSE)),
+    greedy = lapply(targets, function(t) attsparse_greedy(X, rel = t, spectral = FALSE)),
     # each eps of the sweep about doubles det's iterations m: none after one with m n^2 > 1.5e7 (tens of seconds)
     det = demo_fewest(eps, targets, function(e) attsparse_det(X, eps = e, spectral = FALSE),
                       enough = function(res) res$m * n^2 > 1.5e7),
@@ -132,6 +134,7 @@ demo_fewest <- function(values, targets, run, enough = function(res) FALSE) {
 demo_target_row <- function(input, target, method, res) {
   detail <- if (!is.null(res[["detail"]])) res[["detail"]]
             else if (identical(res$method, "deterministic")) sprintf("eps=%g, m=%d", res$eps, res$m)
+            else if (identical(res$method, "greedy")) sprintf("rounds %d", res$rounds)
             else if (identical(res$method, "randomized") && isTRUE(res$rel_target > 0))   # the target mode
               sprintf("m=%d, picked %s %s, rounds %d", res$m, res$probabilities, res$sampling, res$rounds)
             else sprintf("m=%d", res$m)

@@ -16,7 +16,10 @@
 #      multiply-adds (Grams of Y, counted as the core counts them) and in time beside a default run
 #      (the calibration table at the end);
 #   6. the target mode at the default's own error (its median rel over those CSEEDS seeds), over
-#      TSEEDS seeds: median k against the default's median k, share of seeds meeting it.
+#      TSEEDS seeds: median k against the default's median k, share of seeds meeting it;
+#   7. the greedy method attsparse_greedy(X, rel = target): k, its exact rel (checked against the
+#      attention of X computed here), its time, and k against the best fixed scheme and the target
+#      mode's median (the summary table at the end).
 # Usage: Rscript bench/accuracy.R [--quick]   (RLIB: the library holding attsparse)
 args <- commandArgs(TRUE)
 quick <- "--quick" %in% args
@@ -87,6 +90,7 @@ gram_madds <- function(Y, chance) {
   (sum(g) + sum(g[chance])) / sum(g)
 }
 out <- character()
+greedy_rows <- list()
 say <- function(...) { line <- sprintf(...); cat(line, "\n", sep = ""); out <<- c(out, line) }
 
 say("accuracy benchmark: targets %s; sweep %d seeds, target mode %d seeds, calibration %d seeds",
@@ -125,14 +129,27 @@ for (nm in names(datasets)) {
   # one default run's time: milliseconds here, so a median of 11 after a first, warm-up run
   t_def <- median(replicate(12, attsparse_rand(X, seed = 1, error = FALSE, estimate = FALSE)$time)[-1])
   say("  %-8s %8s %8s %10s %10s %12s %10s", "target", "met", "median k", "k/best", "k/default", "median time", "x default")
+  tm_k <- rep(NA_real_, length(TARGETS))
   for (i in seq_along(TARGETS)) {
     tr <- target_runs(X, AX, TARGETS[i]); runs <- tr$runs; rel <- tr$rel; k <- tr$k
+    tm_k[i] <- k
     tt <- median(vapply(runs, `[[`, 0, "time"))
     probs <- table(vapply(runs, `[[`, "", "probabilities"))
     say("  %-8s %7.0f%% %8.0f %10s %10.3g %10.3f s %10.2f   (schemes: %s)", sprintf("%g%%", 100 * TARGETS[i]),
         100 * mean(rel <= TARGETS[i]), k, if (is.finite(best[i])) sprintf("%.2f", k / best[i]) else "-",
         k / length(lev$index), tt, tt / t_def,
         paste(sprintf("%s %d", names(probs), as.integer(probs)), collapse = ", "))
+  }
+  # the greedy method: deterministic, its rel exact (checked here against the attention of X)
+  say("  %-8s %8s %8s %10s %10s %12s", "greedy", "rel", "k", "k/best", "target/k", "time")
+  for (i in seq_along(TARGETS)) {
+    g <- attsparse_greedy(X, rel = TARGETS[i], spectral = FALSE)
+    stopifnot(abs(rel_of(g$Y, AX) - g$rel_error) <= 1e-9 * max(1, g$rel_error))
+    say("  %-8s %7.3g%% %8d %10s %10s %10.3f s", sprintf("%g%%", 100 * TARGETS[i]), 100 * g$rel_error, g$k,
+        if (is.finite(best[i]) && g$k > 0) sprintf("%.3g", g$k / best[i]) else "-",
+        if (g$k > 0) sprintf("%.3g", tm_k[i] / g$k) else "-", g$time)
+    greedy_rows[[length(greedy_rows) + 1]] <- data.frame(data = nm, target = TARGETS[i], k = g$k, rel = g$rel_error,
+                                                         target_k = tm_k[i], time = g$time)
   }
   cal <- vapply(seq_len(CSEEDS), function(s) {
     r <- attsparse_rand(X, seed = s, error = FALSE)
@@ -171,6 +188,13 @@ for (nm in names(caltab)) {
   say("  %-8s %7.0f%% %8.2f %9.0f%% %10.2f %7.0f %12.2f %12.2f %7.3f/%.3f s", nm, 100 * v[["cover"]], v[["ratio"]],
       100 * v[["tcover"]], v[["tratio"]], v[["rounds"]], v[["grams"]], v[["tgrams"]], v[["t_est"]], v[["t_run"]])
 }
+gr <- do.call(rbind, greedy_rows)
+say("\nthe greedy method against the target mode: columns kept for exact rel <= target (greedy: one deterministic run;")
+say("target mode: median of %d seeds), their ratio, and the greedy run's seconds", TSEEDS)
+say("  %-8s %7s %9s %9s %9s %9s", "data", "target", "greedy k", "target k", "ratio", "time")
+for (i in seq_len(nrow(gr)))
+  say("  %-8s %6g%% %9d %9.0f %9s %8.2f s", gr$data[i], 100 * gr$target[i], gr$k[i], gr$target_k[i],
+      if (gr$k[i] > 0) sprintf("%.3g", gr$target_k[i] / gr$k[i]) else "-", gr$time[i])
 dir.create("build/bench", showWarnings = FALSE, recursive = TRUE)
 writeLines(out, "build/bench/accuracy-tables.txt")
 cat("\ntables in build/bench/accuracy-tables.txt\n")

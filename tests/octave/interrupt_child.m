@@ -12,11 +12,12 @@ function [out, latency] = interrupt_child (lines, ready, delay)
   dir = fileparts (which ("attsparse_rand"));
   base = tempname ();
   fid = fopen ([base ".m"], "w");
-  fprintf (fid, "%s\n", lines{:});
+  ## a child Octave that dies of the signal writes no octave-workspace (into the tree, under make check)
+  fprintf (fid, "%s\n", "crash_dumps_octave_core (false);", lines{:});
   fclose (fid);
-  cmd = sprintf (["OCTAVE_HISTFILE=/dev/null octave-cli --norc --quiet --path '%s' '%s.m' > '%s.out' 2>&1 & pid=$!; ", ...
+  cmd = sprintf (["cd '%s' || exit 1; OCTAVE_HISTFILE=/dev/null octave-cli --norc --quiet --path '%s' '%s.m' > '%s.out' 2>&1 & pid=$!; ", ...
                   "until grep -q '%s' '%s.out' 2>/dev/null || ! kill -0 $pid 2>/dev/null; do sleep 0.02; done; sleep %g; ", ...
-                  "date +%%s.%%N > '%s.sent'; kill -INT $pid; wait $pid"], dir, base, base, ready, base, delay, base);
+                  "date +%%s.%%N > '%s.sent'; kill -INT $pid; wait $pid"], tempdir (), dir, base, base, ready, base, delay, base);
   system (cmd);
   out = fileread ([base ".out"]);
   sent = str2double (fileread ([base ".sent"]));

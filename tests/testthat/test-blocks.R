@@ -93,7 +93,8 @@ test_that("SerialParam, MulticoreParam(2) and SnowParam(2) give the same bits; e
                                 BPPARAM = bp, block_columns = 16384),
                  "^X: column 35000 holds a NaN or infinite value$")
   expect_error(attsparse_det(DX), "needs X in memory")
-  expect_error(attsparse_rand(DX, rel = 0.1), "needs X in memory")
+  expect_error(attsparse_greedy(DX), "needs X in memory")
+  expect_error(attsparse_rand(DX, m = 300, refit = TRUE), "'refit' needs X in memory")
   expect_error(attsparse_rand(DX, leverage = "exact"), "exact")
   expect_error(attsparse_rand(DX, BPPARAM = 2), "BiocParallelParam")
 })

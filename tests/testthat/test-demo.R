@@ -54,9 +54,17 @@ test_that("the targets table: each row's run meets its target, the sweep's run b
   n <- nrow(X)
   printed <- capture.output(tab <- attsparse:::demo_targets("example", X, quick = TRUE))
   targets <- c(0.05, 0.02, 0.01)
-  methods <- c("leverage-iid", "norm-poisson", "mixed-poisson", "target", "det", "gaussian")
+  methods <- c("leverage-iid", "norm-poisson", "mixed-poisson", "target", "greedy", "det", "gaussian")
   expect_equal(tab$method, c(rep(methods, 3), "exact"))
-  expect_equal(tab$target, c(rep(targets, each = 6), NA))
+  expect_equal(tab$target, c(rep(targets, each = length(methods)), NA))
+  # the greedy rows: met below the rel of Y = 0, with the fewest columns of the table's methods of X's columns
+  gr <- tab[tab$method == "greedy" & !is.na(tab$k), ]
+  expect_true(all(gr$rel <= gr$target))
+  for (t in gr$target) {
+    others <- tab[tab$target %in% t & tab$method %in% c("leverage-iid", "norm-poisson", "mixed-poisson", "target", "det") &
+                  !is.na(tab$k), ]
+    expect_true(all(gr$k[gr$target == t] <= others$k))
+  }
   met <- !is.na(tab$k)
   sweeps <- met & !tab$method %in% c("target", "exact")
   expect_true(all(tab$rel[sweeps] <= tab$target[sweeps]))
