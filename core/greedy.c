@@ -84,6 +84,13 @@ double as_greedy_prune_share = 4.0;
 #define AS_GREEDY_KKT_TOL 1e-9
 #define AS_GREEDY_F_TOL 1e-12
 
+/* memcpy that takes a null pointer with a size of 0 (no columns kept yet, no entry weights yet),
+   which memcpy itself must not be given. */
+static void gr_copy(void *dst, const void *src, size_t bytes)
+{
+    if (bytes) memcpy(dst, src, bytes);
+}
+
 typedef struct gr_entry {
     int64_t i, l;   /* row, column of the n x n error          */
     double z;       /* its weight                                */
@@ -346,7 +353,7 @@ static int gr_apply(gr_state *s, const gr_pass *P, int64_t p1, double *buf, as_c
         int64_t ld = s->X->ld;
         if (s->cand != NULL || P->list != NULL) {
             for (p = P->p0; p < p1; p++)
-                memcpy(buf + (p - P->p0) * n, s->X->x + gr_col(s, gr_at(P, p)) * s->X->ld,
+                gr_copy(buf + (p - P->p0) * n, s->X->x + gr_col(s, gr_at(P, p)) * s->X->ld,
                        sizeof(double) * (size_t)n);
             Xb = buf;
             ld = n;
@@ -641,7 +648,7 @@ static int gr_newton(gr_state *s, double *w, double scale)
     f0 = gr_objective(s, w);
     f1 = gr_objective(s, wn);
     if (!(f1 < f0)) return 0;
-    memcpy(w, wn, sizeof(double) * (size_t)k);
+    gr_copy(w, wn, sizeof(double) * (size_t)k);
     return 1;
 }
 
@@ -783,9 +790,9 @@ static int gr_refit(gr_state *s, double *rel, as_common *c)
     if (gr_normal(s, c) != AS_OK || gr_solve(s, c) != AS_OK || gr_make_h(s, s->H, c) != AS_OK)
         return c->status;
     best = gr_rel(s, s->H, s->rowrel, c);
-    memcpy(wbest, s->w, sizeof(double) * (size_t)k);
-    memcpy(ubest, s->u, sizeof(double) * (size_t)n);
-    memcpy(dbest, s->dg, sizeof(double) * (size_t)n);
+    gr_copy(wbest, s->w, sizeof(double) * (size_t)k);
+    gr_copy(ubest, s->u, sizeof(double) * (size_t)n);
+    gr_copy(dbest, s->dg, sizeof(double) * (size_t)n);
     for (it = 0; it < as_greedy_lawson + (as_greedy_diag > 0); it++) {
         double r;
         if (as_interrupted(c)) return c->status;
@@ -793,7 +800,7 @@ static int gr_refit(gr_state *s, double *rel, as_common *c)
         else {
             /* the best weights with the diagonal counting as much as as_greedy_diag of its row */
             int64_t i;
-            memcpy(s->u, ubest, sizeof(double) * (size_t)n);
+            gr_copy(s->u, ubest, sizeof(double) * (size_t)n);
             for (i = 0; i < n; i++) s->dg[i] = s->u[i] * (1.0 + as_greedy_diag * (double)n);
             gr_diag_entries(s);
         }
@@ -802,14 +809,14 @@ static int gr_refit(gr_state *s, double *rel, as_common *c)
         r = gr_rel(s, s->H, s->rowrel, c);
         if (r < best) {
             best = r;
-            memcpy(wbest, s->w, sizeof(double) * (size_t)k);
-            memcpy(ubest, s->u, sizeof(double) * (size_t)n);
-            memcpy(dbest, s->dg, sizeof(double) * (size_t)n);
+            gr_copy(wbest, s->w, sizeof(double) * (size_t)k);
+            gr_copy(ubest, s->u, sizeof(double) * (size_t)n);
+            gr_copy(dbest, s->dg, sizeof(double) * (size_t)n);
         }
     }
-    memcpy(s->w, wbest, sizeof(double) * (size_t)k);
-    memcpy(s->u, ubest, sizeof(double) * (size_t)n);
-    memcpy(s->dg, dbest, sizeof(double) * (size_t)n);
+    gr_copy(s->w, wbest, sizeof(double) * (size_t)k);
+    gr_copy(s->u, ubest, sizeof(double) * (size_t)n);
+    gr_copy(s->dg, dbest, sizeof(double) * (size_t)n);
     gr_diag_entries(s);
     if (as_greedy_lawson > 0) {
         if (gr_make_h(s, s->H, c) != AS_OK) return c->status;
@@ -849,7 +856,7 @@ static int gr_reserve(gr_state *s, int64_t need, as_common *c)
     do {                                                                                  \
         type *p_ = as_malloc(c, (size_t)(count), sizeof(type));                            \
         if (!p_) return c->status;                                                         \
-        if (ptr) memcpy(p_, ptr, sizeof(type) * (size_t)(s->kcap > 0 ? s->k : 0) * ((count) / cap)); \
+        if (ptr) gr_copy(p_, ptr, sizeof(type) * (size_t)(s->kcap > 0 ? s->k : 0) * ((count) / cap)); \
         as_free(c, ptr);                                                                   \
         ptr = p_;                                                                          \
     } while (0)
@@ -960,10 +967,10 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
             order[a].t = a;
         }
         qsort(order, (size_t)k, sizeof *order, gr_pick_cmp);
-        memcpy(wsave, s->w, sizeof(double) * (size_t)k);
-        memcpy(usave, s->u, sizeof(double) * (size_t)n);
-        memcpy(usave + n, s->dg, sizeof(double) * (size_t)n);
-        memcpy(esave, s->E, sizeof(gr_entry) * (size_t)s->ne);
+        gr_copy(wsave, s->w, sizeof(double) * (size_t)k);
+        gr_copy(usave, s->u, sizeof(double) * (size_t)n);
+        gr_copy(usave + n, s->dg, sizeof(double) * (size_t)n);
+        gr_copy(esave, s->E, sizeof(gr_entry) * (size_t)s->ne);
         nesave = s->ne;
         for (a = skip; a < skip + q; a++) {
             s->w[order[a].t] = 0;
@@ -980,10 +987,10 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
             q = 2 * q < s->k / 16 ? 2 * q : (s->k / 16 > 1 ? s->k / 16 : 1);
             continue;
         }
-        memcpy(s->w, wsave, sizeof(double) * (size_t)k);
-        memcpy(s->u, usave, sizeof(double) * (size_t)n);
-        memcpy(s->dg, usave + n, sizeof(double) * (size_t)n);
-        memcpy(s->E, esave, sizeof(gr_entry) * (size_t)nesave);
+        gr_copy(s->w, wsave, sizeof(double) * (size_t)k);
+        gr_copy(s->u, usave, sizeof(double) * (size_t)n);
+        gr_copy(s->dg, usave + n, sizeof(double) * (size_t)n);
+        gr_copy(s->E, esave, sizeof(gr_entry) * (size_t)nesave);
         s->ne = nesave;
         if (q > 1) q /= 2;
         else if (++skip >= k || skip >= AS_GREEDY_PRUNE_TRIES) {
@@ -1024,7 +1031,7 @@ static int gr_setup(gr_state *s, const double *G, as_common *c)
     s->E = as_malloc(c, (size_t)(s->necap > 0 ? s->necap : 1), sizeof(gr_entry));
     if (!s->G || !s->A || !s->H || !s->R || !s->M || !s->lg || !s->u || !s->rowrel || !s->r1 || !s->rho || !s->E)
         return c->status;
-    if (G) memcpy(s->G, G, sizeof(double) * nn);
+    if (G) gr_copy(s->G, G, sizeof(double) * nn);
     else if (as_gram(s->X, -1, NULL, NULL, s->G, c) != AS_OK) return c->status;
     if (as_gram_finite(n, s->G, as_input_name(s->X), c) != AS_OK) return c->status;
     for (i = 0; i < n; i++) {
@@ -1078,24 +1085,24 @@ static int gr_try_two(gr_state *s, const gr_pick *picks, double *rel, as_common 
     gr_entry *e0 = as_malloc(c, (size_t)(2 * s->necap + 1), sizeof(gr_entry)), *e1 = e0 ? e0 + s->necap : NULL;
     int64_t ne0 = s->ne, ne1;
     if (!save || !e0) goto done;
-    memcpy(w0, s->w, sizeof(double) * (size_t)k);
-    memcpy(ud, s->u, sizeof(double) * (size_t)n);
-    memcpy(ud + n, s->dg, sizeof(double) * (size_t)n);
-    memcpy(e0, s->E, sizeof(gr_entry) * (size_t)ne0);
+    gr_copy(w0, s->w, sizeof(double) * (size_t)k);
+    gr_copy(ud, s->u, sizeof(double) * (size_t)n);
+    gr_copy(ud + n, s->dg, sizeof(double) * (size_t)n);
+    gr_copy(e0, s->E, sizeof(gr_entry) * (size_t)ne0);
     /* the first choice: its state after the refit kept aside */
     if (gr_add(s, picks, 1, c) != AS_OK || gr_refit(s, &r0, c) != AS_OK) goto done;
-    memcpy(w1, s->w, sizeof(double) * (size_t)(k + 1));
-    memcpy(ud + 2 * n, s->u, sizeof(double) * (size_t)n);
-    memcpy(ud + 3 * n, s->dg, sizeof(double) * (size_t)n);
-    memcpy(e1, s->E, sizeof(gr_entry) * (size_t)s->ne);
+    gr_copy(w1, s->w, sizeof(double) * (size_t)(k + 1));
+    gr_copy(ud + 2 * n, s->u, sizeof(double) * (size_t)n);
+    gr_copy(ud + 3 * n, s->dg, sizeof(double) * (size_t)n);
+    gr_copy(e1, s->E, sizeof(gr_entry) * (size_t)s->ne);
     ne1 = s->ne;
     /* the second, from the state before */
     s->k = k;
     s->in[picks[0].t] = 0;
-    memcpy(s->w, w0, sizeof(double) * (size_t)k);
-    memcpy(s->u, ud, sizeof(double) * (size_t)n);
-    memcpy(s->dg, ud + n, sizeof(double) * (size_t)n);
-    memcpy(s->E, e0, sizeof(gr_entry) * (size_t)ne0);
+    gr_copy(s->w, w0, sizeof(double) * (size_t)k);
+    gr_copy(s->u, ud, sizeof(double) * (size_t)n);
+    gr_copy(s->dg, ud + n, sizeof(double) * (size_t)n);
+    gr_copy(s->E, e0, sizeof(gr_entry) * (size_t)ne0);
     s->ne = ne0;
     if (gr_add(s, picks + 1, 1, c) != AS_OK || gr_refit(s, &r1, c) != AS_OK) goto done;
     *rel = r1;
@@ -1104,10 +1111,10 @@ static int gr_try_two(gr_state *s, const gr_pick *picks, double *rel, as_common 
         s->k = k;
         s->in[picks[1].t] = 0;
         if (gr_add(s, picks, 1, c) != AS_OK) goto done;
-        memcpy(s->w, w1, sizeof(double) * (size_t)(k + 1));
-        memcpy(s->u, ud + 2 * n, sizeof(double) * (size_t)n);
-        memcpy(s->dg, ud + 3 * n, sizeof(double) * (size_t)n);
-        memcpy(s->E, e1, sizeof(gr_entry) * (size_t)ne1);
+        gr_copy(s->w, w1, sizeof(double) * (size_t)(k + 1));
+        gr_copy(s->u, ud + 2 * n, sizeof(double) * (size_t)n);
+        gr_copy(s->dg, ud + 3 * n, sizeof(double) * (size_t)n);
+        gr_copy(s->E, e1, sizeof(gr_entry) * (size_t)ne1);
         s->ne = ne1;
         for (a = 0; a <= k; a++) s->ban[a] = 0;
         if (gr_make_h(s, s->H, c) != AS_OK) goto done;
@@ -1221,15 +1228,15 @@ static int gr_polish(gr_state *s, double *rel, as_common *c)
     double *w = as_malloc(c, (size_t)s->k, sizeof(double));
     int t;
     if (!w) return c->status;
-    memcpy(w, s->w, sizeof(double) * (size_t)s->k);
+    gr_copy(w, s->w, sizeof(double) * (size_t)s->k);
     for (t = 0; t < AS_GREEDY_REFIT_STEPS; t++) {
         double r;
         if (gr_refit(s, &r, c) != AS_OK) break;
         if (!(r < *rel)) break;
         *rel = r;
-        memcpy(w, s->w, sizeof(double) * (size_t)s->k);
+        gr_copy(w, s->w, sizeof(double) * (size_t)s->k);
     }
-    memcpy(s->w, w, sizeof(double) * (size_t)s->k);
+    gr_copy(s->w, w, sizeof(double) * (size_t)s->k);
     as_free(c, w);
     if (c->status == AS_OK) gr_compact(s);
     return c->status;
@@ -1322,7 +1329,7 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
         /* hand X X' back for the metrics */
         *G = as_malloc(c, (size_t)(n * n), sizeof(double));
         if (!*G) goto done;
-        memcpy(*G, s.G, sizeof(double) * (size_t)(n * n));
+        gr_copy(*G, s.G, sizeof(double) * (size_t)(n * n));
     }
     s.score = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
     s.norm = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
@@ -1346,9 +1353,9 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
         if (gr_refit(&s, &r, c) != AS_OK) goto done;
         if (!(r < rel)) break;
         rel = r;
-        memcpy(w0, s.w, sizeof(double) * (size_t)k);
+        gr_copy(w0, s.w, sizeof(double) * (size_t)k);
     }
-    if (rel < rel0 || a > 0) memcpy(s.w, w0, sizeof(double) * (size_t)k);
+    if (rel < rel0 || a > 0) gr_copy(s.w, w0, sizeof(double) * (size_t)k);
     else for (a = 0; a < k; a++) s.w[a] = S->weight[a] * S->weight[a];
     /* S's columns in their order, zero weights dropped */
     {
