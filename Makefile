@@ -68,9 +68,10 @@ $(BUILD)/tests/%: tests/core/%.c tests/core/check.h tests/core/bits_hash.h $(COR
 # one line per test program, then "core C tests: N passed, M failed" (their sums)
 COUNT_SUM = awk '/ [0-9]+ passed, [0-9]+ failed/ { for (i = 2; i <= NF; i++) { if ($$i ~ /^passed,?$$/) p += $$(i-1); \
   if ($$i ~ /^failed,?$$/) f += $$(i-1) } } END { printf "%s: %d passed, %d failed\n", label, p, f }'
-# first the core's file-level call graph: no circle (tools/check-callgraph.sh)
+# first the core's file-level call graph: no circle (tools/check-callgraph.sh), and no function body in
+# core/*.c longer than 150 lines (tools/check-funclen.sh)
 check-core: $(CORE_TESTS) $(CORE_LIB)
-	@{ tools/check-callgraph.sh $(CORE_OBJ); \
+	@{ tools/check-callgraph.sh $(CORE_OBJ); tools/check-funclen.sh $(CORE_SRC); \
 	  for t in $(CORE_TESTS); do echo "== $$t"; $$t; st=$$?; [ $$st -le 1 ] || echo "$$t: 0 passed, 1 failed (exited $$st)"; \
 	  done; } 2>&1 | tee $(BUILD)/tests/check-core.log; \
 	  $(COUNT_SUM) label="core C tests" $(BUILD)/tests/check-core.log; \

@@ -149,58 +149,85 @@ static double as_tail_start(const as_tail_set *T)
     return hi > 0 ? hi : DBL_MIN;
 }
 
-int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int sampling,
-                      const double *term, const double *rowsq, as_common *c)
+/* The arrays of the estimate (as_estimate_gauss). X's rows 0 .. nr - 1 are
+   the queries and its rows k0 .. N - 1 the nk keys (stacked: k0 = nr; else
+   k0 = 0 and every row is both). */
+typedef struct as_gauss {
+    int64_t N, k, nr, k0, nk;
+    int stacked, dense;
+    double kappa;           /* i.i.d.: 1 / (m - 1), on the estimate's square; Poisson: 0  */
+    int64_t ku, nz;         /* the columns with omega_j > 0, their nonzeros               */
+    double k0sum, sbb;      /* sum omega_j beta_j^4, sum beta_j^2                         */
+    double *H, *V;          /* N x N: the sample's Gram; the variance's Gram, then sd's   */
+    double *A, *pi;         /* nr x nk: Att(Y); nk: its mean row                          */
+    double *beta, *omega;   /* k: pi' y_j; omega_j                                        */
+    int64_t *col;           /* k: the sample's columns of X                               */
+    double *r, *s;          /* N: the variance's one-row terms (then the centre's sd);
+                               sum_j beta_j y_j                                           */
+    double *ve, *vr, *cre, *sbp, *q4;  /* N: the diagonal's sums (not stacked)            */
+    double *mu, *sdd, *ad;  /* N: the diagonal entries' mean, sd, attention a_ii          */
+    double *ux;             /* the columns u: dense N x ku, or CSC with up, ui            */
+    int64_t *up, *ui;
+} as_gauss;
+
+/* The arrays but ux, up, ui (as_gauss_var makes those). */
+static int as_gauss_alloc(as_gauss *ws, as_common *c)
 {
-    int64_t N = X->nrow, k = S->k, t, i, l, ku = 0, nz = 0, e;
-    int stacked = X->kind == AS_STACKED, iid = sampling == AS_SAMPLING_IID, dense = X->kind == AS_DENSE;
-    int64_t nr = stacked ? X->part[0]->nrow : N, k0 = stacked ? nr : 0, nk = N - k0;
-    double m = (double)S->m, kappa = iid ? 1.0 / (m - 1) : 0, k0sum = 0, sbb = 0, alpha = 1 - AS_ESTIMATE_QUANTILE;
-    double *H = NULL, *A = NULL, *V = NULL, *pi = NULL, *beta = NULL, *omega = NULL, *r = NULL, *s = NULL,
-           *ux = NULL, *ve = NULL, *vr = NULL, *cre = NULL, *sbp = NULL, *q4 = NULL, *mu = NULL, *sdd = NULL, *ad = NULL;
-    int64_t *col = NULL, *up = NULL, *ui = NULL;
-    as_tail_set T;
-    as_matrix U;
-    memset(&T, 0, sizeof T);
-    S->estimate = AS_ESTIMATE_NONE;
-    S->estimate_why = AS_WHY_MADE;
-    S->rel_estimate = S->inf_estimate = NAN;
-    if (iid && !(m >= 2)) {
-        S->estimate_why = AS_WHY_ONE_DRAW;
-        return AS_OK;
-    }
-    H = as_malloc(c, (size_t)(N * N), sizeof(double));
-    V = as_malloc(c, (size_t)(N * N), sizeof(double));
-    A = as_malloc(c, (size_t)(nr * nk), sizeof(double));
-    pi = as_calloc(c, (size_t)nk, sizeof(double));
-    beta = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
-    omega = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
-    col = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(int64_t));
-    r = as_calloc(c, (size_t)N, sizeof(double));
-    s = as_calloc(c, (size_t)N, sizeof(double));
-    ve = as_calloc(c, (size_t)N, sizeof(double));
-    vr = as_calloc(c, (size_t)N, sizeof(double));
-    cre = as_calloc(c, (size_t)N, sizeof(double));
-    sbp = as_calloc(c, (size_t)N, sizeof(double));
-    q4 = as_calloc(c, (size_t)N, sizeof(double));
-    mu = as_calloc(c, (size_t)N, sizeof(double));
-    sdd = as_calloc(c, (size_t)N, sizeof(double));
-    ad = as_calloc(c, (size_t)N, sizeof(double));
-    if (!H || !V || !A || !pi || !beta || !omega || !col || !r || !s || !ve || !vr || !cre || !sbp || !q4 || !mu ||
-        !sdd || !ad)
-        goto done;
-    for (t = 0; t < k; t++) {
-        col[t] = cols ? cols[t] : t;
-        omega[t] = iid ? m / ((m - 1) * term[t]) : 1 - term[t];
-        if (omega[t] > 0) {
-            ku++;
-            nz += dense ? N : as_col_nnz(X, col[t]);
-        }
-    }
-    if (as_gram(X, k, col, S->weight, H, c) != AS_OK) goto done;
-    /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
-    if (!as_all_finite(N * N, H)) { S->estimate_why = AS_WHY_OVERFLOW; goto done; }
-    /* Att(Y) (row i against the keys, H symmetric), its mean row pi */
+    int64_t N = ws->N, k = ws->k;
+    ws->H = as_malloc(c, (size_t)(N * N), sizeof(double));
+    ws->V = as_malloc(c, (size_t)(N * N), sizeof(double));
+    ws->A = as_malloc(c, (size_t)(ws->nr * ws->nk), sizeof(double));
+    ws->pi = as_calloc(c, (size_t)ws->nk, sizeof(double));
+    ws->beta = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
+    ws->omega = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
+    ws->col = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(int64_t));
+    ws->r = as_calloc(c, (size_t)N, sizeof(double));
+    ws->s = as_calloc(c, (size_t)N, sizeof(double));
+    ws->ve = as_calloc(c, (size_t)N, sizeof(double));
+    ws->vr = as_calloc(c, (size_t)N, sizeof(double));
+    ws->cre = as_calloc(c, (size_t)N, sizeof(double));
+    ws->sbp = as_calloc(c, (size_t)N, sizeof(double));
+    ws->q4 = as_calloc(c, (size_t)N, sizeof(double));
+    ws->mu = as_calloc(c, (size_t)N, sizeof(double));
+    ws->sdd = as_calloc(c, (size_t)N, sizeof(double));
+    ws->ad = as_calloc(c, (size_t)N, sizeof(double));
+    if (!ws->H || !ws->V || !ws->A || !ws->pi || !ws->beta || !ws->omega || !ws->col || !ws->r || !ws->s || !ws->ve ||
+        !ws->vr || !ws->cre || !ws->sbp || !ws->q4 || !ws->mu || !ws->sdd || !ws->ad)
+        return c->status;
+    return AS_OK;
+}
+
+static void as_gauss_free(as_gauss *ws, as_common *c)
+{
+    as_free(c, ws->H);
+    as_free(c, ws->V);
+    as_free(c, ws->A);
+    as_free(c, ws->pi);
+    as_free(c, ws->beta);
+    as_free(c, ws->omega);
+    as_free(c, ws->col);
+    as_free(c, ws->r);
+    as_free(c, ws->s);
+    as_free(c, ws->ve);
+    as_free(c, ws->vr);
+    as_free(c, ws->cre);
+    as_free(c, ws->sbp);
+    as_free(c, ws->q4);
+    as_free(c, ws->mu);
+    as_free(c, ws->sdd);
+    as_free(c, ws->ad);
+    as_free(c, ws->ux);
+    as_free(c, ws->up);
+    as_free(c, ws->ui);
+}
+
+/* Att(Y) (row i against the keys, H symmetric), its mean row pi */
+static void as_gauss_att(as_gauss *ws)
+{
+    int64_t N = ws->N, nr = ws->nr, k0 = ws->k0, nk = ws->nk, i, l;
+    int stacked = ws->stacked;
+    const double *H = ws->H;
+    double *A = ws->A, *pi = ws->pi, *ad = ws->ad;
     for (i = 0; i < nr; i++) {
         double li = as_lse(nk, H + i * N + k0);
         for (l = 0; l < nk; l++) {
@@ -210,13 +237,26 @@ int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int
         }
         if (!stacked) ad[i] = A[i + i * nr];
     }
-    /* beta_t = pi' y_t over the keys' rows, and the columns u of the variance's Gram */
-    ux = as_malloc(c, (size_t)(nz > 0 ? nz : 1), sizeof(double));
+}
+
+/* beta_t = pi' y_t over the keys' rows, and the columns u of the variance's
+   Gram, V = U U' (with r, s, k0sum, sbb and the diagonal's sums) */
+static int as_gauss_var(as_gauss *ws, const as_matrix *X, const as_sample *S, as_common *c)
+{
+    int64_t N = ws->N, k = ws->k, nr = ws->nr, k0 = ws->k0, ku = ws->ku, nz = ws->nz, t, i, l, e;
+    int stacked = ws->stacked, dense = ws->dense;
+    const int64_t *col = ws->col;
+    const double *pi = ws->pi, *omega = ws->omega;
+    double *beta = ws->beta, *r = ws->r, *s = ws->s, *ve = ws->ve, *vr = ws->vr, *cre = ws->cre, *sbp = ws->sbp,
+           *q4 = ws->q4, *ux, k0sum = 0, sbb = 0;
+    int64_t *up = NULL, *ui = NULL;
+    as_matrix U;
+    ux = ws->ux = as_malloc(c, (size_t)(nz > 0 ? nz : 1), sizeof(double));
     if (!dense) {
-        up = as_malloc(c, (size_t)(ku + 1), sizeof(int64_t));
-        ui = as_malloc(c, (size_t)(nz > 0 ? nz : 1), sizeof(int64_t));
+        up = ws->up = as_malloc(c, (size_t)(ku + 1), sizeof(int64_t));
+        ui = ws->ui = as_malloc(c, (size_t)(nz > 0 ? nz : 1), sizeof(int64_t));
     }
-    if (!ux || (!dense && (!up || !ui))) goto done;
+    if (!ux || (!dense && (!up || !ui))) return c->status;
     if (!dense) up[0] = 0;
     for (t = 0, e = 0, l = 0; t < k; t++) {
         double w = S->weight[t], b = 0, om = omega[t];
@@ -245,10 +285,20 @@ int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int
         if (dense) e += N;
         else up[++l] = e;
     }
+    ws->k0sum = k0sum;
+    ws->sbb = sbb;
     if (dense) as_view_dense(&U, N, ku, ux, N);
     else as_view_csc64(&U, N, ku, up, ui, ux);
-    if (as_gram(&U, -1, NULL, NULL, V, c) != AS_OK) goto done;
-    /* the sd of the pi-centred log-ratio of each entry, into V (rows x keys) */
+    if (as_gram(&U, -1, NULL, NULL, ws->V, c) != AS_OK) return c->status;
+    return AS_OK;
+}
+
+/* the sd of the pi-centred log-ratio of each entry, into V (rows x keys) */
+static void as_gauss_sd(as_gauss *ws)
+{
+    int64_t N = ws->N, nr = ws->nr, k0 = ws->k0, nk = ws->nk, i, l;
+    double kappa = ws->kappa, k0sum = ws->k0sum, sbb = ws->sbb, *V = ws->V;
+    const double *H = ws->H, *r = ws->r, *s = ws->s;
     for (l = 0; l < nk; l++)
         for (i = 0; i < nr; i++) {
             int64_t g = k0 + l;
@@ -257,75 +307,109 @@ int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int
             double vd = r[g] + k0sum - kappa * pd * pd;
             V[i + l * N] = sqrt((vt > 0 ? vt : 0) + (vd > 0 ? vd : 0));
         }
-    if (!stacked) {
-        /* the self part of each row's centre; the diagonal's known mean */
-        /* row i's centre is not alpha_i e_i + (1 - alpha_i) pi (pi
-           without i, rescaled): the difference dA of the two weights sums
-           to 0, so its part of the centre is sum_m dA_m F^pi_im, of sd at
-           most sum_m |dA_m| sd(F^pi_im) (cen[i]), added to the row's entries */
-        for (i = 0; i < nr; i++) {
-            double cen = 0, a1 = 1 - ad[i];
-            sdd[i] = V[i + i * N];
-            for (l = 0; l < nk; l++)
-                if (l != i && pi[i] < 1) cen += fabs(A[i + l * nr] - a1 * pi[l] / (1 - pi[i])) * V[i + l * N];
-            r[i] = cen;   /* r is spent: it holds the centre's sd from here on */
-        }
+}
+
+/* the self part of each row's centre; the diagonal's known mean (not stacked:
+   the diagonal entries' mu and sdd, the off-diagonal's sd in V grown) */
+static void as_gauss_self(as_gauss *ws, const double *rowsq)
+{
+    int64_t N = ws->N, nr = ws->nr, nk = ws->nk, i, l;
+    double kappa = ws->kappa, *V = ws->V, *r = ws->r, *mu = ws->mu, *sdd = ws->sdd;
+    const double *H = ws->H, *A = ws->A, *pi = ws->pi, *ad = ws->ad, *ve = ws->ve, *vr = ws->vr, *cre = ws->cre,
+                 *sbp = ws->sbp, *q4 = ws->q4;
+    /* row i's centre is not alpha_i e_i + (1 - alpha_i) pi (pi
+       without i, rescaled): the difference dA of the two weights sums
+       to 0, so its part of the centre is sum_m dA_m F^pi_im, of sd at
+       most sum_m |dA_m| sd(F^pi_im) (cen[i]), added to the row's entries */
+    for (i = 0; i < nr; i++) {
+        double cen = 0, a1 = 1 - ad[i];
+        sdd[i] = V[i + i * N];
         for (l = 0; l < nk; l++)
-            for (i = 0; i < nr; i++)
-                if (i != l) V[i + l * N] += ad[i] * sdd[i] + r[i];
-        for (i = 0; i < nr; i++) {
-            double a1 = 1 - ad[i];
-            if (rowsq) {
-                double hd = H[i + i * N], vei = ve[i] - kappa * hd * hd, vri = vr[i] - kappa * sbp[i] * sbp[i],
-                       ci = cre[i] - kappa * hd * sbp[i], rho = vei > 0 ? ci / vei : 0;
-                /* the regression's mean; the rest's variance whole (its
-                   conditional one, smaller on average, is not Gaussian when a
-                   few columns carry the row), and the regression's shift
-                   uncertain by its relative standard error, one over the
-                   square root of the effective count of the row's terms
-                   (Kish: (sum v)^2 / sum v^2 of v = omega y^4) */
-                double shift = rho * (hd - rowsq[i]), neff = q4[i] > 0 ? ve[i] * ve[i] / q4[i] : 1;
-                mu[i] = a1 * ((hd - rowsq[i]) - shift);
-                sdd[i] = a1 * sqrt((vri > 0 ? vri : 0) + shift * shift / neff) + r[i];
-            } else sdd[i] = a1 * sdd[i] + r[i];
+            if (l != i && pi[i] < 1) cen += fabs(A[i + l * nr] - a1 * pi[l] / (1 - pi[i])) * V[i + l * N];
+        r[i] = cen;   /* r is spent: it holds the centre's sd from here on */
+    }
+    for (l = 0; l < nk; l++)
+        for (i = 0; i < nr; i++)
+            if (i != l) V[i + l * N] += ad[i] * sdd[i] + r[i];
+    for (i = 0; i < nr; i++) {
+        double a1 = 1 - ad[i];
+        if (rowsq) {
+            double hd = H[i + i * N], vei = ve[i] - kappa * hd * hd, vri = vr[i] - kappa * sbp[i] * sbp[i],
+                   ci = cre[i] - kappa * hd * sbp[i], rho = vei > 0 ? ci / vei : 0;
+            /* the regression's mean; the rest's variance whole (its
+               conditional one, smaller on average, is not Gaussian when a
+               few columns carry the row), and the regression's shift
+               uncertain by its relative standard error, one over the
+               square root of the effective count of the row's terms
+               (Kish: (sum v)^2 / sum v^2 of v = omega y^4) */
+            double shift = rho * (hd - rowsq[i]), neff = q4[i] > 0 ? ve[i] * ve[i] / q4[i] : 1;
+            mu[i] = a1 * ((hd - rowsq[i]) - shift);
+            sdd[i] = a1 * sqrt((vri > 0 ? vri : 0) + shift * shift / neff) + r[i];
+        } else sdd[i] = a1 * sdd[i] + r[i];
+    }
+}
+
+int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int sampling,
+                      const double *term, const double *rowsq, as_common *c)
+{
+    int64_t N = X->nrow, k = S->k, t;
+    int stacked = X->kind == AS_STACKED, iid = sampling == AS_SAMPLING_IID, dense = X->kind == AS_DENSE;
+    int64_t nr = stacked ? X->part[0]->nrow : N, k0 = stacked ? nr : 0, nk = N - k0;
+    double m = (double)S->m, alpha = 1 - AS_ESTIMATE_QUANTILE;
+    as_gauss ws;
+    as_tail_set T;
+    memset(&ws, 0, sizeof ws);
+    memset(&T, 0, sizeof T);
+    S->estimate = AS_ESTIMATE_NONE;
+    S->estimate_why = AS_WHY_MADE;
+    S->rel_estimate = S->inf_estimate = NAN;
+    if (iid && !(m >= 2)) {
+        S->estimate_why = AS_WHY_ONE_DRAW;
+        return AS_OK;
+    }
+    ws.N = N;
+    ws.k = k;
+    ws.nr = nr;
+    ws.k0 = k0;
+    ws.nk = nk;
+    ws.stacked = stacked;
+    ws.dense = dense;
+    ws.kappa = iid ? 1.0 / (m - 1) : 0;
+    if (as_gauss_alloc(&ws, c) != AS_OK) goto done;
+    for (t = 0; t < k; t++) {
+        ws.col[t] = cols ? cols[t] : t;
+        ws.omega[t] = iid ? m / ((m - 1) * term[t]) : 1 - term[t];
+        if (ws.omega[t] > 0) {
+            ws.ku++;
+            ws.nz += dense ? N : as_col_nnz(X, ws.col[t]);
         }
+    }
+    if (as_gram(X, k, ws.col, S->weight, ws.H, c) != AS_OK) goto done;
+    /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
+    if (!as_all_finite(N * N, ws.H)) { S->estimate_why = AS_WHY_OVERFLOW; goto done; }
+    as_gauss_att(&ws);
+    if (as_gauss_var(&ws, X, S, c) != AS_OK) goto done;
+    as_gauss_sd(&ws);
+    if (!stacked) {
+        as_gauss_self(&ws, rowsq);
         T.ndiag = nr;
-        T.dmu = mu;
-        T.ds = sdd;
+        T.dmu = ws.mu;
+        T.ds = ws.sdd;
     }
     /* rel: every entry's a is 1 */
-    if (as_tail_cells(nr, nk, V, N, NULL, !stacked, &T, c) != AS_OK) goto done;
+    if (as_tail_cells(nr, nk, ws.V, N, NULL, !stacked, &T, c) != AS_OK) goto done;
     T.da = NULL;
     S->rel_estimate = as_tail_solve(&T, alpha, as_tail_start(&T));
     as_free(c, T.cell);
     T.cell = NULL;
-    if (as_tail_cells(nr, nk, V, N, A, !stacked, &T, c) != AS_OK) goto done;
-    T.da = ad;
+    if (as_tail_cells(nr, nk, ws.V, N, ws.A, !stacked, &T, c) != AS_OK) goto done;
+    T.da = ws.ad;
     S->inf_estimate = as_tail_solve(&T, alpha, as_tail_start(&T));
     S->estimate = AS_ESTIMATE_GAUSSIAN;
-    as_progress(c, "estimate: gaussian from the variance of %lld of %lld columns: rel %.3g", (long long)ku,
+    as_progress(c, "estimate: gaussian from the variance of %lld of %lld columns: rel %.3g", (long long)ws.ku,
                 (long long)k, S->rel_estimate);
 done:
     as_free(c, T.cell);
-    as_free(c, H);
-    as_free(c, V);
-    as_free(c, A);
-    as_free(c, pi);
-    as_free(c, beta);
-    as_free(c, omega);
-    as_free(c, col);
-    as_free(c, r);
-    as_free(c, s);
-    as_free(c, ve);
-    as_free(c, vr);
-    as_free(c, cre);
-    as_free(c, sbp);
-    as_free(c, q4);
-    as_free(c, mu);
-    as_free(c, sdd);
-    as_free(c, ad);
-    as_free(c, ux);
-    as_free(c, up);
-    as_free(c, ui);
+    as_gauss_free(&ws, c);
     return c->status;
 }
