@@ -347,8 +347,10 @@ const char *as_sample_warning(const as_sample *S, char *buf, size_t len)
     buf[0] = '\0';
     /* the ratios of attention entries near exp(-2 r): past r of about 350 they overflow */
     if (!isnan(M->r) && (!isfinite(M->rel) || !isfinite(M->baseline)))
-        at += (size_t)snprintf(buf, len, "the relative attention error overflows to Inf: max |X X'| = %g, so "
-                               "Att(X) has entries near exp(-%g); the spectral eps is unaffected", M->r, 2 * M->r);
+        at += (size_t)snprintf(buf, len, "the relative attention error %s: max |X X'| = %g, so "
+                               "Att(X) has entries near exp(-%g); the spectral eps is unaffected",
+                               isfinite(M->rel) ? "is far beyond any use and its baseline (Y = 0) overflows to Inf"
+                                                : "overflows to Inf", M->r, 2 * M->r);
     else if (isinf(S->rel_estimate))
         at += (size_t)snprintf(buf, len, "the estimated relative attention error overflows to Inf: the attention "
                                "of Y or of a resample has entries too small for their ratios (logits of "

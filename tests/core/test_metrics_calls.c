@@ -344,6 +344,11 @@ static void test_sample_warning(void)
     CHECK(as_sample_warning(&S, text, sizeof text) &&
               strcmp(text, "the relative attention error overflows to Inf: max |X X'| = 400, so Att(X) has entries "
                            "near exp(-800); the spectral eps is unaffected") == 0, "%s", text);
+    /* raw counts (logits in the thousands): rel itself finite but astronomically large, the baseline Inf */
+    S.metrics.rel = 1e248;
+    CHECK(as_sample_warning(&S, text, sizeof text) &&
+              strstr(text, "the relative attention error is far beyond any use and its baseline (Y = 0) overflows "
+                           "to Inf: max |X X'| = 400") == text, "%s", text);
     as_sample_init(&S);
     S.rel_estimate = INFINITY;
     CHECK(as_sample_warning(&S, text, sizeof text) &&
