@@ -15,8 +15,9 @@ for group in "$@"; do
     docs)     want+=(r-cran-knitr r-cran-rmarkdown pandoc) ;;
     bench)    want+=(r-cran-bench python3-sklearn time) ;;
     sanitize) want+=(clang libclang-rt-14-dev valgrind) ;;
-    # R CMD check --as-cran: the PDF manual (pdflatex, fonts, texi2dvi), HTML validation, PDF compaction
-    tex)      want+=(texlive-latex-base texlive-fonts-recommended texlive-fonts-extra texlive-latex-extra texinfo tidy qpdf) ;;
+    # R CMD check --as-cran: the PDF manual (pdflatex, fonts, texi2dvi), HTML validation, PDF compaction,
+    # checkbashisms (devscripts) for the configure and cleanup scripts
+    tex)      want+=(texlive-latex-base texlive-fonts-recommended texlive-fonts-extra texlive-latex-extra texinfo tidy qpdf devscripts) ;;
     *) echo "install-deps: unknown group '$group'" >&2; exit 2 ;;
   esac
 done

@@ -55,9 +55,13 @@ check-sanitize: $(ASAN_TESTS)
 	done; [ $$fail -eq 0 ] && echo "check-sanitize: $(words $(ASAN_TESTS)) test programs, 0 sanitizer errors"; \
 	cat $(ASAN_TESTS:=.log) | $(COUNT_SUM) label="asan+ubsan"; exit $$fail
 
+# the programs run two at a time (memcheck serializes each one's threads on one core; the stages of make check
+# run one after the other, so the second core is otherwise idle here), reported in order
+VG_JOBS     ?= 2
 check-valgrind: $(VG_TESTS)
+	@printf '%s\n' $(VG_TESTS) | xargs -P $(VG_JOBS) -I{} sh -c '$(VG_ENV) $(VALGRIND) {} >{}.log 2>&1; echo $$? >{}.status'
 	@fail=0; for t in $(VG_TESTS); do echo "== valgrind $$t"; \
-	  $(VG_ENV) $(VALGRIND) $$t >$$t.log 2>&1; st=$$?; tail -1 $$t.log; \
+	  st=$$(cat $$t.status); tail -1 $$t.log; \
 	  if [ $$st -ne 0 ]; then fail=1; echo "check-valgrind: $$t exited $$st"; grep -E -B2 -A25 "==[0-9]+==|FAIL" $$t.log | head -80; fi; \
 	done; [ $$fail -eq 0 ] && echo "check-valgrind: $(words $(VG_TESTS)) test programs, 0 memcheck errors, 0 leaks"; \
 	cat $(VG_TESTS:=.log) | $(COUNT_SUM) label="valgrind"; exit $$fail
