@@ -575,7 +575,7 @@ static double gr_objective(const gr_state *s, const double *w)
     for (a = 0; a < k; a++) {
         double kw = 0;
         if (w[a] == 0) continue;
-        for (b = 0; b < k; b++) kw += s->K[a + b * k] * w[b];
+        for (b = 0; b < k; b++) kw += s->K[b + a * k] * w[b];   /* K symmetric: its column a, read in order */
         f += w[a] * (kw - 2.0 * s->b[a]);
     }
     return f;
