@@ -2,13 +2,13 @@
 # make            both front-ends (R package into build/Rlib, Octave functions into build/octave); installs nothing
 # make core       the C core, build/libattsparse.a; installs nothing
 # make check-fast the core's C tests, R testthat without its long tests, the Octave tests and the live
-#                 R/Octave fixture cross-check (98 s on an idle 2-core machine; no sanitizers, valgrind, tarballs)
+#                 R/Octave fixture cross-check (2 min 20 s on an idle 2-core machine; no sanitizers, valgrind, tarballs)
 # make check      every test: core C tests, R testthat, vignette, Octave tests, the R/Octave cross-check, the
 #                 installed Octave package, ASan+UBSan, valgrind memcheck, fuzz corpus replay, R CMD check --as-cran of the source
 #                 tarball (when pdflatex is present); each stage prints its counts and the run ends with the
 #                 line "N passed, M failed" summing them. Measured from a fresh clone on an idle 2-core
-#                 machine (/usr/bin/time -v .ci/run): 23 min wall clock, 8368 tests; 1.03 GB peak resident
-#                 memory for the largest process (about 1.05 GB summed over all, sampled each second).
+#                 machine (/usr/bin/time -v .ci/run): 20 min wall clock, 15226 tests; 1.15 GB peak resident
+#                 memory for the largest process.
 #                 valgrind runs with OMP_THREAD_LIMIT=4 (tests/reliability/sanitize.mk), which took it
 #                 from 11.7 GB to 0.2 GB.
 # make demo       both front-ends' attsparse_demo on the built-in example and the data sets of

@@ -104,9 +104,10 @@ demo_plots <- function(outdir, X, out, quick) {
       t <- out$targets[out$targets$input == nm, ]
       exact <- t$k[t$method == "exact"]   # the exact Gram's Cholesky factor: k = n
       t <- t[!is.na(t$target), ]
-      k <- tapply(t$k, list(t$target, factor(t$method, unique(t$method))), identity)
+      # no point for k = 0 (a target at or above the rel of Y = 0, met with no column) on the log scale
+      k <- tapply(ifelse(t$k > 0, t$k, NA), list(t$target, factor(t$method, unique(t$method))), identity)
       loglog(as.numeric(rownames(k)), k, paste(nm, "- fewest columns for rel <= target"), "target rel", "k",
-             "bottomleft", ylim = range(t$k, exact, na.rm = TRUE), xlim = c(0.008, 0.06))
+             "bottomleft", ylim = range(k, exact, na.rm = TRUE), xlim = c(0.008, 0.06))
       graphics::abline(h = exact, lty = 2)
     }
     grDevices::dev.off()

@@ -116,6 +116,7 @@ function png = demo_plots (outdir, X, tab, quick)
           K(a, j) = ti(strcmp ({ti.method}, methods{j}) & [ti.target] == targets(a)).k;
         endfor
       endfor
+      K(K <= 0) = NaN;   # no point for k = 0 (a target met with no column) on the log scale
       exact = ti(strcmp ({ti.method}, "exact")).k;
       h = loglog (targets, K, "-o", [targets(1), targets(end)], [exact, exact], "k--", "linewidth", 1.5);
       decorate (sprintf ("%s: fewest columns for rel <= target", inputs{i}), "target rel", h, ...
