@@ -191,3 +191,10 @@ endfunction
 %! assert (isnan (err) && isnan (info.rel_error));
 %! assert (info.eps_spectral, e.eps_spectral, 1e-8);
 %!error <'leaf' must be a whole number in \[0, 1e18\], got -1> attsparse_det (X, "leaf", -1)
+
+%!demo
+%! ## BSS at eps = 0.5: at most ceil (b n) columns, its spectral guarantee always met
+%! X = attsparse_example (50, 5000, 0.5, 1);
+%! [Y, err, info] = attsparse_det (X, "eps", 0.5);
+%! printf ("det: %d columns (budget %d), spectral eps %.3g <= 0.5, rel %.3g%%\n", ...
+%!         columns (Y), info.max_columns, info.eps_spectral, 100 * info.rel_error);

@@ -150,3 +150,15 @@ endfunction
 %!error <'rel' and 'k' cannot be given together> attsparse_greedy (X, "rel", 0.1, "k", 5)
 %!error <'k' must be a whole number in \[1, > attsparse_greedy (X, "k", 0)
 %!error <unknown option 'eps'> attsparse_greedy (X, "eps", 0.5)
+
+%!demo
+%! ## the fewest columns for rel <= 2% on the built-in example, its rel
+%! ## exact; then a budget of 20 columns, and the sampling method asked for the same rel
+%! X = attsparse_example (50, 5000, 0.5, 1);
+%! [Y, err, info] = attsparse_greedy (X, "rel", 0.02);
+%! printf ("greedy: %d of %d columns, rel %.3g%% (exact), baseline %.3g%%\n", ...
+%!         columns (Y), columns (X), 100 * info.rel_error, 100 * info.baseline);
+%! [~, ~, b] = attsparse_greedy (X, "k", 20);
+%! printf ("budget 20 columns: rel %.3g%%\n", 100 * b.rel_error);
+%! [~, ~, s] = attsparse_rand (X, "rel", 0.02, "seed", 1);
+%! printf ("attsparse_rand (rel = 2%%): %d columns, rel %.3g%%\n", s.k, 100 * s.rel_error);

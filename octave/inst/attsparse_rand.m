@@ -414,3 +414,13 @@ endfunction
 %!error <'seed' must be a whole number> attsparse_rand (X, "seed", -1)
 %!error <unknown option 'foo'> attsparse_rand (X, "foo", 1)
 %!error <name/value pairs> attsparse_rand (X, "m")
+
+%!demo
+%! ## the paper's sampling at its default m, then the target mode asked for rel <= 1%
+%! X = attsparse_example (100, 20000, 0.05);
+%! [Y, err, info] = attsparse_rand (X, "seed", 1);
+%! printf ("default: %d columns (m = %d), rel %.3g%%, estimated %.3g%%\n", ...
+%!         columns (Y), info.m, 100 * info.rel_error, 100 * info.rel_estimate);
+%! [Y, err, info] = attsparse_rand (X, "rel", 0.01, "seed", 1);
+%! printf ("rel = 1%%: %d columns, rel %.3g%%, estimated %.3g%%\n", ...
+%!         columns (Y), 100 * info.rel_error, 100 * info.rel_estimate);

@@ -23,3 +23,16 @@
 %!   code = fileread (fullfile ("octave", "inst", [f{1} ".m"]));
 %!   assert (! isempty (strfind (code, "%!test")) && ! isempty (strfind (code, "%!error")), f{1});
 %! endfor
+
+## every %!demo block of the user functions runs (demo ("attsparse_greedy") and the like), printing
+## what it says it prints
+%!test
+%! fns = {"attsparse_rand", "attsparse_det", "attsparse_greedy"};
+%! for f = fns
+%!   [code, idx] = test (f{1}, "grabdemo");
+%!   assert (numel (idx) >= 2, "%s: no %%!demo block", f{1});
+%!   for d = 1:numel (idx) - 1
+%!     out = evalc (code(idx(d):idx(d+1)-1));
+%!     assert (! isempty (strfind (out, "rel ")), "%s demo %d printed: %s", f{1}, d, out);
+%!   endfor
+%! endfor
