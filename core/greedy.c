@@ -837,7 +837,8 @@ static int gr_memory(const gr_state *s, int64_t kmax, double mem_mb, const char 
     char msg[160];
     for (t = 0; t < s->nc; t++) entries += as_col_nnz(s->X, gr_col(s, t));
     bytes = 8.0 * (6.0 * n * n + 3.0 * n * k + 3.0 * k * k + (double)entries + 6.0 * (double)s->nc);
-    snprintf(msg, sizeof msg, "%s (n = %.0f rows, up to %.0f columns kept)", what, n, k);
+    if (kmax > 0) snprintf(msg, sizeof msg, "%s (n = %.0f rows, up to %.0f columns kept)", what, n, k);
+    else snprintf(msg, sizeof msg, "%s (n = %.0f rows, before any column is kept)", what, n);
     return as_mem_check(c, bytes, mem_mb, msg);
 }
 
