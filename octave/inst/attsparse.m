@@ -20,6 +20,8 @@
 ## the fewest columns for an exact attention error target (greedy selection, nonnegative weights)
 ## @item attsparse_file_reader
 ## a block reader over a binary file, for attsparse_rand on a matrix larger than memory
+## @item default_m
+## the number of draws of the matrix Chernoff bound behind attsparse_rand's default m
 ## @end table
 ##
 ## Attention and its error:

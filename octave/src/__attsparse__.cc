@@ -8,6 +8,7 @@
 //   metrics        = __attsparse__ ("error", X, Y, name, value, ...)
 //   Att            = __attsparse__ ("attention", X, name, value, ...)
 //   X              = __attsparse__ ("example", n, d, r, seed)
+//   m              = __attsparse__ ("default_m", rank, eps, delta, beta)
 //   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
 //   [tau, rank] = __attsparse__ ("leverage_blocks", reader, ncol, nrow, block, name, value, ...)
 //   e              = __attsparse__ ("error_blocks", reader, ncol, nrow, block, Y, name, value, ...)
@@ -521,14 +522,12 @@ void cmd_attention (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs
   w.check (as_sym_attention (&X, mxGetPr (plhs[0]), &w.c));
 }
 
-void cmd_example (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+// The scalar arguments of a command that takes numbers, not options (example,
+// default_m): [] takes the core's default (NaN); the ranges are the core's.
+void scalar_args (Work& w, int count, const char *const names[], const mxArray *prhs[], double *a)
 {
-  need_args (w, nrhs, 4);
-  // [] takes the core's default; the defaults and every limit are the core's
-  double a[4];
-  const char *names[4] = { "n", "d", "r", "seed" };
   char what[96];
-  for (int t = 0; t < 4; t++)
+  for (int t = 0; t < count; t++)
     {
       const mxArray *v = prhs[t];
       if (mxIsEmpty (v) && mxIsDouble (v))
@@ -543,10 +542,28 @@ void cmd_example (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[]
           w.fail ("badArgument", "'%s' must be a single number, got %s", names[t], h.what);
         }
     }
+}
+
+void cmd_example (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  need_args (w, nrhs, 4);
+  const char *const names[4] = { "n", "d", "r", "seed" };
+  double a[4];
+  scalar_args (w, 4, names, prhs, a);
   w.check (as_example_args (&a[0], &a[1], &a[2], &a[3], &w.c));
   plhs[0] = mxCreateDoubleMatrix ((mwSize) a[0], (mwSize) a[1], mxREAL);
   w.check (as_example ((int64_t) a[0], (int64_t) a[1], a[2], (uint64_t) a[3], mxGetPr (plhs[0]),
                        &w.c));
+}
+
+void cmd_default_m (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  need_args (w, nrhs, 4);
+  const char *const names[4] = { "rank", "eps", "delta", "beta" };
+  double a[4], m;
+  scalar_args (w, 4, names, prhs, a);
+  w.check (as_default_m_args (a[0], a[1], a[2], a[3], &m, &w.c));
+  plhs[0] = mxCreateDoubleScalar (m);
 }
 
 void cmd_gram (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
@@ -842,6 +859,7 @@ const Command commands[] = {
   { "error", "attention_error", cmd_error },
   { "attention", "sym_attention", cmd_attention },
   { "example", "attsparse_example", cmd_example },
+  { "default_m", "default_m", cmd_default_m },
   { "gram", "gram", cmd_gram },
   { "qk", "attsparse", cmd_qk },
   { "rand_blocks", "attsparse_rand", cmd_rand_blocks },
@@ -862,7 +880,12 @@ void mexFunction (int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
           k.fn (w, nlhs, plhs, nrhs - 1, prhs + 1);
           return;
         }
-  raise ("badArgument", "__attsparse__: the first argument must be a command: "
-         "rand, det, greedy, leverage, error, attention, example, gram, qk, rand_blocks, leverage_blocks or "
-         "error_blocks");
+  // the commands named from the table above
+  char msg[512] = "__attsparse__: the first argument must be a command:";
+  for (const Command& k : commands)
+    {
+      std::strncat (msg, &k == commands ? " " : ", ", sizeof msg - std::strlen (msg) - 1);
+      std::strncat (msg, k.name, sizeof msg - std::strlen (msg) - 1);
+    }
+  raise ("badArgument", msg);
 }
