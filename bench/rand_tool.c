@@ -260,13 +260,15 @@ int main(int argc, char **argv)
                 else if (strncmp(a, "gain=", 5) == 0) as_greedy_gain = (int)v;
                 else if (strncmp(a, "two=", 4) == 0) as_greedy_two = (int)v;
                 else if (strncmp(a, "threads=", 8) == 0) ctx.nthreads = (int)v;
-                else die("greedy: unknown setting (batch, lawson, diag, prune, centre, gain, two, threads)");
+                else if (strncmp(a, "verbose=", 8) == 0) { ctx.verbose = (int)v; ctx.print_fn = on_line; }
+                else die("greedy: unknown setting (batch, lawson, diag, prune, centre, gain, two, threads, verbose)");
                 continue;
             }
             as_greedy_options_init(&o);
             if (a[0] == 'k') o.k = atoll(a + 1);
             else o.rel = atof(a);
-            t0 = now();
+            t0 = t_start = t_last = now();
+            c_last = cpu();
             if (as_greedy(&X, &o, &S, &ctx) != AS_OK) die(ctx.msg);
             printf("rand_tool: greedy %s %s: k %lld, rel %.4g%%, baseline %.4g%%, rounds %lld, %.2f s\n", argv[2], a,
                    (long long)S.k, 100 * S.metrics.rel, 100 * S.metrics.baseline, (long long)S.m, now() - t0);

@@ -24,11 +24,13 @@
               current L(G - H): one n x n matrix, a pass over the candidates;
      norms    ||phi_j||_W^2 = sum_i u_i x_ij^2 (|x_j|^2 - 2 alpha_i s_j +
               n alpha_i^2) + sum_(i,l) z_il phi_j(i, l)^2, s_j = 1'x_j;
-     refit    the k x k normal equations K w = b of f, K from four products
-              of the n x k matrices X_S and X_S o (A X_S) and the entry
-              weights' |Z| x k rows, b_a = x_a' M_G x_a (M of R = L(G));
+     refit    the k x k normal equations K w = b of f, K from two products
+              of n x k matrices (X_S and X_S o (A X_S) weighted, and the
+              entry weights' |Z| x k rows) and X_S' X_S, which is kept from
+              one refit to the next, b_a = x_a' M_G x_a (M of R = L(G));
               solved for w >= 0 by coordinate descent, then Newton steps on
-              the support (LAPACK's Cholesky).
+              the support (LAPACK's Cholesky), each the full step projected
+              on w >= 0 when that lowers f, else the step to the boundary.
    A round adds the candidates with the largest <phi_j, W o R>^2 /
    ||phi_j||^2 (those whose own best weight lowers f the most; a share of
    the columns kept, at least one), refits, and reweights; the rounds stop
@@ -67,7 +69,7 @@ double as_greedy_prune_share = 4.0;
 #define AS_GREEDY_SHORT_MIN 64
 /* ... when there are at least this many candidates (fewer: every round a full pass). */
 #define AS_GREEDY_SHORT_POOL 8192
-/* The prune tries this many single columns in each order before it stops. */
+/* The prune tries this many single columns in a row in each order before it stops. */
 #define AS_GREEDY_PRUNE_TRIES 4
 /* Smallest row weight, relative to their mean. */
 #define AS_GREEDY_U_FLOOR 1e-3
@@ -77,7 +79,7 @@ double as_greedy_prune_share = 4.0;
    is below AS_GREEDY_KKT_TOL of the weights or a round lowers the objective
    by less than AS_GREEDY_F_TOL of it. */
 #define AS_GREEDY_SOLVE_ROUNDS 12
-#define AS_GREEDY_CD_SWEEPS 12
+#define AS_GREEDY_CD_SWEEPS 3
 #define AS_GREEDY_CD_TOL 1e-6
 #define AS_GREEDY_NEWTON 4
 #define AS_GREEDY_NEWTON_MAX 2048
@@ -118,7 +120,10 @@ typedef struct gr_state {
     double *Xs, *XA;         /* n x kcap: kept columns, x o (A x)  */
     double *K, *b, *grad;    /* kcap x kcap, kcap, kcap            */
     double *T1, *T2, *T3;    /* n x kcap scratch, kcap x kcap scratch (two) */
-    double *Phi;             /* necap x kcap                       */
+    double *C;               /* kcap x kcap: X_S' X_S of the columns in csel (ck of them) */
+    int64_t *cpos;           /* nc: each candidate's position in C, or -1 */
+    int64_t ck;              /* columns in C (0: none)             */
+    int64_t *csel_at;        /* 2 kcap: the candidates in C, by position; scratch */
     double *rowrel;          /* n: rel of each row                 */
     double *r1, *rho;        /* n: R 1 and the entry weights' row sums of Z o R */
     double *diagrel, *dg;    /* n: rel on the diagonal; the diagonal's weight W_ii */
@@ -511,49 +516,74 @@ static void gr_fill_kept(gr_state *s, int64_t a, int64_t q)
     AS_FOR_COL(s->X, gr_col(s, q), row, v, { xs[row] = v; xa[row] = v * al[m]; m++; });
 }
 
-/* K and b of the current weights (see the top): K = M1 o C - T o (1 s') -
-   T' o (s 1') + n M4 + Phi' diag(z) Phi. */
+/* C = X_S' (I - 1 1' / n) X_S into s->C (it does not depend on the weights):
+   the entries of the columns it held before are kept, only those of new
+   columns computed. */
+static int gr_gram_kept(gr_state *s, as_common *c)
+{
+    int64_t n = s->n, k = s->k, a, b, m = 0, q;
+    int64_t *newa = (int64_t *)s->grad, *pos = s->csel_at + s->kcap;
+    double *Cn = s->T3, *U = s->T1, *B = s->T2;
+    for (a = 0; a < k; a++) {
+        pos[a] = s->ck > 0 ? s->cpos[s->sel[a]] : -1;
+        if (pos[a] < 0) newa[m++] = a;
+    }
+    if (m == 0 && s->ck == k) {
+        for (a = 0; a < k && pos[a] == a; a++) ;
+        if (a == k) return AS_OK;
+    }
+    /* the new columns' products with every kept column: B = X_S' X_new (k x m) */
+    if (m > 0) {
+        for (q = 0; q < m; q++) gr_copy(U + q * n, s->Xs + newa[q] * n, sizeof(double) * (size_t)n);
+        if (as_gemm_blocks("T", "N", k, m, n, 1.0, s->Xs, n, U, n, 0.0, B, k, c) != AS_OK) return c->status;
+    }
+    for (b = 0; b < k; b++)
+        for (a = 0; a < k; a++)
+            if (pos[a] >= 0 && pos[b] >= 0) Cn[a + b * k] = s->C[pos[a] + pos[b] * s->kcap];
+    for (q = 0; q < m; q++) {
+        double sq = s->csum[s->sel[newa[q]]];
+        for (a = 0; a < k; a++)
+            Cn[a + newa[q] * k] = Cn[newa[q] + a * k] = B[a + q * k] - s->csum[s->sel[a]] * sq / (double)n;
+    }
+    /* the cache: C (leading dimension kcap) and each candidate's position in it */
+    for (a = 0; a < s->ck; a++) s->cpos[s->csel_at[a]] = -1;
+    for (b = 0; b < k; b++) {
+        gr_copy(s->C + b * s->kcap, Cn + b * k, sizeof(double) * (size_t)k);
+        s->cpos[s->sel[b]] = b;
+        s->csel_at[b] = s->sel[b];
+    }
+    s->ck = k;
+    return AS_OK;
+}
+
+/* K and b of the current weights (see the top). With P = sqrt(u) o X_S,
+   V = sqrt(u) o (n XA - X_S diag(s)) / sqrt(n) (s_a = 1'x_a) and the entry
+   rows sqrt(z_e) Phi(e, .), Phi(e, a) = a_i a_l - (a o alpha)_i:
+   K = (P'P) o C + [V; sqrt(z) Phi]'[V; sqrt(z) Phi], two products. */
 static int gr_normal(gr_state *s, as_common *c)
 {
-    int64_t n = s->n, k = s->k, a, b, i, e;
-    double *U = s->T1, *K = s->K, *C = s->T2, *T = s->T3, *P;
+    int64_t n = s->n, k = s->k, a, b, i, e, ld = s->kcap, nv = n + s->ne;
+    double *U = s->T1, *K = s->K, *su = s->r1, rn = sqrt((double)n);   /* su: gr_make_m sets r1 below */
     if (k == 0) return AS_OK;
-    /* M1 = (sqrt(u) X_S)'(sqrt(u) X_S) */
+    if (gr_gram_kept(s, c) != AS_OK) return c->status;
+    for (i = 0; i < n; i++) su[i] = sqrt(s->u[i]);
+    /* (P'P) o C */
     for (a = 0; a < k; a++)
-        for (i = 0; i < n; i++) U[i + a * n] = sqrt(s->u[i]) * s->Xs[i + a * n];
+        for (i = 0; i < n; i++) U[i + a * n] = su[i] * s->Xs[i + a * n];
     if (as_syrk_blocks("U", "T", k, n, 1.0, U, n, 0.0, K, k, c) != AS_OK) return c->status;
-    if (as_syrk_blocks("U", "T", k, n, 1.0, s->Xs, n, 0.0, C, k, c) != AS_OK) return c->status;
     for (b = 0; b < k; b++)
-        for (a = 0; a <= b; a++) K[a + b * k] *= C[a + b * k];
-    /* n M4 = n (sqrt(u) XA)'(sqrt(u) XA) */
-    for (a = 0; a < k; a++)
-        for (i = 0; i < n; i++) U[i + a * n] = sqrt(s->u[i]) * s->XA[i + a * n];
-    if (as_syrk_blocks("U", "T", k, n, (double)n, U, n, 0.0, C, k, c) != AS_OK) return c->status;
-    for (b = 0; b < k; b++)
-        for (a = 0; a <= b; a++) K[a + b * k] += C[a + b * k];
-    /* T = (u o XA)' X_S: T(a, b) = sum_i u_i a_i alpha_i b_i */
-    for (a = 0; a < k; a++)
-        for (i = 0; i < n; i++) U[i + a * n] = s->u[i] * s->XA[i + a * n];
-    if (as_gemm_blocks("T", "N", k, k, n, 1.0, U, n, s->Xs, n, 0.0, T, k, c) != AS_OK) return c->status;
-    for (b = 0; b < k; b++) {
-        double sb = s->csum[s->sel[b]];
-        for (a = 0; a <= b; a++) K[a + b * k] -= T[a + b * k] * sb + T[b + a * k] * s->csum[s->sel[a]];
+        for (a = 0; a <= b; a++) K[a + b * k] *= s->C[a + b * ld];
+    /* + [V; sqrt(z) Phi]'[V; sqrt(z) Phi] (z >= 0: the diagonal's weight is at least its row's) */
+    for (a = 0; a < k; a++) {
+        double sa = s->csum[s->sel[a]], *v = U + a * nv;
+        const double *x = s->Xs + a * n, *xa = s->XA + a * n;
+        for (i = 0; i < n; i++) v[i] = su[i] * ((double)n * xa[i] - sa * x[i]) / rn;
+        for (e = 0; e < s->ne; e++) {
+            int64_t ii = s->E[e].i, ll = s->E[e].l;
+            v[n + e] = sqrt(s->E[e].z) * (x[ii] * x[ll] - xa[ii]);
+        }
     }
-    /* the entry weights: Phi (ne x k), Phi(e, a) = a_i a_l - (a o alpha)_i */
-    if (s->ne > 0) {
-        double *Pz = U;   /* ne x k <= n x kcap */
-        P = s->Phi;
-        for (a = 0; a < k; a++)
-            for (e = 0; e < s->ne; e++) {
-                int64_t ii = s->E[e].i, ll = s->E[e].l;
-                P[e + a * s->ne] = s->Xs[ii + a * n] * s->Xs[ll + a * n] - s->XA[ii + a * n];
-                Pz[e + a * s->ne] = s->E[e].z * P[e + a * s->ne];
-            }
-        if (as_gemm_blocks("T", "N", k, k, s->ne, 1.0, Pz, s->ne, P, s->ne, 0.0, C, k, c) != AS_OK)
-            return c->status;
-        for (b = 0; b < k; b++)
-            for (a = 0; a <= b; a++) K[a + b * k] += C[a + b * k];
-    }
+    if (as_syrk_blocks("U", "T", k, nv, 1.0, U, nv, 1.0, K, k, c) != AS_OK) return c->status;
     for (b = 0; b < k; b++)
         for (a = b + 1; a < k; a++) K[a + b * k] = K[b + a * k];
     /* b_a = x_a' M_G x_a */
@@ -619,8 +649,10 @@ static void gr_descent(gr_state *s, double *w, double *g, int sweeps, double tol
 
 /* A Newton step on the support P = {w > 0}: toward the unconstrained minimum
    there, as far as w stays nonnegative (a small ridge keeps the factor of
-   dependent columns). Returns 1 when it lowered f, 0 when it was not taken. */
-static int gr_newton(gr_state *s, double *w, double scale)
+   dependent columns). Returns 2 when it reached that minimum, 1 when it lowered f
+   short of it, 0 when it was not taken; *fw is f(w) on return (NaN on entry: not
+   known yet). */
+static int gr_newton(gr_state *s, double *w, double scale, double *fw)
 {
     int64_t k = s->k, a, p = 0, q, r;
     int64_t *P = (int64_t *)s->T1;
@@ -640,16 +672,30 @@ static int gr_newton(gr_state *s, double *w, double scale)
     if (info != 0) return 0;
     for (q = 0; q < p; q++)
         if (z[q] < 0) step = fmin(step, w[P[q]] / (w[P[q]] - z[q]));
+    f0 = isnan(*fw) ? gr_objective(s, w) : *fw;
+    *fw = f0;
+    if (step < 1) {
+        /* the full step projected on w >= 0 (it drops every weight the step takes
+           below 0 at once), when it lowers f */
+        for (a = 0; a < k; a++) wn[a] = 0;
+        for (q = 0; q < p; q++) wn[P[q]] = z[q] > 0 ? z[q] : 0;
+        f1 = gr_objective(s, wn);
+        if (f1 < f0) {
+            *fw = f1;
+            gr_copy(w, wn, sizeof(double) * (size_t)k);
+            return 1;
+        }
+    }
     for (a = 0; a < k; a++) wn[a] = 0;
     for (q = 0; q < p; q++) {
         double v = w[P[q]] + step * (z[q] - w[P[q]]);
         wn[P[q]] = v > 0 ? v : 0;
     }
-    f0 = gr_objective(s, w);
     f1 = gr_objective(s, wn);
     if (!(f1 < f0)) return 0;
+    *fw = f1;
     gr_copy(w, wn, sizeof(double) * (size_t)k);
-    return 1;
+    return step == 1 ? 2 : 1;
 }
 
 /* min w'Kw - 2 b'w over w >= 0 (banned columns at 0), from the current w:
@@ -666,12 +712,12 @@ static int gr_solve(gr_state *s, as_common *c)
     if (!(scale > 0)) return AS_OK;
     fprev = gr_objective(s, w);
     for (outer = 0; outer < AS_GREEDY_SOLVE_ROUNDS; outer++) {
-        double viol = 0, size = 0, f;
+        double viol = 0, size = 0, f, fw = NAN;   /* fw: f(w) once a Newton step has computed it */
         gr_gradient(s, w, g);
         gr_descent(s, w, g, AS_GREEDY_CD_SWEEPS, AS_GREEDY_CD_TOL, scale);
         /* the factor costs k^3 / 3: past AS_GREEDY_NEWTON_MAX columns the descent alone */
         for (np = 0; np < AS_GREEDY_NEWTON && k <= AS_GREEDY_NEWTON_MAX; np++)
-            if (!gr_newton(s, w, scale)) break;
+            if (gr_newton(s, w, scale, &fw) != 1) break;   /* 2: at the support's minimum; 0: no gain */
         gr_gradient(s, w, g);
         for (a = 0; a < k; a++) {
             double kaa = s->K[a + a * k], v;
@@ -682,7 +728,7 @@ static int gr_solve(gr_state *s, as_common *c)
         }
         if (viol <= AS_GREEDY_KKT_TOL * size) break;
         /* no progress worth another round: rounding, on an ill-conditioned K */
-        f = gr_objective(s, w);
+        f = isnan(fw) ? gr_objective(s, w) : fw;
         if (!(fprev - f > AS_GREEDY_F_TOL * fabs(f))) break;
         fprev = f;
         if (as_interrupted(c)) return c->status;
@@ -829,14 +875,14 @@ static int gr_refit(gr_state *s, double *rel, as_common *c)
 /* ------------------------------------------------------------------ the run */
 /* The working arrays for up to kmax kept columns (and the candidates'
    alpha, d of them at most), checked against the 'memory' cap: six n x n
-   matrices, the kept columns' three n x k and three k x k, alpha. */
+   matrices, the kept columns' four n x k and four k x k, alpha. */
 static int gr_memory(const gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c)
 {
     double n = (double)s->n, k = (double)kmax, bytes;
     int64_t t, entries = 0;
     char msg[160];
     for (t = 0; t < s->nc; t++) entries += as_col_nnz(s->X, gr_col(s, t));
-    bytes = 8.0 * (6.0 * n * n + 3.0 * n * k + 3.0 * k * k + (double)entries + 6.0 * (double)s->nc);
+    bytes = 8.0 * (6.0 * n * n + 4.0 * n * k + 4.0 * k * k + 2.0 * k + (double)entries + 7.0 * (double)s->nc);
     if (kmax > 0) snprintf(msg, sizeof msg, "%s (n = %.0f rows, up to %.0f columns kept)", what, n, k);
     else snprintf(msg, sizeof msg, "%s (n = %.0f rows, before any column is kept)", what, n);
     return as_mem_check(c, bytes, mem_mb, msg);
@@ -846,7 +892,7 @@ static int gr_memory(const gr_state *s, int64_t kmax, double mem_mb, const char 
 /* Room for `need` kept columns (the arrays grow by half). */
 static int gr_reserve(gr_state *s, int64_t need, as_common *c)
 {
-    int64_t n = s->n, cap;
+    int64_t n = s->n, cap, a;
     if (need <= s->kcap) return AS_OK;
     cap = s->kcap + s->kcap / 2;
     if (cap < need) cap = need;
@@ -870,16 +916,25 @@ static int gr_reserve(gr_state *s, int64_t need, as_common *c)
     GR_GROW(s->XA, n * cap, double);
     GR_GROW(s->grad, cap, double);
 #undef GR_GROW
-    /* scratch: reallocated without copying */
+    /* scratch: reallocated without copying; X_S' X_S computed again */
+    for (a = 0; a < s->ck; a++) s->cpos[s->csel_at[a]] = -1;
+    s->ck = 0;
+    if (!s->cpos) {
+        s->cpos = as_malloc(c, (size_t)(s->nc > 0 ? s->nc : 1), sizeof(int64_t));
+        if (!s->cpos) return c->status;
+        for (a = 0; a < s->nc; a++) s->cpos[a] = -1;
+    }
+    as_free(c, s->C); as_free(c, s->csel_at);
+    s->C = as_malloc(c, (size_t)(cap * cap), sizeof(double));
+    s->csel_at = as_malloc(c, (size_t)(2 * cap), sizeof(int64_t));
+    if (!s->C || !s->csel_at) return c->status;
     as_free(c, s->K); as_free(c, s->b); as_free(c, s->T1); as_free(c, s->T2); as_free(c, s->T3);
-    as_free(c, s->Phi);
     s->K = as_malloc(c, (size_t)(cap * cap), sizeof(double));
     s->b = as_malloc(c, (size_t)(3 * cap + 2 * n), sizeof(double));
-    s->T1 = as_malloc(c, (size_t)(n * cap > cap * 2 ? n * cap : cap * 2), sizeof(double));
+    s->T1 = as_malloc(c, (size_t)((n + s->necap) * cap > cap * 2 ? (n + s->necap) * cap : cap * 2), sizeof(double));
     s->T2 = as_malloc(c, (size_t)(cap * cap), sizeof(double));
     s->T3 = as_malloc(c, (size_t)(cap * cap), sizeof(double));
-    s->Phi = as_malloc(c, (size_t)(s->necap > 0 ? s->necap * cap : 1), sizeof(double));
-    if (!s->K || !s->b || !s->T1 || !s->T2 || !s->T3 || !s->Phi) return c->status;
+    if (!s->K || !s->b || !s->T1 || !s->T2 || !s->T3) return c->status;
     s->kcap = cap;
     return AS_OK;
 }
@@ -888,7 +943,7 @@ static void gr_free(gr_state *s, as_common *c)
 {
     void *arrays[] = {s->off, s->alpha, s->nx2, s->csum, s->G, s->A, s->LG, s->lg, s->H, s->R, s->M,
                       s->u, s->E, s->score, s->norm, s->in, s->sel, s->col, s->w, s->sw, s->Xs, s->XA,
-                      s->K, s->b, s->grad, s->T1, s->T2, s->T3, s->Phi, s->rowrel, s->r1, s->rho, s->ban,
+                      s->K, s->b, s->grad, s->T1, s->T2, s->T3, s->C, s->cpos, s->csel_at, s->rowrel, s->r1, s->rho, s->ban,
                       s->diagrel, s->dg, s->scratch};
     size_t t;
     for (t = 0; t < sizeof arrays / sizeof arrays[0]; t++) as_free(c, arrays[t]);
@@ -935,8 +990,8 @@ static double gr_reach(const gr_state *s, int64_t a)
    (when one more fails) those whose drop moves the error least (w_a times
    gr_reach), dropped as many at a time as rel still meets the target after the
    refit: the count doubles when it does (up to a 16th of the columns) and
-   halves when it does not; one at a time, the next few of the order are
-   tried before the other order. Its refits cost at most as_greedy_prune_share
+   halves when it does not; a column whose drop alone fails is kept from then
+   on, and after a few of those in a row the other order is tried. Its refits cost at most as_greedy_prune_share
    times what the rounds' did (counted in k^2 per refit: the same on every
    machine). */
 static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
@@ -947,7 +1002,7 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
     gr_entry *esave = NULL;
     int64_t nesave;
     int how = 0;
-    int64_t skip = 0;
+    int64_t fails = 0;
     double budget;
     q = s->k / 16;
     if (q < 1) q = 1;
@@ -959,21 +1014,27 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
     budget = s->work;
     while (s->k > 1 && s->work < (1.0 + as_greedy_prune_share) * budget) {
         double r;
+        int64_t open = 0;
         k = s->k;
-        if (q >= k) q = k - 1;
         if (how == 0 && gr_normal(s, c) != AS_OK) goto done;
         for (a = 0; a < k; a++) {
-            /* largest first: the smallest loss of f, or the smallest move of the error */
-            order[a].v = how == 0 ? -s->w[a] * s->w[a] * s->K[a + a * k] : -s->w[a] * gr_reach(s, a);
+            /* largest first: the smallest loss of f, or the smallest move of the error;
+               the columns whose drop alone failed last */
+            int shut = s->in[s->sel[a]] == 2;
+            order[a].v = shut ? -INFINITY : how == 0 ? -s->w[a] * s->w[a] * s->K[a + a * k] : -s->w[a] * gr_reach(s, a);
             order[a].t = a;
+            open += !shut;
         }
+        if (open == 0) break;
+        if (q > open) q = open;
+        if (q >= k) q = k - 1;
         qsort(order, (size_t)k, sizeof *order, gr_pick_cmp);
         gr_copy(wsave, s->w, sizeof(double) * (size_t)k);
         gr_copy(usave, s->u, sizeof(double) * (size_t)n);
         gr_copy(usave + n, s->dg, sizeof(double) * (size_t)n);
         gr_copy(esave, s->E, sizeof(gr_entry) * (size_t)s->ne);
         nesave = s->ne;
-        for (a = skip; a < skip + q; a++) {
+        for (a = 0; a < q; a++) {
             s->w[order[a].t] = 0;
             s->ban[order[a].t] = 1;
         }
@@ -983,7 +1044,7 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
         if (r <= target) {
             *rel = r;
             gr_compact(s);
-            skip = 0;
+            fails = 0;
             /* it worked: twice as many next time (up to a 16th) */
             q = 2 * q < s->k / 16 ? 2 * q : (s->k / 16 > 1 ? s->k / 16 : 1);
             continue;
@@ -994,15 +1055,20 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
         gr_copy(s->E, esave, sizeof(gr_entry) * (size_t)nesave);
         s->ne = nesave;
         if (q > 1) q /= 2;
-        else if (++skip >= k || skip >= AS_GREEDY_PRUNE_TRIES) {
-            /* one at a time failed for the first few: the other order, from the start */
-            skip = 0;
-            if (++how == 2) break;
-            q = k / 16 > 1 ? k / 16 : 1;
+        else {
+            /* that column stays (its drop alone failed: with fewer columns it would too) */
+            s->in[s->sel[order[0].t]] = 2;
+            if (++fails >= AS_GREEDY_PRUNE_TRIES) {
+                /* one at a time failed for the first few: the other order, from the start */
+                fails = 0;
+                if (++how == 2) break;
+                q = k / 16 > 1 ? k / 16 : 1;
+            }
         }
     }
     if (gr_make_h(s, s->H, c) == AS_OK) *rel = gr_rel(s, s->H, s->rowrel, c);
 done:
+    for (a = 0; a < s->k; a++) s->in[s->sel[a]] = 1;
     as_free(c, wsave);
     as_free(c, usave);
     as_free(c, order);
