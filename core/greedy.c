@@ -597,17 +597,17 @@ static int gr_normal(gr_state *s, as_common *c)
     return AS_OK;
 }
 
-/* f(w) - f(0) = w'Kw - 2 b'w. */
+/* f(w) - f(0) = w'Kw - 2 b'w, with K w summed by columns (w's nonzeros). */
 static double gr_objective(const gr_state *s, const double *w)
 {
     int64_t k = s->k, a, b;
-    double f = 0;
-    for (a = 0; a < k; a++) {
-        double kw = 0;
-        if (w[a] == 0) continue;
-        for (b = 0; b < k; b++) kw += s->K[b + a * k] * w[b];   /* K symmetric: its column a, read in order */
-        f += w[a] * (kw - 2.0 * s->b[a]);
-    }
+    double f = 0, *kw = s->b + 3 * s->kcap + 2 * s->n;
+    for (a = 0; a < k; a++) kw[a] = 0;
+    for (b = 0; b < k; b++)
+        if (w[b] != 0)
+            for (a = 0; a < k; a++) kw[a] += s->K[a + b * k] * w[b];
+    for (a = 0; a < k; a++)
+        if (w[a] != 0) f += w[a] * (kw[a] - 2.0 * s->b[a]);
     return f;
 }
 
@@ -875,14 +875,14 @@ static int gr_refit(gr_state *s, double *rel, as_common *c)
 /* ------------------------------------------------------------------ the run */
 /* The working arrays for up to kmax kept columns (and the candidates'
    alpha, d of them at most), checked against the 'memory' cap: six n x n
-   matrices, the kept columns' four n x k and four k x k, alpha. */
+   matrices, the kept columns' four n x k, four k x k and a dozen k-vectors, alpha. */
 static int gr_memory(const gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c)
 {
     double n = (double)s->n, k = (double)kmax, bytes;
     int64_t t, entries = 0;
     char msg[160];
     for (t = 0; t < s->nc; t++) entries += as_col_nnz(s->X, gr_col(s, t));
-    bytes = 8.0 * (6.0 * n * n + 4.0 * n * k + 4.0 * k * k + 2.0 * k + (double)entries + 7.0 * (double)s->nc);
+    bytes = 8.0 * (6.0 * n * n + 4.0 * n * k + 4.0 * k * k + 12.0 * k + (double)entries + 7.0 * (double)s->nc);
     if (kmax > 0) snprintf(msg, sizeof msg, "%s (n = %.0f rows, up to %.0f columns kept)", what, n, k);
     else snprintf(msg, sizeof msg, "%s (n = %.0f rows, before any column is kept)", what, n);
     return as_mem_check(c, bytes, mem_mb, msg);
@@ -930,7 +930,7 @@ static int gr_reserve(gr_state *s, int64_t need, as_common *c)
     if (!s->C || !s->csel_at) return c->status;
     as_free(c, s->K); as_free(c, s->b); as_free(c, s->T1); as_free(c, s->T2); as_free(c, s->T3);
     s->K = as_malloc(c, (size_t)(cap * cap), sizeof(double));
-    s->b = as_malloc(c, (size_t)(3 * cap + 2 * n), sizeof(double));
+    s->b = as_malloc(c, (size_t)(4 * cap + 2 * n), sizeof(double));   /* b, g, the refit's best w, u, dg; K w */
     s->T1 = as_malloc(c, (size_t)((n + s->necap) * cap > cap * 2 ? (n + s->necap) * cap : cap * 2), sizeof(double));
     s->T2 = as_malloc(c, (size_t)(cap * cap), sizeof(double));
     s->T3 = as_malloc(c, (size_t)(cap * cap), sizeof(double));
