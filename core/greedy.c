@@ -128,6 +128,7 @@ typedef struct gr_state {
     double *r1, *rho;        /* n: R 1 and the entry weights' row sums of Z o R */
     double *diagrel, *dg;    /* n: rel on the diagonal; the diagonal's weight W_ii */
     unsigned char *ban;      /* kcap: held at 0 (the prune's trial) */
+    int fresh;               /* K and b are those of the current u, E and columns (the next refit's first) */
     double baseline;
     double mem_mb;           /* option 'memory'                    */
     double work;             /* refits made, weighed by k^2 (the prune's budget) */
@@ -833,8 +834,9 @@ static int gr_refit(gr_state *s, double *rel, as_common *c)
     int64_t n = s->n, k = s->k, it;
     double best = INFINITY, *wbest = s->b + 2 * s->kcap, *ubest = wbest + s->kcap, *dbest = ubest + n;
     s->work += (double)k * (double)k;
-    if (gr_normal(s, c) != AS_OK || gr_solve(s, c) != AS_OK || gr_make_h(s, s->H, c) != AS_OK)
+    if ((!s->fresh && gr_normal(s, c) != AS_OK) || gr_solve(s, c) != AS_OK || gr_make_h(s, s->H, c) != AS_OK)
         return c->status;
+    s->fresh = 0;
     best = gr_rel(s, s->H, s->rowrel, c);
     gr_copy(wbest, s->w, sizeof(double) * (size_t)k);
     gr_copy(ubest, s->u, sizeof(double) * (size_t)n);
@@ -1017,6 +1019,7 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
         int64_t open = 0;
         k = s->k;
         if (how == 0 && gr_normal(s, c) != AS_OK) goto done;
+        s->fresh = how == 0;   /* the trial's first refit: the same u and columns (dropping sets weights) */
         for (a = 0; a < k; a++) {
             /* largest first: the smallest loss of f, or the smallest move of the error;
                the columns whose drop alone failed last */
