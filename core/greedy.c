@@ -261,7 +261,7 @@ typedef struct gr_pass {
     const int64_t *list;
     const double *B;     /* the n x n matrix applied                   */
     double *y;           /* its products at the stored rows            */
-    int64_t *yo;         /* AS_GREEDY_BLOCK + 1 offsets into y         */
+    int64_t *yo;         /* gr_block_cap + 1 offsets into y            */
     int64_t p0;
 } gr_pass;
 
@@ -312,15 +312,34 @@ static int gr_heavy(const gr_state *s, int64_t q)
     return (double)gr_count(s, q) >= AS_GREEDY_HEAVY * (double)s->n;
 }
 
+/* Candidates a block holds at most: a dense X's AS_GREEDY_BLOCK (a product of n x
+   that many), a sparse X's AS_GREEDY_BLOCK_SPARSE, of them AS_GREEDY_BLOCK heavy (the
+   light ones are many and small: a block of them is enough work for the threads). */
+#define AS_GREEDY_BLOCK_SPARSE 16384
+#define AS_GREEDY_BLOCK_WORK 1e8
+static int64_t gr_block_cap(const gr_state *s)
+{
+    return s->X->kind == AS_DENSE ? AS_GREEDY_BLOCK : AS_GREEDY_BLOCK_SPARSE;
+}
+
 /* The end of the block that starts at p0 of a pass over np positions, and
    the offsets of its products. */
 static int64_t gr_block_end(const gr_state *s, gr_pass *P, int64_t np)
 {
-    int64_t p1 = P->p0, tot = 0;
+    int64_t p1 = P->p0, tot = 0, heavy = 0, cap = gr_block_cap(s);
+    double light = 0;   /* the light columns' work: their stored entries squared */
     P->yo[0] = 0;
-    while (p1 < np && p1 - P->p0 < AS_GREEDY_BLOCK &&
+    while (p1 < np && p1 - P->p0 < cap &&
            (p1 == P->p0 || tot + gr_count(s, gr_at(P, p1)) <= AS_GREEDY_BLOCK_ENTRIES)) {
-        tot += gr_count(s, gr_at(P, p1));
+        int64_t m = gr_count(s, gr_at(P, p1));
+        if (s->X->kind != AS_DENSE) {
+            int hv = gr_heavy(s, gr_at(P, p1));
+            if (p1 > P->p0 && (hv ? heavy + 1 > AS_GREEDY_BLOCK : light + (double)m * (double)m > AS_GREEDY_BLOCK_WORK))
+                break;
+            if (hv) heavy++;
+            else light += (double)m * (double)m;
+        }
+        tot += m;
         P->yo[++p1 - P->p0] = tot;
     }
     return p1;
@@ -383,7 +402,15 @@ static int gr_apply(gr_state *s, const gr_pass *P, int64_t p1, double *buf, as_c
             AS_FOR_COL(s->X, gr_col(s, gr_at(P, hq[h])), row, v, { (void)v; yq[m++] = pc[row]; });
         }
     }
-    gr_each(s, c, P, p1, (double)P->yo[p1 - P->p0] * 64.0, gr_apply_col);
+    {
+        /* a light column costs the square of its stored entries */
+        double work = 0;
+        for (p = P->p0; p < p1; p++) {
+            double m = (double)(P->yo[p + 1 - P->p0] - P->yo[p - P->p0]);
+            work += m * m;
+        }
+        gr_each(s, c, P, p1, work, gr_apply_col);
+    }
     return AS_OK;
 }
 
@@ -396,7 +423,7 @@ static int gr_pass_buffers(const gr_state *s, gr_pass *P, double **buf, as_commo
         for (t = 0; t < s->nc; t++)
             if (gr_count(s, t) > most) most = gr_count(s, t);
     P->y = as_malloc(c, (size_t)most, sizeof(double));
-    P->yo = as_malloc(c, AS_GREEDY_BLOCK + 1, sizeof(int64_t));
+    P->yo = as_malloc(c, (size_t)gr_block_cap(s) + 1, sizeof(int64_t));
     *buf = as_malloc(c, (size_t)((2 * s->n + 1) * AS_GREEDY_BLOCK), sizeof(double));
     return c->status;
 }
@@ -454,10 +481,12 @@ done:
 static void gr_score_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t *ri, double *xv, double *xd,
                          double *ad)
 {
-    int64_t q = gr_at(P, p), a, m, e, n = s->n;
+    int64_t q = gr_at(P, p), a, m, n = s->n;
     const double *al = s->alpha + s->off[q], *yq = P->y + P->yo[p - P->p0];
     double g = 0, nr = 0;
     gr_state *w = (gr_state *)s;   /* each q writes its own entries */
+    (void)xd;
+    (void)ad;
     if (s->in[q]) {
         w->score[q] = w->norm[q] = 0;
         return;
@@ -467,18 +496,13 @@ static void gr_score_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t
         g += xv[a] * yq[a];
         nr += s->u[ri[a]] * xv[a] * xv[a] * (s->nx2[q] - 2.0 * al[a] * s->csum[q] + (double)n * al[a] * al[a]);
     }
-    if (s->ne > 0) {
+    /* the entry weights are the diagonal's, entry i on row i (gr_diag_entries): only
+       the stored rows add to it, in the same order */
+    if (s->ne > 0)
         for (a = 0; a < m; a++) {
-            xd[ri[a]] = xv[a];
-            ad[ri[a]] = al[a];
+            double ph = xv[a] * (xv[a] - al[a]);
+            nr += s->E[ri[a]].z * ph * ph;
         }
-        for (e = 0; e < s->ne; e++) {
-            int64_t i = s->E[e].i;
-            double ph = xd[i] * (xd[s->E[e].l] - ad[i]);
-            nr += s->E[e].z * ph * ph;
-        }
-        for (a = 0; a < m; a++) xd[ri[a]] = ad[ri[a]] = 0;
-    }
     w->score[q] = g;
     w->norm[q] = nr;
 }
@@ -496,7 +520,7 @@ static int gr_scores(gr_state *s, const int64_t *list, int64_t np, as_common *c)
     for (P.p0 = 0; P.p0 < np;) {
         int64_t p1 = gr_block_end(s, &P, np);
         if (gr_apply(s, &P, p1, buf, c) != AS_OK) break;
-        gr_each(s, c, &P, p1, 4.0 * (double)P.yo[p1 - P.p0] + (double)s->ne * (double)(p1 - P.p0), gr_score_col);
+        gr_each(s, c, &P, p1, 8.0 * (double)P.yo[p1 - P.p0], gr_score_col);
         if (as_interrupted(c)) break;
         P.p0 = p1;
     }
@@ -1355,6 +1379,13 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as
         if (gr_rounds(&s, target, budget, &rel, &rounds, c) != AS_OK) goto done;
         if (!isnan(target) && rel <= target && s.k > 1 && gr_prune(&s, target, &rel, c) != AS_OK) goto done;
         if (isnan(target) && s.k > 0 && gr_polish(&s, &rel, c) != AS_OK) goto done;
+        /* Y = 0 is a candidate too: columns that make rel no better than none are not kept */
+        if (s.k > 0 && !(rel < s.baseline)) {
+            as_progress(c, "greedy: %lld columns give rel %.4g%%, no better than Y = 0 (%.4g%%): none kept",
+                        (long long)s.k, 100 * rel, 100 * s.baseline);
+            s.k = 0;
+            rel = s.baseline;
+        }
     }
     if (gr_result(&s, out, c) != AS_OK) goto done;
     out->m = rounds;

@@ -54,7 +54,8 @@
 ## given (not both).
 ## @item @qcode{"k"}
 ## Column budget, a whole number of at least 1: the smallest error found with
-## at most @var{k} columns.
+## at most @var{k} columns; no column at all when the columns found are no
+## better than @var{Y} = 0, the uniform attention.
 ## @item @qcode{"error"}
 ## False: no @var{info}.eps_spectral unless @qcode{"spectral"} asks for it.
 ## The error, relative error and @code{r} are computed either way (the method

@@ -374,9 +374,78 @@ static void test_refit(void)
     free(X);
 }
 
+/* A wide sparse input whose candidate passes span several blocks: column j
+   holds about 20 / (1 + j / 400) entries (Zipf-like: about 400 columns heavy,
+   the rest light, most with none to two), rows of norm 2. With a budget of
+   200 columns: the same columns and weights on 1, 2 and 3 threads, in CSC32
+   and CSC64. With 12: no column set found beats Y = 0 (rel 104%; the greedy
+   method's 12 columns have 699%), so none is kept. */
+static void test_wide_sparse(void)
+{
+    const int64_t n = 40, d = 20000;
+    double *X = calloc((size_t)(n * d), sizeof(double)), norm[40] = {0};
+    int64_t i, j, heavy = 0;
+    check_views V;
+    as_sample S[3];
+    int t;
+    for (j = 0; j < d; j++) {
+        double p = 0.5 / (1.0 + (double)j / 400.0);
+        int64_t m = 0;
+        for (i = 0; i < n; i++)
+            if (as_rng_unif(91, 1, (uint64_t)(j * n + i)) < p) {
+                X[i + j * n] = 1.0 + as_rng_unif(91, 2, (uint64_t)(j * n + i));
+                m++;
+            }
+        heavy += 4 * m >= n;
+    }
+    for (j = 0; j < d; j++)
+        for (i = 0; i < n; i++) norm[i] += X[i + j * n] * X[i + j * n];
+    for (j = 0; j < d; j++)
+        for (i = 0; i < n; i++) X[i + j * n] *= 2.0 / sqrt(norm[i]);
+    CHECK(heavy > 256, "the input has %lld heavy columns, fewer than a block's 256", (long long)heavy);
+    check_views_make(&V, n, d, X);
+    for (t = 0; t < 3; t++) {
+        as_common c;
+        as_greedy_options o;
+        as_common_init(&c);
+        c.nthreads = t + 1;
+        as_greedy_options_init(&o);
+        o.k = 200;
+        CHECK(as_greedy(t == 2 ? &V.S64 : &V.S32, &o, &S[t], &c) == AS_OK, "wide sparse, %d threads: %s", t + 1, c.msg);
+        CHECK(S[t].k > 0 && S[t].k <= 200 && S[t].metrics.rel < S[t].metrics.baseline,
+              "wide sparse, %d threads: k %lld, rel %g, baseline %g", t + 1, (long long)S[t].k, S[t].metrics.rel,
+              S[t].metrics.baseline);
+        if (t > 0)
+            CHECK(S[t].k == S[0].k && memcmp(S[t].index, S[0].index, 8 * (size_t)S[0].k) == 0 &&
+                      memcmp(S[t].weight, S[0].weight, 8 * (size_t)S[0].k) == 0,
+                  "wide sparse: %d threads give other columns or weights than 1 (k %lld vs %lld)", t + 1,
+                  (long long)S[t].k, (long long)S[0].k);
+    }
+    for (t = 0; t < 3; t++) {
+        as_common c;
+        as_common_init(&c);
+        as_sample_free(&S[t], &c);
+    }
+    {
+        as_common c;
+        as_greedy_options o;
+        as_sample S0;
+        as_common_init(&c);
+        as_greedy_options_init(&o);
+        o.k = 12;
+        CHECK(as_greedy(&V.S32, &o, &S0, &c) == AS_OK && S0.k == 0 && S0.metrics.rel == S0.metrics.baseline,
+              "wide sparse, budget 12: k %lld, rel %g, baseline %g (Y = 0 is better than the columns found)",
+              (long long)S0.k, S0.metrics.rel, S0.metrics.baseline);
+        as_sample_free(&S0, &c);
+    }
+    check_views_free(&V);
+    free(X);
+}
+
 int main(void)
 {
     test_targets();
+    test_wide_sparse();
     test_zero_and_tiny();
     test_budget();
     test_missed();

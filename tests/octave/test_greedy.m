@@ -78,6 +78,22 @@
 %! assert (info.rel_error, info.baseline);
 %! assert (info.rel_error <= 0.01);
 
+## a budget whose columns are no better than Y = 0 keeps none; a larger one does better
+## (wide and sparse, Zipf-like column counts, rows of norm 2: the same input in test-greedy.R)
+%!test
+%! n = 40; d = 4000;
+%! [i, j] = ndgrid (1:n, 1:d);
+%! h = mod (i * 7919 + j * 104729, 1009) / 1009;
+%! keep = h < 0.5 ./ (1 + (j - 1) / 100);
+%! X = sparse (i(keep), j(keep), 1 + h(keep), n, d);
+%! X = spdiags (2 ./ sqrt (sum (X .^ 2, 2)), 0, n, n) * X;
+%! [Y, ~, info] = attsparse_greedy (X, "k", 12);
+%! assert (size (Y), [40, 0]);
+%! assert (info.rel_error, info.baseline);
+%! [Y, ~, info] = attsparse_greedy (X, "k", 200);
+%! assert (columns (Y) <= 200);
+%! assert (info.rel_error < 0.5 * info.baseline);
+
 ## deterministic: the same bits on 1 and 2 threads, Octave's generator untouched
 %!test
 %! X = greedy_input ("sparse");

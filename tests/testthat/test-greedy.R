@@ -213,6 +213,24 @@ test_that("refit needs the symmetric case in memory", {
   expect_error(attsparse_rand(W, refit = TRUE, seed = 1), "'refit' needs X in memory", fixed = TRUE)
 })
 
+test_that("a budget whose columns are no better than Y = 0 keeps none; a larger one does better", {
+  # wide and sparse, Zipf-like column counts, rows of norm 2 (the same input in test_greedy.m):
+  # with 5 or 12 columns some rows are covered and others not, which is worse than none
+  n <- 40; d <- 4000
+  i <- rep(seq_len(n), d); j <- rep(seq_len(d), each = n)
+  h <- ((i * 7919 + j * 104729) %% 1009) / 1009
+  keep <- h < 0.5 / (1 + (j - 1) / 100)
+  X <- Matrix::sparseMatrix(i[keep], j[keep], x = 1 + h[keep], dims = c(n, d))
+  X <- Matrix::Diagonal(x = 2 / sqrt(Matrix::rowSums(X^2))) %*% X
+  small <- attsparse_greedy(X, k = 12)
+  expect_identical(dim(small$Y), c(40L, 0L))
+  expect_identical(small$rel_error, small$baseline)
+  expect_equal(small$rel_error, attention_error(X, small$Y)$rel, tolerance = 1e-12)
+  large <- attsparse_greedy(X, k = 200)
+  expect_lte(ncol(large$Y), 200)
+  expect_lt(large$rel_error, 0.5 * large$baseline)
+})
+
 test_that("Ctrl-C stops a long greedy run within a second, and the session goes on", {
   skip_if_fast()
   skip_on_os("windows")
