@@ -37,10 +37,7 @@ attsparse_rand <- function(X, ..., m = NULL, eps = NULL, delta = NULL, seed = NU
 }
 
 attsparse_det <- function(X, ..., eps = NULL, error = NULL, K = NULL, V = NULL) {
-  if (is_block_input(X))
-    stop(paste("attsparse_det needs X in memory (BSS revisits every column at every step);",
-               "on a DelayedMatrix use attsparse_rand, or attsparse_det(as.matrix(X)) when X fits"),
-         call. = FALSE)
+  if (is_block_input(X)) .Call(C_blocks_refuse, "det")
   opts <- core_options(list(eps = eps, error = error), list(...))
   X <- as_input(X)
   qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
@@ -48,10 +45,7 @@ attsparse_det <- function(X, ..., eps = NULL, error = NULL, K = NULL, V = NULL) 
 }
 
 attsparse_greedy <- function(X, ..., rel = NULL, k = NULL, error = NULL) {
-  if (is_block_input(X))
-    stop(paste("attsparse_greedy needs X in memory (it computes X X' and scores every column each round);",
-               "on a DelayedMatrix use attsparse_rand, or attsparse_greedy(as.matrix(X)) when X fits"),
-         call. = FALSE)
+  if (is_block_input(X)) .Call(C_blocks_refuse, "greedy")
   opts <- core_options(list(rel = rel, k = k, error = error), list(...))
   X <- as_input(X)
   new_attsparse(X, .Call(C_greedy, X, opts))

@@ -519,6 +519,11 @@ int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
    partial and come out of as_blocks_merge, naming X's own columns. */
 typedef struct as_blocks as_blocks;
 
+/* For a front-end given X by blocks for `method` ("rand", "det", "greedy", ...):
+   AS_OK when the method reads X by blocks, else AS_ERR_INPUT with the message
+   saying why it needs X in memory and what to use instead. */
+int as_blocks_refuse(const char *method, as_common *c);
+
 /* What a run computes. */
 enum { AS_BLOCKS_RAND = 0,       /* as_rand: a sample, Y's columns, metrics   */
        AS_BLOCKS_LEVERAGE = 1,   /* as_leverage: the scores of all columns   */

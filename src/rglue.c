@@ -502,6 +502,15 @@ SEXP as_r_default_m(SEXP rank, SEXP eps, SEXP delta, SEXP beta)
     return Rf_ScalarReal(m);
 }
 
+/* The core's refusal of X by blocks for a method that needs it in memory. */
+SEXP as_r_blocks_refuse(SEXP method)
+{
+    as_common c;
+    as_common_init(&c);
+    if (as_blocks_refuse(CHAR(STRING_ELT(method, 0)), &c) != AS_OK) r_raise(&c);
+    return R_NilValue;
+}
+
 SEXP as_r_gram(SEXP X, SEXP opts)
 {
     as_matrix A;

@@ -118,8 +118,7 @@ function [Y, err, info] = attsparse_det (X, varargin)
     print_usage ();
   endif
   if (is_function_handle (X))
-    error ("attsparse:badInput", ["attsparse_det: X must be a matrix in memory (BSS revisits every ", ...
-                                  "column at every step); for a block reader use attsparse_rand"]);
+    __attsparse__ ("blocks_refuse", "det");   # the core's message: why X must be in memory
   endif
   [K, V, opts] = qk_options (varargin, "attsparse_det");
   ## a first stage ("presample") takes its seed from rand () when none is given, as attsparse_rand does
@@ -133,7 +132,7 @@ endfunction
 %!shared X
 %! X = attsparse_example (5, 120, 0.5, 2);
 
-%!error <must be a matrix in memory> attsparse_det (@(a, b) ones (3, b - a + 1))
+%!error <X must be in memory> attsparse_det (@(a, b) ones (3, b - a + 1))
 
 %!test
 %! [Y, err, info] = attsparse_det (X, "eps", 0.5);

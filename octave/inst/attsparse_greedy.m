@@ -99,9 +99,7 @@ function [Y, err, info] = attsparse_greedy (X, varargin)
     print_usage ();
   endif
   if (is_function_handle (X))
-    error ("attsparse:badInput", ["attsparse_greedy: X must be a matrix in memory (the method computes ", ...
-                                  "X X' and scores every column each round); for a block reader use ", ...
-                                  "attsparse_rand"]);
+    __attsparse__ ("blocks_refuse", "greedy");   # the core's message: why X must be in memory
   endif
   [Y, err, info] = __attsparse__ ("greedy", double_input (X), varargin{:});
 endfunction
@@ -144,7 +142,7 @@ endfunction
 %!warning <was not met> attsparse_greedy (X(1:3, 1:5), "rel", 1e-15);
 
 %!error <Invalid call> attsparse_greedy ()
-%!error <must be a matrix in memory> attsparse_greedy (@(a, b) ones (3, b - a + 1), "ncol", 10)
+%!error <X must be in memory> attsparse_greedy (@(a, b) ones (3, b - a + 1), "ncol", 10)
 %!error id=attsparse:badInput attsparse_greedy (struct ())
 %!error <'rel' must be a number in \(0, 1\), got 0> attsparse_greedy (X, "rel", 0)
 %!error <'rel' must be a number in \(0, 1\), got 1> attsparse_greedy (X, "rel", 1)

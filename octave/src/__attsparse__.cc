@@ -12,6 +12,7 @@
 //   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
 //   [tau, rank] = __attsparse__ ("leverage_blocks", reader, ncol, nrow, block, name, value, ...)
 //   e              = __attsparse__ ("error_blocks", reader, ncol, nrow, block, Y, name, value, ...)
+//                    __attsparse__ ("blocks_refuse", "det"|"greedy"): the core's error for X by blocks
 //   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", {K}, {V}, X, name, value, ...)
 //                    Q != K: the command on [X; K] ({} for X) with values V ({} for none)
 // The inst/*.m wrappers convert single/logical/integer input to double and
@@ -851,6 +852,8 @@ struct Command
   command_fn fn;
 };
 
+void cmd_blocks_refuse (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
+
 const Command commands[] = {
   { "rand", "attsparse_rand", cmd_rand },
   { "det", "attsparse_det", cmd_det },
@@ -865,7 +868,22 @@ const Command commands[] = {
   { "rand_blocks", "attsparse_rand", cmd_rand_blocks },
   { "leverage_blocks", "leverage_scores", cmd_leverage_blocks },
   { "error_blocks", "attention_error", cmd_error_blocks },
+  { "blocks_refuse", "attsparse", cmd_blocks_refuse },
 };
+
+// The core's refusal of X by blocks (a reader) for a method that needs X in
+// memory; the message carries the method's function name.
+void cmd_blocks_refuse (Work& w, int, mxArray *[], int nrhs, const mxArray *prhs[])
+{
+  char method[32] = "";
+  need_args (w, nrhs, 1);
+  if (!mxIsChar (prhs[0]) || mxGetString (prhs[0], method, sizeof method) != 0)
+    w.fail ("badInput", "the method must be a command name such as \"det\"");
+  for (const Command& k : commands)
+    if (std::strcmp (method, k.name) == 0)
+      w.rename (k.fname);
+  w.check (as_blocks_refuse (method, &w.c));
+}
 
 }  // namespace
 

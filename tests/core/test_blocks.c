@@ -392,6 +392,19 @@ static void test_readers(void)
 }
 
 /* what a run refuses before it reads a column; a task or partial misused */
+/* The methods a front-end may give X by blocks: the randomized ones; det and
+   greedy refused with the core's words on why they need X in memory. */
+static void test_blocks_refuse(void)
+{
+    as_common c;
+    as_common_init(&c);
+    CHECK(as_blocks_refuse("rand", &c) == AS_OK, "rand refused: %s", c.msg);
+    CHECK(as_blocks_refuse("det", &c) == AS_ERR_INPUT && strstr(c.msg, "X must be in memory: BSS revisits") &&
+              strstr(c.msg, "use attsparse_rand"),
+          "det: %s", c.msg);
+    CHECK(as_blocks_refuse("greedy", &c) == AS_ERR_INPUT && strstr(c.msg, "computes X X'"), "greedy: %s", c.msg);
+}
+
 static void test_refusals(void)
 {
     int64_t n = 4, d = 40000;
@@ -488,6 +501,7 @@ int main(void)
     test_other_runs();
     test_readers();
     test_refusals();
+    test_blocks_refuse();
 #ifdef TB_POSIX
     test_rlimit();
 #endif

@@ -92,8 +92,10 @@ test_that("SerialParam, MulticoreParam(2) and SnowParam(2) give the same bits; e
     expect_error(attsparse_rand(DelayedArray::DelayedArray(Xbad), m = 300, seed = 5, sampling = "poisson",
                                 BPPARAM = bp, block_columns = 16384),
                  "^X: column 35000 holds a NaN or infinite value$")
-  expect_error(attsparse_det(DX), "needs X in memory")
-  expect_error(attsparse_greedy(DX), "needs X in memory")
+  expect_error(attsparse_det(DX), paste("X must be in memory: BSS revisits every column at every step;",
+                                        "read by blocks, use attsparse_rand (or X as a matrix, when it fits in memory)"),
+               fixed = TRUE)
+  expect_error(attsparse_greedy(DX), "X must be in memory: the greedy method computes X X' and scores", fixed = TRUE)
   expect_error(attsparse_rand(DX, m = 300, refit = TRUE), "'refit' needs X in memory")
   expect_error(attsparse_rand(DX, leverage = "exact"), "exact")
   expect_error(attsparse_rand(DX, BPPARAM = 2), "BiocParallelParam")
