@@ -33,8 +33,8 @@ estimate_words <- function(kind) switch(kind,
   kind)
 
 # "  no error estimate: <why>" in lines of at most 80 characters
-say_no_estimate <- function(why, rounds = "")
-  cat(strwrap(sprintf("no error estimate: %s%s", why, rounds), width = 78, indent = 2, exdent = 4), sep = "\n")
+say_no_estimate <- function(why, more = "")
+  cat(strwrap(sprintf("no error estimate: %s%s", why, more), width = 78, indent = 2, exdent = 4), sep = "\n")
 
 # "name value" for a scalar, "name d1 x d2 class" otherwise
 describe_field <- function(name, value) {
@@ -90,11 +90,13 @@ print.attsparse <- function(x, ...) {
   rel_estimate <- field(x, "rel_estimate")
   kind <- field(x, "estimate")
   rounds <- field(x, "rounds")
-  rounds <- if (!is.na(rounds) && rounds > 1) sprintf(", %d rounds", rounds) else ""
+  many <- !is.na(rounds) && rounds > 1   # the target mode's samples
   if (!is.na(rel_estimate)) {
     cat(sprintf("  estimated rel error %s (%s, without X X')%s\n", fmt_pct(rel_estimate),
-                estimate_words(if (is.na(kind)) "gaussian" else kind), rounds))
-  } else if (rand && !is.na(kind)) say_no_estimate(field(x, "estimate_why"), rounds)
+                estimate_words(if (is.na(kind)) "gaussian" else kind),
+                if (many) sprintf(", %d rounds", rounds) else ""))
+  } else if (rand && !is.na(kind))
+    say_no_estimate(field(x, "estimate_why"), if (many) sprintf("; %d samples drawn", rounds) else "")
   error_time <- field(x, "error_time")
   cat(sprintf("  time %s s%s\n", fmt_num(x$time),
               if (is.na(error_time)) "" else sprintf(" (error evaluation %s s)", fmt_num(error_time))))
