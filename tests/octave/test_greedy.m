@@ -160,8 +160,8 @@
 %!error <'refit' needs X in memory> attsparse_rand (@(a, b) ones (4, b - a + 1) / 10, "ncol", 5000, "refit", true)
 %!error <unknown option 'refit'> attsparse_greedy (attsparse_example (4, 50, 1, 1), "refit", true)
 
-## Ctrl-C (SIGINT) in a child octave-cli 3 s into a long run (100 x 1200, 2%: hundreds of columns, a minute or
-## more): attsparse:interrupted within a second, and the session goes on
+## Ctrl-C (SIGINT) in a child octave-cli 3 s into a long run (150 x 3000, 1%: about 2200 columns, 40 s on
+## one thread): attsparse:interrupted within a second, and the session goes on
 %!test
-%! interrupt_call ("X = attsparse_example (100, 1200, 1, 3);",
-%!                 "attsparse_greedy (X, 'rel', 0.02, 'threads', 1)", 3, "attsparse_greedy on 100 x 1200");
+%! interrupt_call ("X = attsparse_example (150, 3000, 1, 3);",
+%!                 "attsparse_greedy (X, 'rel', 0.01, 'threads', 1)", 3, "attsparse_greedy on 150 x 3000");

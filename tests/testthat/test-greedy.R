@@ -234,7 +234,7 @@ test_that("a budget whose columns are no better than Y = 0 keeps none; a larger 
 test_that("Ctrl-C stops a long greedy run within a second, and the session goes on", {
   skip_if_fast()
   skip_on_os("windows")
-  # 100 x 1200 at 2%: hundreds of columns, a minute or more of rounds
-  expect_interrupted("X <- attsparse_example(100, 1200, 1, 3)",
-                     "attsparse_greedy(X, rel = 0.02, threads = 1)", delay = 3, within = 1.5)
+  # 150 x 3000 at 1%: about 2200 columns, 40 s on one thread (interrupted 3 s in, among the rounds)
+  expect_interrupted("X <- attsparse_example(150, 3000, 1, 3)",
+                     "attsparse_greedy(X, rel = 0.01, threads = 1)", delay = 3, within = 1.5)
 })
