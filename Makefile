@@ -7,7 +7,7 @@
 #                 installed Octave package, ASan+UBSan, valgrind memcheck, fuzz corpus replay, R CMD check --as-cran of the source
 #                 tarball (when pdflatex is present); each stage prints its counts and the run ends with the
 #                 line "N passed, M failed" summing them. Measured from a fresh clone on an idle 2-core
-#                 machine (/usr/bin/time -v .ci/run): 20 min wall clock, 15272 tests; 1.17 GB peak resident
+#                 machine (/usr/bin/time -v .ci/run): 20 min wall clock, 15283 tests; 1.17 GB peak resident
 #                 memory for the largest process.
 #                 valgrind runs with OMP_THREAD_LIMIT=4 (tests/reliability/sanitize.mk), which took it
 #                 from 11.7 GB to 0.2 GB.
