@@ -120,7 +120,7 @@ typedef struct gr_state {
     double *Xs, *XA;         /* n x kcap: kept columns, x o (A x)  */
     double *K, *b, *grad;    /* kcap x kcap, kcap, kcap            */
     double *T1, *T2, *T3;    /* n x kcap scratch, kcap x kcap scratch (two) */
-    double *C;               /* kcap x kcap: X_S' X_S of the columns in csel (ck of them) */
+    double *C;               /* kcap x kcap: X_S' (I - 1 1' / n) X_S of the first ck columns of csel_at */
     int64_t *cpos;           /* nc: each candidate's position in C, or -1 */
     int64_t ck;              /* columns in C (0: none)             */
     int64_t *csel_at;        /* 2 kcap: the candidates in C, by position; scratch */
@@ -132,20 +132,16 @@ typedef struct gr_state {
     double baseline;
     double mem_mb;           /* option 'memory'                    */
     double work;             /* refits made, weighed by k^2 (the prune's budget) */
-    double *scratch;         /* per thread: 4 n doubles (rows, x, x and alpha scattered) */
+    double *scratch;         /* per thread: 2 n doubles (a column's rows and values) */
     int nscratch;            /* threads it has room for            */
 } gr_state;
 
-/* Thread tid's scratch: n row indices and x, then x and alpha scattered (n
-   each, zero between uses). */
-static void gr_thread_scratch(const gr_state *s, int tid, int64_t **ri, double **xv, double **xd,
-                              double **ad)
+/* Thread tid's scratch: n row indices and n values of a column. */
+static void gr_thread_scratch(const gr_state *s, int tid, int64_t **ri, double **xv)
 {
-    double *base = s->scratch + (size_t)tid * 4 * (size_t)s->n;
+    double *base = s->scratch + (size_t)tid * 2 * (size_t)s->n;
     *ri = (int64_t *)base;
     *xv = base + s->n;
-    *xd = base + 2 * s->n;
-    *ad = base + 3 * s->n;
 }
 
 static int gr_tid(void)
@@ -263,6 +259,7 @@ typedef struct gr_pass {
     double *y;           /* its products at the stored rows            */
     int64_t *yo;         /* gr_block_cap + 1 offsets into y            */
     int64_t p0;
+    double light;        /* the block's light columns' work (sparse X): their stored entries squared */
 } gr_pass;
 
 static int64_t gr_at(const gr_pass *P, int64_t p)
@@ -277,8 +274,7 @@ static int64_t gr_count(const gr_state *s, int64_t q)
 
 /* fn(s, P, p, scratch) for every p in [p0, p1), on the core's threads (work:
    the multiply-adds, for their number), each with its thread's scratch. */
-typedef void (*gr_col_fn)(const gr_state *s, const gr_pass *P, int64_t p, int64_t *ri, double *xv,
-                          double *xd, double *ad);
+typedef void (*gr_col_fn)(const gr_state *s, const gr_pass *P, int64_t p, int64_t *ri, double *xv);
 static void gr_each(const gr_state *s, const as_common *c, const gr_pass *P, int64_t p1, double work,
                     gr_col_fn fn)
 {
@@ -288,12 +284,12 @@ static void gr_each(const gr_state *s, const as_common *c, const gr_pass *P, int
 #endif
     {
         int64_t *ri;
-        double *xv, *xd, *ad;
-        gr_thread_scratch(s, gr_tid(), &ri, &xv, &xd, &ad);
+        double *xv;
+        gr_thread_scratch(s, gr_tid(), &ri, &xv);
 #ifdef _OPENMP
 #pragma omp for schedule(dynamic, 16)
 #endif
-        for (p = P->p0; p < p1; p++) fn(s, P, p, ri, xv, xd, ad);
+        for (p = P->p0; p < p1; p++) fn(s, P, p, ri, xv);
     }
 }
 
@@ -322,12 +318,12 @@ static int64_t gr_block_cap(const gr_state *s)
     return s->X->kind == AS_DENSE ? AS_GREEDY_BLOCK : AS_GREEDY_BLOCK_SPARSE;
 }
 
-/* The end of the block that starts at p0 of a pass over np positions, and
-   the offsets of its products. */
+/* The end of the block that starts at p0 of a pass over np positions, the
+   offsets of its products, and (sparse X) its light columns' work. */
 static int64_t gr_block_end(const gr_state *s, gr_pass *P, int64_t np)
 {
     int64_t p1 = P->p0, tot = 0, heavy = 0, cap = gr_block_cap(s);
-    double light = 0;   /* the light columns' work: their stored entries squared */
+    double light = 0;
     P->yo[0] = 0;
     while (p1 < np && p1 - P->p0 < cap &&
            (p1 == P->p0 || tot + gr_count(s, gr_at(P, p1)) <= AS_GREEDY_BLOCK_ENTRIES)) {
@@ -342,18 +338,16 @@ static int64_t gr_block_end(const gr_state *s, gr_pass *P, int64_t np)
         tot += m;
         P->yo[++p1 - P->p0] = tot;
     }
+    P->light = light;
     return p1;
 }
 
 /* The product of a light column of a sparse X: y = B x_q at x_q's stored
    rows, a column of B at a time (its rows gathered). */
-static void gr_apply_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t *ri, double *xv, double *xd,
-                         double *ad)
+static void gr_apply_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t *ri, double *xv)
 {
     int64_t q = gr_at(P, p), a, b, m, n = s->n;
     double *yq = P->y + P->yo[p - P->p0];
-    (void)xd;
-    (void)ad;
     if (gr_heavy(s, q)) return;
     m = gr_entries(s, q, ri, xv);
     for (a = 0; a < m; a++) yq[a] = 0;
@@ -402,15 +396,7 @@ static int gr_apply(gr_state *s, const gr_pass *P, int64_t p1, double *buf, as_c
             AS_FOR_COL(s->X, gr_col(s, gr_at(P, hq[h])), row, v, { (void)v; yq[m++] = pc[row]; });
         }
     }
-    {
-        /* a light column costs the square of its stored entries */
-        double work = 0;
-        for (p = P->p0; p < p1; p++) {
-            double m = (double)(P->yo[p + 1 - P->p0] - P->yo[p - P->p0]);
-            work += m * m;
-        }
-        gr_each(s, c, P, p1, work, gr_apply_col);
-    }
+    gr_each(s, c, P, p1, P->light, gr_apply_col);
     return AS_OK;
 }
 
@@ -453,7 +439,7 @@ static int gr_prepare(gr_state *s, as_common *c)
     s->off[nc] = tot;
     s->alpha = as_malloc(c, (size_t)(tot > 0 ? tot : 1), sizeof(double));
     s->nscratch = as_threads(c);
-    s->scratch = as_calloc(c, (size_t)s->nscratch * 4 * (size_t)(s->n > 0 ? s->n : 1), sizeof(double));
+    s->scratch = as_calloc(c, (size_t)s->nscratch * 2 * (size_t)(s->n > 0 ? s->n : 1), sizeof(double));
     if (!s->alpha || !s->scratch || gr_pass_buffers(s, &P, &buf, c) != AS_OK) goto done;
     /* the products go straight into alpha (the candidates in order) */
     ybuf = P.y;
@@ -478,15 +464,12 @@ done:
 
 /* Candidate q's score x' M x and norm ||phi||_W^2 (see the top), from y = M x
    at its stored rows (gr_apply). */
-static void gr_score_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t *ri, double *xv, double *xd,
-                         double *ad)
+static void gr_score_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t *ri, double *xv)
 {
     int64_t q = gr_at(P, p), a, m, n = s->n;
     const double *al = s->alpha + s->off[q], *yq = P->y + P->yo[p - P->p0];
     double g = 0, nr = 0;
     gr_state *w = (gr_state *)s;   /* each q writes its own entries */
-    (void)xd;
-    (void)ad;
     if (s->in[q]) {
         w->score[q] = w->norm[q] = 0;
         return;
