@@ -391,7 +391,6 @@ static void test_readers(void)
     free(X);
 }
 
-/* what a run refuses before it reads a column; a task or partial misused */
 /* The methods a front-end may give X by blocks: the randomized ones; det and
    greedy refused with the core's words on why they need X in memory. */
 static void test_blocks_refuse(void)
@@ -405,6 +404,7 @@ static void test_blocks_refuse(void)
     CHECK(as_blocks_refuse("greedy", &c) == AS_ERR_INPUT && strstr(c.msg, "computes X X'"), "greedy: %s", c.msg);
 }
 
+/* what a run refuses before it reads a column; a task or partial misused */
 static void test_refusals(void)
 {
     int64_t n = 4, d = 40000;

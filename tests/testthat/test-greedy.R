@@ -147,7 +147,8 @@ test_that("greedy: X must be in memory; keys and refit are not its options", {
   expect_error(attsparse_greedy(X, V = X[, 1:2]), "unknown option 'V'", fixed = TRUE)
   expect_error(attsparse_greedy(X, refit = TRUE), "unknown option 'refit'", fixed = TRUE)
   skip_if_not_installed("DelayedArray")
-  expect_error(attsparse_greedy(DelayedArray::DelayedArray(X)), "X must be in memory: the greedy method computes X X'", fixed = TRUE)
+  expect_error(attsparse_greedy(DelayedArray::DelayedArray(X)), "X must be in memory: the greedy method computes X X'",
+               fixed = TRUE)
 })
 
 test_that("option_table lists greedy's options from the core's table", {
