@@ -61,6 +61,9 @@
 #define AS_GREEDY_SHORT_MIN 64
 /* ... when there are at least this many candidates (fewer: every round a full pass). */
 #define AS_GREEDY_SHORT_POOL 8192
+/* Rounds in a row that keep no more columns before the selection's other
+   measure takes over. */
+#define GR_SWITCH 3
 /* The prune tries this many single columns in a row in each order before it stops. */
 #define AS_GREEDY_PRUNE_TRIES 4
 
@@ -82,7 +85,7 @@ static int64_t gr_select(gr_state *s, const int64_t *list, int64_t np, int64_t n
         int64_t t = list ? list[p] : p;
         double g = s->score[t], nr = s->norm[t], v;
         if (s->in[t] || !(g > 0) || !(nr > 0)) continue;
-        v = raw || !as_greedy_gain ? g : g / nr * g;
+        v = raw ? g : g / nr * g;
         if (!isfinite(v)) continue;
         if (m < nb) {
             picks[m].v = v; picks[m].t = t; m++;
@@ -231,18 +234,54 @@ done:
     return c->status;
 }
 
+/* Budget mode: the best columns and weights of the rounds so far (a larger
+   budget passes through every state a smaller one ends in). */
+typedef struct gr_best {
+    int64_t k;               /* columns held (-1: none yet)        */
+    gr_pick *sel;            /* their candidates                   */
+    double *w;               /* their weights                      */
+} gr_best;
+
+/* Back to the best columns of the rounds, H and *rel theirs. */
+static int gr_best_put(gr_state *s, const gr_best *b, double *rel, as_common *c)
+{
+    int64_t a;
+    for (a = 0; a < s->k; a++) s->in[s->sel[a]] = 0;
+    s->k = 0;
+    if (as_gr_add(s, b->sel, b->k, c) != AS_OK) return c->status;
+    gr_copy(s->w, b->w, sizeof(double) * (size_t)b->k);
+    if (as_gr_make_h(s, s->H, c) != AS_OK) return c->status;
+    *rel = as_gr_rel(s, s->H, s->rowrel, c);
+    return AS_OK;
+}
+
 /* The rounds: batches of candidates added and refitted until rel meets the
-   target (target not NaN) or `budget` columns are kept. */
+   target (target not NaN) or `budget` columns are kept, or the run's work
+   passes s->work_cap. The selection's measure is the path's (gain or score);
+   when it stalls (no candidate, or rounds that keep no more columns), the
+   other measure takes over, and the rounds end only when both have stalled
+   since rel last fell. In budget mode the best columns seen are returned. */
 static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, int64_t *rounds,
                      as_common *c)
 {
     gr_pick *picks = NULL;
+    gr_best keep;
     int64_t *shortlist = NULL, nshort = 0, cap = s->nc, stall = 0, age = 0, t;
+    int raw = !s->path.gain, switches = 0;
+    double low = *rel;
+    keep.k = -1;
+    keep.sel = NULL;
+    keep.w = NULL;
     picks = as_malloc(c, (size_t)(cap > 1 ? cap : 2), sizeof(gr_pick));
     shortlist = as_malloc(c, (size_t)(cap > 1 ? cap : 2), sizeof(int64_t));
     if (!picks || !shortlist) goto done;
+    if (isnan(target) && budget > 0) {
+        keep.sel = as_malloc(c, (size_t)budget, sizeof(gr_pick));
+        keep.w = as_malloc(c, (size_t)budget, sizeof(double));
+        if (!keep.sel || !keep.w) goto done;
+    }
     *rounds = 0;
-    while (!(*rel <= target) && (budget == 0 || s->k < budget) && s->k < s->nc) {
+    while (!(*rel <= target) && (budget == 0 || s->k < budget) && s->k < s->nc && !(s->work > s->work_cap)) {
         /* a share of the columns kept, growing past AS_GREEDY_BATCH_K columns (fewer
            rounds where each costs most) */
         double share = fmin(as_greedy_batch * fmax(1.0, (double)s->k / AS_GREEDY_BATCH_K), AS_GREEDY_BATCH_MAX);
@@ -264,31 +303,59 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
         } else age = 1;
         if (as_gr_scores(s, list, np, c) != AS_OK) break;
         if (list == NULL && short_ok) {
-            /* the new shortlist: the best `want` by gain */
-            nshort = gr_select(s, NULL, s->nc, want, 0, picks);
+            /* the new shortlist: the best `want` by the round's measure */
+            nshort = gr_select(s, NULL, s->nc, want, raw, picks);
             for (t = 0; t < nshort; t++) shortlist[t] = picks[t].t;
             list = shortlist;
             np = nshort;
         }
-        m = gr_select(s, list, np, nb, 0, picks);
+        m = gr_select(s, list, np, nb, raw, picks);
         if (m == 0) {
             if (list != NULL && age > 1) { age = 0; continue; }   /* the shortlist ran dry: a full pass */
-            break;   /* no column lowers the proxy: stalled */
+            if (switches == 0) {
+                /* no column lowers the proxy by this measure: the other one */
+                raw = !raw;
+                switches = 1;
+                stall = age = 0;
+                continue;
+            }
+            break;   /* stalled by both measures */
         }
-        if (as_greedy_two && m == 1 && gr_select(s, list, np, 1, 1, picks + 1) == 1 && picks[1].t != picks[0].t) {
+        if (s->path.two && m == 1 && gr_select(s, list, np, 1, !raw, picks + 1) == 1 && picks[1].t != picks[0].t) {
             if (gr_try_two(s, picks, rel, c) != AS_OK) break;
         } else if (as_gr_add(s, picks, m, c) != AS_OK || as_gr_fit(s, rel, c) != AS_OK) break;
         as_gr_compact(s);
         (*rounds)++;
         as_progress(c, "greedy: round %lld: %lld columns, rel %.4g%%", (long long)*rounds, (long long)s->k,
                     100 * *rel);
-        /* a round that keeps no more columns than before, several times over: stalled */
+        if (*rel < low) {
+            low = *rel;
+            switches = 0;
+            if (keep.sel) {
+                keep.k = s->k;
+                for (t = 0; t < s->k; t++) {
+                    keep.sel[t].t = s->sel[t];
+                    keep.sel[t].v = 0;
+                    keep.w[t] = s->w[t];
+                }
+            }
+        }
+        /* rounds that keep no more columns than before: after GR_SWITCH, the
+           other measure; after eight more with both since rel last fell, stalled */
         stall = s->k <= k0 ? stall + 1 : 0;
+        if (stall >= GR_SWITCH && switches == 0) {
+            raw = !raw;
+            switches = 1;
+            stall = age = 0;
+        }
         if (stall >= 8) break;
     }
+    if (c->status == AS_OK && keep.k >= 0 && !(*rel <= low)) gr_best_put(s, &keep, rel, c);
 done:
     as_free(c, picks);
     as_free(c, shortlist);
+    as_free(c, keep.sel);
+    as_free(c, keep.w);
     return c->status;
 }
 
@@ -347,22 +414,25 @@ static int gr_polish(gr_state *s, double *rel, as_common *c)
     return c->status;
 }
 
-int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c)
+/* One run of the method along `path`: at most `budget` columns (0: none),
+   its rounds stopping past work_cap; X X' from *G (NULL: computed and handed
+   back); *work the refit work it took. */
+static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, int64_t budget, double work_cap,
+                  double **G, as_sample *out, double *work, as_common *c)
 {
     gr_state s;
     double t0 = as_wtime(), target, rel, t1;
-    int64_t n, d, rounds = 0, budget, *cands = NULL;
+    int64_t n, d, rounds = 0, *cands = NULL;
     int blas;
     as_sample_init(out);
-    c->status = AS_OK;
-    if (as_matrix_check(X, c) != AS_OK || as_greedy_options_check(o, c) != AS_OK) return c->status;
     memset(&s, 0, sizeof s);
     n = X->nrow;
     d = X->ncol;
     target = as_greedy_rel(o);
-    budget = o->k;
     as_sample_options(out, AS_FOR_GREEDY, NAN, NAN, target);
-    out->max_columns = budget;
+    out->max_columns = o->k;
+    s.path = path;
+    s.work_cap = work_cap;
     s.X = X;
     s.n = n;
     s.d = d;
@@ -374,7 +444,12 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as
     if (o->candidates > 0 && o->candidates < d && gr_candidates(&s, o, out, &cands, c) != AS_OK) goto done;
     if (as_gr_memory(&s, budget, o->mem_mb, "the greedy method", c) != AS_OK) goto done;
     t1 = as_wtime();
-    if (as_gr_setup(&s, NULL, c) != AS_OK) goto done;
+    if (as_gr_setup(&s, *G, c) != AS_OK) goto done;
+    if (*G == NULL) {
+        *G = as_malloc(c, (size_t)(n * n), sizeof(double));
+        if (!*G) goto done;
+        gr_copy(*G, s.G, sizeof(double) * (size_t)(n * n));
+    }
     rel = as_gr_rel(&s, s.H, s.rowrel, c);
     s.baseline = rel;
     as_progress(c, "greedy: %lld x %lld, X X' in %.2f s, rel of Y = 0 %.4g%%", (long long)n, (long long)d,
@@ -409,11 +484,69 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as
         goto done;
     out->error_time = as_wtime() - t1;
     out->rank = 0;
+    *work = s.work;
 done:
     if (blas > 0) as_blas_threads_set(blas);
     s.cand = NULL;
     as_gr_free(&s, c);
     as_free(c, cands);
+    if (c->status != AS_OK) as_sample_free(out, c);
+    return c->status;
+}
+
+/* Whether result b is better than a for the target (NaN: a budget): the
+   target met with fewer columns, or a smaller rel where neither meets it
+   or a budget is given. */
+static int gr_better(const as_sample *b, const as_sample *a, double target)
+{
+    int ma = a->metrics.rel <= target, mb = b->metrics.rel <= target;
+    if (isnan(target) || (!ma && !mb)) return b->metrics.rel < a->metrics.rel;
+    return mb && (!ma || b->k < a->k || (b->k == a->k && b->metrics.rel < a->metrics.rel));
+}
+
+/* The method's own path, then the plain path (an uncentred Frobenius fit of
+   the columns with the largest score: what a plain forward greedy does) with
+   at most the work the first took, or until it meets a target the first
+   missed; the better result is returned. The plain path keeps the method from
+   falling behind the plain greedy where its weighted proxy misleads it
+   (heavy-tailed counts, large logits) at a bounded cost elsewhere. */
+int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c)
+{
+    as_greedy_options oo;
+    as_sample alt;
+    gr_path plain;
+    double *G = NULL, work = 0, work2 = 0, target, t0 = as_wtime();
+    int64_t budget;
+    as_sample_init(out);
+    as_sample_init(&alt);
+    c->status = AS_OK;
+    if (as_matrix_check(X, c) != AS_OK || as_greedy_options_check(o, c) != AS_OK) return c->status;
+    oo = *o;
+    if (oo.candidates > 0 && oo.candidates < X->ncol) oo.seed = as_seed_resolve(o->seed, c);   /* one sample for both */
+    target = as_greedy_rel(&oo);
+    if (gr_run(X, &oo, as_gr_path_default(), oo.k, INFINITY, &G, out, &work, c) != AS_OK) goto done;
+    if (out->k <= 1 && out->metrics.rel <= target) goto done;   /* nothing to gain */
+    memset(&plain, 0, sizeof plain);
+    budget = isnan(target) ? oo.k : out->metrics.rel <= target ? out->k - 1 : oo.k;
+    as_progress(c, "greedy: the plain path, %s", out->metrics.rel <= target || isnan(target) ?
+                "with at most the work of the first" : "until it meets the target");
+    if (gr_run(X, &oo, plain, budget, !isnan(target) && !(out->metrics.rel <= target) ? INFINITY : work, &G, &alt,
+               &work2, c) != AS_OK)
+        goto done;
+    if (gr_better(&alt, out, target)) {
+        as_sample tmp = *out;
+        *out = alt;
+        alt = tmp;
+        out->rounds += alt.rounds;
+        out->m = out->rounds;
+    } else {
+        out->rounds += alt.rounds;
+        out->m = out->rounds;
+    }
+    out->time = as_wtime() - t0;
+done:
+    as_free(c, G);
+    as_sample_free(&alt, c);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
 }

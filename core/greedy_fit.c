@@ -206,7 +206,7 @@ static void gr_reweight(gr_state *s)
 }
 
 /* ------------------------------------------------------------------ the refit */
-/* Refit and reweight (as_greedy_lawson steps), keeping the weights with the
+/* Refit and reweight (s->path.lawson steps), keeping the weights with the
    smallest rel; H and *rel are theirs. */
 int as_gr_fit(gr_state *s, double *rel, as_common *c)
 {
@@ -218,15 +218,15 @@ int as_gr_fit(gr_state *s, double *rel, as_common *c)
     s->fresh = 0;
     best = as_gr_rel(s, s->H, s->rowrel, c);
     as_gr_snap_take(s, &s->best);
-    for (it = 0; it < as_greedy_lawson + (as_greedy_diag > 0); it++) {
+    for (it = 0; it < s->path.lawson + (s->path.diag > 0); it++) {
         double r;
         if (as_interrupted(c)) return c->status;
-        if (it < as_greedy_lawson) gr_reweight(s);
+        if (it < s->path.lawson) gr_reweight(s);
         else {
-            /* the best weights with the diagonal counting as much as as_greedy_diag of its row */
+            /* the best weights with the diagonal counting as much as s->path.diag of its row */
             int64_t i;
             gr_copy(s->u, s->best.u, sizeof(double) * (size_t)n);
-            for (i = 0; i < n; i++) s->dg[i] = s->u[i] * (1.0 + as_greedy_diag * (double)n);
+            for (i = 0; i < n; i++) s->dg[i] = s->u[i] * (1.0 + s->path.diag * (double)n);
             gr_diag_entries(s);
         }
         if (as_gr_normal(s, c) != AS_OK || gr_solve(s, c) != AS_OK || as_gr_make_h(s, s->H, c) != AS_OK)
@@ -239,7 +239,7 @@ int as_gr_fit(gr_state *s, double *rel, as_common *c)
     }
     as_gr_snap_put(s, &s->best);
     gr_diag_entries(s);
-    if (as_greedy_lawson > 0) {
+    if (s->path.lawson > 0) {
         if (as_gr_make_h(s, s->H, c) != AS_OK) return c->status;
         best = as_gr_rel(s, s->H, s->rowrel, c);
     }

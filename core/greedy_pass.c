@@ -235,10 +235,12 @@ int as_gr_prepare(gr_state *s, as_common *c)
     s->scratch_ri = as_calloc(c, (size_t)s->nscratch * (size_t)(s->n > 0 ? s->n : 1), sizeof(int64_t));
     s->scratch_xv = as_calloc(c, (size_t)s->nscratch * (size_t)(s->n > 0 ? s->n : 1), sizeof(double));
     if (!s->alpha || !s->scratch_ri || !s->scratch_xv || gr_pass_buffers(s, &P, c) != AS_OK) goto done;
-    /* the products go straight into alpha (the candidates in order) */
+    /* the products go straight into alpha (the candidates in order); the
+       plain path's A is 0 and so is alpha */
     ybuf = P.y;
     P.B = s->A;
-    for (P.p0 = 0; P.p0 < nc;) {
+    if (!s->path.centre) memset(s->alpha, 0, sizeof(double) * (size_t)(tot > 0 ? tot : 1));
+    for (P.p0 = s->path.centre ? 0 : nc; P.p0 < nc;) {
         int64_t p1 = gr_block_end(s, &P, nc);
         P.y = s->alpha + s->off[P.p0];
         if (gr_apply(s, &P, p1, c) != AS_OK || as_interrupted(c)) break;

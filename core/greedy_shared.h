@@ -37,7 +37,20 @@ typedef struct gr_snap {
     int64_t ne;
 } gr_snap;
 
+/* The parts of the method a run uses: the tunables' values for the method's
+   own path; all off for the plain path (an uncentred Frobenius fit of the
+   columns with the largest score, the baseline the method must never fall
+   behind). */
+typedef struct gr_path {
+    int centre;              /* the row-centred error (0: G - H)   */
+    int gain;                /* select by score^2 / norm (0: score) */
+    int lawson;              /* reweighting steps per refit        */
+    double diag;             /* the diagonal's weight tried (0: not) */
+    int two;                 /* a second choice in one-column rounds */
+} gr_path;
+
 typedef struct gr_state {
+    gr_path path;            /* the parts this run uses            */
     const as_matrix *X;
     int64_t n, d;
     int64_t nc;              /* candidates                         */
@@ -86,6 +99,7 @@ typedef struct gr_state {
     double baseline;
     double mem_mb;           /* option 'memory'                    */
     double work;             /* refits made, weighed by k^2 (the prune's budget) */
+    double work_cap;         /* the rounds stop past this much work (INFINITY: no cap) */
 } gr_state;
 
 /* Candidate t's column of X. */
@@ -95,6 +109,8 @@ static inline int64_t gr_col(const gr_state *s, int64_t t)
 }
 
 /* ---- memory, growth, snapshots, result (greedy_state.c) */
+/* The method's own path: the tunables' values. */
+gr_path as_gr_path_default(void);
 /* The working arrays for up to kmax kept columns, checked against the cap
    mem_mb (`what`: the caller, for the message). */
 int as_gr_memory(const gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c);

@@ -190,6 +190,17 @@ void as_gr_compact(gr_state *s)
     s->k = k2;
 }
 
+gr_path as_gr_path_default(void)
+{
+    gr_path p;
+    p.centre = as_greedy_centre;
+    p.gain = as_greedy_gain;
+    p.lawson = as_greedy_lawson;
+    p.diag = as_greedy_diag;
+    p.two = as_greedy_two;
+    return p;
+}
+
 int as_gr_setup(gr_state *s, const double *G, as_common *c)
 {
     int64_t n = s->n, i, j;
@@ -220,7 +231,7 @@ int as_gr_setup(gr_state *s, const double *G, as_common *c)
         s->u[i] = s->dg[i] = 1;
     }
     for (j = 0; j < n; j++)
-        for (i = 0; i < n; i++) s->A[i + j * n] = as_greedy_centre ? exp(s->G[j + i * n] - s->lg[i]) : 0;
+        for (i = 0; i < n; i++) s->A[i + j * n] = s->path.centre ? exp(s->G[j + i * n] - s->lg[i]) : 0;
     return AS_OK;
 }
 
