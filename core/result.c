@@ -89,7 +89,7 @@ static const as_field as_fields[] = {
     {"sampling", AS_FIELD_TEXT, RAND, 0, "iid or poisson", V_SAMPLING},
     {"rel_target", AS_FIELD_NUMBER, RAND, 0, "option rel: the target of target mode (NA: off)", V_REL_TARGET},
     {"rel_target", AS_FIELD_NUMBER, GREEDY, 0, "the rel asked for (NA: a budget k instead)", V_REL_TARGET},
-    {"max_columns", AS_FIELD_NUMBER, GREEDY, 0, "option k: the column budget, (NA: none)", V_BUDGET},
+    {"max_columns", AS_FIELD_NUMBER, GREEDY, 0, "option k: the column budget, at most ncol(X) and n (n + 1) / 2 (NA: none)", V_BUDGET},
     {"rounds", AS_FIELD_NUMBER, GREEDY, 0, "rounds of selection and refit", V_ROUNDS},
     {"candidates", AS_FIELD_NUMBER, GREEDY, AS_HAS_CANDIDATES, "option candidates: the columns of the sample the selection drew from", V_CANDIDATES},
     {"seed", AS_FIELD_NUMBER, GREEDY, AS_HAS_CANDIDATES, "the seed of the candidates' sample", V_SEED},

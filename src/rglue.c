@@ -434,6 +434,7 @@ SEXP as_r_greedy(SEXP X, SEXP opts)
     r_common(&c);
     as_greedy_options_init(&o);
     r_set_options(AS_FOR_GREEDY, &o, opts, &c);
+    as_greedy_options_fit(&o, A.nrow, A.ncol);
     if (as_greedy(&A, &o, &S, &c) != AS_OK) r_raise(&c);
     return r_wrap(X, &A, R_NilValue, NULL, &S, &c);
 }
