@@ -176,6 +176,20 @@ static void on_line(void *c, const char *line)
     c_last = u;
 }
 
+/* FNV-1a of the sample's index and weight bits (the same columns and weights: the same checksum). */
+static uint64_t sample_hash(const as_sample *S)
+{
+    uint64_t h = 1469598103934665603ULL;
+    int64_t t;
+    for (t = 0; t < S->k; t++) {
+        uint64_t w;
+        memcpy(&w, &S->weight[t], 8);
+        h = (h ^ (uint64_t)S->index[t]) * 1099511628211ULL;
+        h = (h ^ w) * 1099511628211ULL;
+    }
+    return h;
+}
+
 int main(int argc, char **argv)
 {
     bin_matrix B;
@@ -225,17 +239,11 @@ int main(int argc, char **argv)
         /* argv[6]: a target rel (target mode; m is then left to it) */
         if (argc > 6) { o.rel = atof(argv[6]); o.m = 0; }
         for (r = 0; r < reps; r++) {
-            uint64_t h = 1469598103934665603ULL;
-            int64_t t;
+            uint64_t h;
             t_start = t_last = now();
             c_last = cpu();
             if (as_rand(&X, &o, &S, &ctx) != AS_OK) die(ctx.msg);
-            for (t = 0; t < S.k; t++) {
-                uint64_t w;
-                memcpy(&w, &S.weight[t], 8);
-                h = (h ^ (uint64_t)S.index[t]) * 1099511628211ULL;
-                h = (h ^ w) * 1099511628211ULL;
-            }
+            h = sample_hash(&S);
             printf("rand_tool: as_rand %.3f s (threads %d): m %lld, k %lld, rank %lld, s1 %lld, s %lld, s2 %lld, checksum %016llx\n",
                    now() - t_start, ctx.nthreads, (long long)S.m, (long long)S.k, (long long)S.rank,
                    (long long)S.s1, (long long)S.s, (long long)S.s2, (unsigned long long)h);
@@ -270,8 +278,9 @@ int main(int argc, char **argv)
             t0 = t_start = t_last = now();
             c_last = cpu();
             if (as_greedy(&X, &o, &S, &ctx) != AS_OK) die(ctx.msg);
-            printf("rand_tool: greedy %s %s: k %lld, rel %.4g%%, baseline %.4g%%, rounds %lld, %.2f s\n", argv[2], a,
-                   (long long)S.k, 100 * S.metrics.rel, 100 * S.metrics.baseline, (long long)S.m, now() - t0);
+            printf("rand_tool: greedy %s %s: k %lld, rel %.4g%%, baseline %.4g%%, rounds %lld, checksum %016llx, %.2f s\n",
+                   argv[2], a, (long long)S.k, 100 * S.metrics.rel, 100 * S.metrics.baseline, (long long)S.m,
+                   (unsigned long long)sample_hash(&S), now() - t0);
             as_sample_free(&S, &ctx);
         }
     } else die("usage: rand_tool gen-sparse|gen-dense|gram|run|greedy FILE ...");

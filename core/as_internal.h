@@ -152,7 +152,7 @@ double as_col_norm2(const as_matrix *A, int64_t j);
    (Drineas, Kannan, Mahoney 2006), which is ||q_j||^2 to the bit when K = Q. */
 double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
 
-/* The refit of option 'refit' (as_rand, as_det; greedy.c): the weights of
+/* The refit of option 'refit' (as_rand, as_det; refit.c): the weights of
    S's columns (S->index) chosen again, nonnegative, by the greedy method's
    reweighted least squares against X X', the weights with the smallest exact
    rel kept (the sample's own among them); zero weights dropped (S->k may
@@ -160,7 +160,7 @@ double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
    *G: X X' (n x n) when the caller has it, else NULL: then computed here and
    handed back (the caller frees it with as_free); mem_mb: option 'memory'. */
 int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_common *c);
-/* Tunables of the greedy method (tests and benchmarks set them): the share
+/* Tunables of the greedy method (greedy_state.c; tests and benchmarks set them): the share
    of the kept columns added per round, the reweighting steps per refit, and
    the weight of the diagonal entries tried at each refit (in rows), and the
    prune's budget (times the rounds' refits). */

@@ -1,0 +1,254 @@
+/* greedy_fit.c: the fit of the greedy method's kept columns: the exact rel, the score matrix, the cached Gram of the kept columns, the normal equations of the weighted proxy, Lawson's reweighting, the refit that keeps the best weights. */
+#include "greedy_shared.h"
+
+/* Smallest row weight, relative to their mean. */
+#define AS_GREEDY_U_FLOOR 1e-3
+
+/* ------------------------------------------------------------------ errors */
+/* rel of H against G, and each row's off the diagonal (rowrel, may be NULL)
+   and on it (s->diagrel). */
+double as_gr_rel(const gr_state *s, const double *H, double *rowrel, as_common *c)
+{
+    int64_t n = s->n;
+    double rel = 0;
+#ifdef _OPENMP
+#pragma omp parallel num_threads(as_threads_for(c, 8.0 * (double)n * (double)n))
+#endif
+    {
+        double mx = 0;
+        int64_t a, b;
+#ifdef _OPENMP
+#pragma omp for schedule(static)
+#endif
+        for (a = 0; a < n; a++) {
+            double lh = as_lse(n, H + a * n), r = 0, q;
+            for (b = 0; b < n; b++)
+                if (b != a) r = fmax(r, fabs(expm1((H[b + a * n] - lh) - (s->G[b + a * n] - s->lg[a]))));
+            q = fabs(expm1((H[a + a * n] - lh) - (s->G[a + a * n] - s->lg[a])));
+            if (rowrel) {
+                rowrel[a] = r;
+                s->diagrel[a] = q;
+            }
+            mx = fmax(mx, fmax(r, q));
+        }
+#ifdef _OPENMP
+#pragma omp critical(as_greedy_rel)
+#endif
+        rel = fmax(rel, mx);
+    }
+    return rel;
+}
+
+/* H = sum_a w_a x_a x_a' over the kept columns. */
+int as_gr_make_h(gr_state *s, double *H, as_common *c)
+{
+    int64_t a;
+    if (s->k == 0) {
+        /* no column kept (as_gram would read a NULL index as all of X's columns) */
+        memset(H, 0, sizeof(double) * (size_t)(s->n * s->n));
+        return AS_OK;
+    }
+    for (a = 0; a < s->k; a++) s->sw[a] = sqrt(s->w[a]);
+    return as_gram(s->X, s->k, s->col, s->sw, H, c);
+}
+
+/* ------------------------------------------------------------------ the score matrix */
+/* R = L(D) (D = G - H, or G when H is NULL) and M = diag(u) R + Z o R -
+   diag(u o R 1 + rho) A (see the top of greedy.c). */
+void as_gr_make_m(gr_state *s, const double *H, as_common *c)
+{
+    int64_t n = s->n, i, j, e;
+    double *R = s->R, *M = s->M, *rho;
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(as_threads_for(c, 4.0 * (double)n * (double)n)) private(j)
+#endif
+    for (i = 0; i < n; i++) {
+        double m = 0, r1 = 0;
+        /* row i of a symmetric D is its column i */
+        for (j = 0; j < n; j++) m += s->A[i + j * n] * (s->G[j + i * n] - (H ? H[j + i * n] : 0));
+        for (j = 0; j < n; j++) {
+            double r = s->G[j + i * n] - (H ? H[j + i * n] : 0) - m;
+            R[i + j * n] = r;
+            r1 += r;
+        }
+        s->r1[i] = r1;
+    }
+    rho = s->rho;
+    for (i = 0; i < n; i++) rho[i] = 0;
+    for (e = 0; e < s->ne; e++) rho[s->E[e].i] += s->E[e].z * R[s->E[e].i + s->E[e].l * n];
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(as_threads_for(c, 2.0 * (double)n * (double)n)) private(i)
+#endif
+    for (j = 0; j < n; j++)
+        for (i = 0; i < n; i++)
+            M[i + j * n] = s->u[i] * R[i + j * n] - (s->u[i] * s->r1[i] + rho[i]) * s->A[i + j * n];
+    for (e = 0; e < s->ne; e++) M[s->E[e].i + s->E[e].l * n] += s->E[e].z * R[s->E[e].i + s->E[e].l * n];
+}
+
+/* ------------------------------------------------------------------ the kept columns */
+/* C = X_S' (I - 1 1' / n) X_S into s->C (it does not depend on the weights):
+   the entries of the columns it held before are kept, only those of new
+   columns computed. */
+static int gr_gram_kept(gr_state *s, as_common *c)
+{
+    int64_t n = s->n, k = s->k, a, b, m = 0, q;
+    int64_t *newa = s->cnew, *pos = s->cold;
+    double *Cn = s->Cn, *U = s->U, *B = s->Bn;
+    for (a = 0; a < k; a++) {
+        pos[a] = s->ck > 0 ? s->cpos[s->sel[a]] : -1;
+        if (pos[a] < 0) newa[m++] = a;
+    }
+    if (m == 0 && s->ck == k) {
+        for (a = 0; a < k && pos[a] == a; a++) ;
+        if (a == k) return AS_OK;
+    }
+    /* the new columns' products with every kept column: B = X_S' X_new (k x m) */
+    if (m > 0) {
+        for (q = 0; q < m; q++) gr_copy(U + q * n, s->Xs + newa[q] * n, sizeof(double) * (size_t)n);
+        if (as_gemm_blocks("T", "N", k, m, n, 1.0, s->Xs, n, U, n, 0.0, B, k, c) != AS_OK) return c->status;
+    }
+    for (b = 0; b < k; b++)
+        for (a = 0; a < k; a++)
+            if (pos[a] >= 0 && pos[b] >= 0) Cn[a + b * k] = s->C[pos[a] + pos[b] * s->kcap];
+    for (q = 0; q < m; q++) {
+        double sq = s->csum[s->sel[newa[q]]];
+        for (a = 0; a < k; a++)
+            Cn[a + newa[q] * k] = Cn[newa[q] + a * k] = B[a + q * k] - s->csum[s->sel[a]] * sq / (double)n;
+    }
+    /* the cache: C (leading dimension kcap) and each candidate's position in it */
+    for (a = 0; a < s->ck; a++) s->cpos[s->csel[a]] = -1;
+    for (b = 0; b < k; b++) {
+        gr_copy(s->C + b * s->kcap, Cn + b * k, sizeof(double) * (size_t)k);
+        s->cpos[s->sel[b]] = b;
+        s->csel[b] = s->sel[b];
+    }
+    s->ck = k;
+    return AS_OK;
+}
+
+/* K and b of the current weights (see the top of greedy.c). With P = sqrt(u) o X_S,
+   V = sqrt(u) o (n XA - X_S diag(s)) / sqrt(n) (s_a = 1'x_a) and the entry
+   rows sqrt(z_e) Phi(e, .), Phi(e, a) = a_i a_l - (a o alpha)_i:
+   K = (P'P) o C + [V; sqrt(z) Phi]'[V; sqrt(z) Phi], two products. */
+int as_gr_normal(gr_state *s, as_common *c)
+{
+    int64_t n = s->n, k = s->k, a, b, i, e, ld = s->kcap, nv = n + s->ne;
+    double *U = s->U, *K = s->K, *su = s->su, rn = sqrt((double)n);
+    if (k == 0) return AS_OK;
+    if (gr_gram_kept(s, c) != AS_OK) return c->status;
+    for (i = 0; i < n; i++) su[i] = sqrt(s->u[i]);
+    /* (P'P) o C */
+    for (a = 0; a < k; a++)
+        for (i = 0; i < n; i++) U[i + a * n] = su[i] * s->Xs[i + a * n];
+    if (as_syrk_blocks("U", "T", k, n, 1.0, U, n, 0.0, K, k, c) != AS_OK) return c->status;
+    for (b = 0; b < k; b++)
+        for (a = 0; a <= b; a++) K[a + b * k] *= s->C[a + b * ld];
+    /* + [V; sqrt(z) Phi]'[V; sqrt(z) Phi] (z >= 0: the diagonal's weight is at least its row's) */
+    for (a = 0; a < k; a++) {
+        double sa = s->csum[s->sel[a]], *v = U + a * nv;
+        const double *x = s->Xs + a * n, *xa = s->XA + a * n;
+        for (i = 0; i < n; i++) v[i] = su[i] * ((double)n * xa[i] - sa * x[i]) / rn;
+        for (e = 0; e < s->ne; e++) {
+            int64_t ii = s->E[e].i, ll = s->E[e].l;
+            v[n + e] = sqrt(s->E[e].z) * (x[ii] * x[ll] - xa[ii]);
+        }
+    }
+    if (as_syrk_blocks("U", "T", k, nv, 1.0, U, nv, 1.0, K, k, c) != AS_OK) return c->status;
+    for (b = 0; b < k; b++)
+        for (a = b + 1; a < k; a++) K[a + b * k] = K[b + a * k];
+    /* b_a = x_a' M_G x_a */
+    as_gr_make_m(s, NULL, c);
+    if (as_gemm_blocks("N", "N", n, k, n, 1.0, s->M, n, s->Xs, n, 0.0, U, n, c) != AS_OK) return c->status;
+    for (a = 0; a < k; a++) {
+        double v = 0;
+        for (i = 0; i < n; i++) v += s->Xs[i + a * n] * U[i + a * n];
+        s->b[a] = v;
+    }
+    return AS_OK;
+}
+
+/* ------------------------------------------------------------------ the solve */
+/* min w'Kw - 2 b'w over w >= 0 for the kept columns' weights (the banned held at 0). */
+static int gr_solve(gr_state *s, as_common *c)
+{
+    return as_nnls_solve(s->k, s->K, s->b, s->ban, s->w, &s->nnls, c);
+}
+
+/* ------------------------------------------------------------------ reweighting */
+/* The entry weights of the diagonal: z_ii = W_ii - u_i. */
+static void gr_diag_entries(gr_state *s)
+{
+    int64_t i, n = s->n;
+    for (i = 0; i < n; i++) {
+        s->E[i].i = s->E[i].l = i;
+        s->E[i].z = s->dg[i] - s->u[i];
+    }
+    s->ne = n;
+}
+
+/* Lawson's step from the exact errors of the current H: each weight times
+   its error over the largest (rows off the diagonal: the row's largest
+   error), the weights then scaled to mean 1 over the n^2 entries. */
+static void gr_reweight(gr_state *s)
+{
+    int64_t n = s->n, i;
+    double mx = 0, tot = 0;
+    for (i = 0; i < n; i++) mx = fmax(mx, fmax(s->rowrel[i], s->diagrel[i]));
+    if (!(mx > 0)) return;
+    for (i = 0; i < n; i++) {
+        s->u[i] *= fmax(s->rowrel[i], s->diagrel[i]) / mx;
+        s->dg[i] *= s->diagrel[i] / mx;
+        tot += (double)(n - 1) * s->u[i] + s->dg[i];
+    }
+    tot /= (double)n * (double)n;
+    for (i = 0; i < n; i++) {
+        s->u[i] = tot > 0 ? s->u[i] / tot : 1;
+        s->dg[i] = tot > 0 ? s->dg[i] / tot : 1;
+        if (s->u[i] < AS_GREEDY_U_FLOOR) s->u[i] = AS_GREEDY_U_FLOOR;
+        if (s->dg[i] < s->u[i]) s->dg[i] = s->u[i];
+    }
+    gr_diag_entries(s);
+}
+
+/* ------------------------------------------------------------------ the refit */
+/* Refit and reweight (as_greedy_lawson steps), keeping the weights with the
+   smallest rel; H and *rel are theirs. */
+int as_gr_fit(gr_state *s, double *rel, as_common *c)
+{
+    int64_t n = s->n, k = s->k, it;
+    double best = INFINITY;
+    s->work += (double)k * (double)k;
+    if ((!s->fresh && as_gr_normal(s, c) != AS_OK) || gr_solve(s, c) != AS_OK || as_gr_make_h(s, s->H, c) != AS_OK)
+        return c->status;
+    s->fresh = 0;
+    best = as_gr_rel(s, s->H, s->rowrel, c);
+    as_gr_snap_take(s, &s->best);
+    for (it = 0; it < as_greedy_lawson + (as_greedy_diag > 0); it++) {
+        double r;
+        if (as_interrupted(c)) return c->status;
+        if (it < as_greedy_lawson) gr_reweight(s);
+        else {
+            /* the best weights with the diagonal counting as much as as_greedy_diag of its row */
+            int64_t i;
+            gr_copy(s->u, s->best.u, sizeof(double) * (size_t)n);
+            for (i = 0; i < n; i++) s->dg[i] = s->u[i] * (1.0 + as_greedy_diag * (double)n);
+            gr_diag_entries(s);
+        }
+        if (as_gr_normal(s, c) != AS_OK || gr_solve(s, c) != AS_OK || as_gr_make_h(s, s->H, c) != AS_OK)
+            return c->status;
+        r = as_gr_rel(s, s->H, s->rowrel, c);
+        if (r < best) {
+            best = r;
+            as_gr_snap_take(s, &s->best);
+        }
+    }
+    as_gr_snap_put(s, &s->best);
+    gr_diag_entries(s);
+    if (as_greedy_lawson > 0) {
+        if (as_gr_make_h(s, s->H, c) != AS_OK) return c->status;
+        best = as_gr_rel(s, s->H, s->rowrel, c);
+    }
+    *rel = best;
+    return AS_OK;
+}
+

@@ -1,0 +1,140 @@
+/* greedy_shared.h: what the greedy method's files share (greedy.c: the driver; greedy_pass.c: the passes over the candidates; greedy_fit.c: the fit of the kept columns; greedy_state.c: memory, growth, snapshots, result; refit.c: the refit of a sample). */
+#ifndef AS_GREEDY_SHARED_H
+#define AS_GREEDY_SHARED_H
+
+#include "as_internal.h"
+#include "nnls.h"
+
+/* The method is described at the top of greedy.c. */
+
+/* Refits of option 'refit' at most, and of a budget run's polish (each with
+   its reweighting steps). */
+#define AS_GREEDY_REFIT_STEPS 4
+
+/* memcpy that takes a null pointer with a size of 0 (no columns kept yet, no entry weights yet),
+   which memcpy itself must not be given. */
+static inline void gr_copy(void *dst, const void *src, size_t bytes)
+{
+    if (bytes) memcpy(dst, src, bytes);
+}
+
+/* An entry weight of the n x n error. */
+typedef struct gr_entry {
+    int64_t i, l;   /* row, column of the n x n error          */
+    double z;       /* its weight                                */
+} gr_entry;
+
+/* A candidate (t) with a value to rank it by (v). */
+typedef struct gr_pick { double v; int64_t t; } gr_pick;
+
+/* The weights of the kept columns with the reweighting that gave them: a
+   state to come back to ("the best so far"). */
+typedef struct gr_snap {
+    int64_t k;               /* weights held                       */
+    double *w;               /* the kept columns' weights          */
+    double *u, *dg;          /* n: row weights, the diagonal's     */
+    gr_entry *E;             /* entry weights (room for necap)     */
+    int64_t ne;
+} gr_snap;
+
+typedef struct gr_state {
+    const as_matrix *X;
+    int64_t n, d;
+    int64_t nc;              /* candidates                         */
+    const int64_t *cand;     /* their columns of X (NULL: 0 .. d-1) */
+    /* the candidates (greedy_pass.c) */
+    int64_t *off;            /* nc + 1: where each one's stored entries start in alpha */
+    double *alpha;           /* (A x_j)_i at each stored entry of each candidate */
+    double *nx2, *csum;      /* |x_j|^2 and 1'x_j per candidate    */
+    double *score, *norm;    /* per candidate                      */
+    unsigned char *in;       /* per candidate: kept (the prune: 2, kept for good) */
+    int64_t *scratch_ri;     /* per thread: n rows of a column     */
+    double *scratch_xv;      /* per thread: n values of a column   */
+    int nscratch;            /* threads it has room for            */
+    /* the target and the error (greedy_fit.c) */
+    double *G, *A, *lg;      /* X X', its attention, row lse of G  */
+    double *H, *R, *M;       /* Y Y', L(G - H), the score matrix   */
+    double *u;               /* n row weights                      */
+    double *dg;              /* n: the diagonal's weight W_ii      */
+    gr_entry *E;             /* entry weights                      */
+    int64_t ne, necap;
+    double *rowrel;          /* n: rel of each row                 */
+    double *diagrel;         /* n: rel on the diagonal             */
+    double *r1, *rho;        /* n: R 1 and the entry weights' row sums of Z o R */
+    double *su;              /* n: sqrt(u)                         */
+    /* the kept columns (room for kcap) */
+    int64_t k, kcap;
+    int64_t *sel;            /* kept candidates (positions)        */
+    int64_t *col;            /* their columns of X                 */
+    double *w, *sw;          /* weights, their square roots (Y's)  */
+    unsigned char *ban;      /* held at 0 (the prune's trial)      */
+    double *Xs, *XA;         /* n x kcap: kept columns, x o (A x)  */
+    double *K, *b;           /* kcap x kcap, kcap: the normal equations K w = b */
+    double *U;               /* (n + necap) x kcap: the products' operands */
+    as_nnls_work nnls;       /* the solver's workspace             */
+    gr_snap best;            /* the refit's best weights           */
+    /* the cache of X_S' (I - 1 1' / n) X_S (greedy_fit.c) */
+    double *C;               /* kcap x kcap: of the first ck columns of csel */
+    int64_t *cpos;           /* nc: each candidate's position in C, or -1 */
+    int64_t ck;              /* columns in C (0: none)             */
+    int64_t *csel;           /* kcap: the candidates in C, by position */
+    int64_t *cold;           /* kcap: each kept column's position in C before, or -1 */
+    int64_t *cnew;           /* kcap: the kept columns not in C    */
+    double *Cn, *Bn;         /* kcap x kcap: the new C; X_S' X_new */
+    /* the run */
+    int fresh;               /* K and b are those of the current u, E and columns (the next refit's first) */
+    double baseline;
+    double mem_mb;           /* option 'memory'                    */
+    double work;             /* refits made, weighed by k^2 (the prune's budget) */
+} gr_state;
+
+/* Candidate t's column of X. */
+static inline int64_t gr_col(const gr_state *s, int64_t t)
+{
+    return s->cand ? s->cand[t] : t;
+}
+
+/* ---- memory, growth, snapshots, result (greedy_state.c) */
+/* The working arrays for up to kmax kept columns, checked against the cap
+   mem_mb (`what`: the caller, for the message). */
+int as_gr_memory(const gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c);
+/* X X' (G: the caller's, or NULL: computed), its attention, row lse; H = 0;
+   the row weights 1. */
+int as_gr_setup(gr_state *s, const double *G, as_common *c);
+/* Add the picked candidates to the kept columns (weight 0 until the refit). */
+int as_gr_add(gr_state *s, const gr_pick *picks, int64_t m, as_common *c);
+/* Drop the kept columns whose weight is 0. */
+void as_gr_compact(gr_state *s);
+/* out's index (increasing) and weight from the kept columns. */
+int as_gr_result(gr_state *s, as_sample *out, as_common *c);
+void as_gr_free(gr_state *s, as_common *c);
+/* A snapshot with room for kroom weights; take copies the current weights
+   (s->k of them) and reweighting into it, put copies them back (p->k
+   weights; s->k is the caller's). */
+int as_gr_snap_alloc(const gr_state *s, int64_t kroom, gr_snap *p, as_common *c);
+void as_gr_snap_free(gr_snap *p, as_common *c);
+void as_gr_snap_take(const gr_state *s, gr_snap *p);
+void as_gr_snap_put(gr_state *s, const gr_snap *p);
+
+/* ---- the passes over the candidates (greedy_pass.c) */
+/* alpha at the stored entries of every candidate (A x_j), with |x|^2 and 1'x. */
+int as_gr_prepare(gr_state *s, as_common *c);
+/* score[q] = <phi, W o R> = x' M x and norm[q] = ||phi||_W^2 of the
+   candidates list[0 .. np) (list NULL: all). */
+int as_gr_scores(gr_state *s, const int64_t *list, int64_t np, as_common *c);
+
+/* ---- the fit of the kept columns (greedy_fit.c) */
+/* rel of H against G, and each row's off the diagonal (rowrel, may be NULL)
+   and on it (s->diagrel). */
+double as_gr_rel(const gr_state *s, const double *H, double *rowrel, as_common *c);
+/* H = sum_a w_a x_a x_a' over the kept columns. */
+int as_gr_make_h(gr_state *s, double *H, as_common *c);
+/* R = L(G - H) (H NULL: L(G)) and the score matrix M from it. */
+void as_gr_make_m(gr_state *s, const double *H, as_common *c);
+/* K and b of the current row and entry weights. */
+int as_gr_normal(gr_state *s, as_common *c);
+/* Refit and reweight (as_greedy_lawson steps), keeping the weights with the
+   smallest rel; H and *rel are theirs. */
+int as_gr_fit(gr_state *s, double *rel, as_common *c);
+
+#endif

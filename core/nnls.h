@@ -1,0 +1,34 @@
+/* nnls.h: the nonnegative least-squares solver min w'Kw - 2 b'w over w >= 0 (nnls.c), which sees only K, b, w, a ban mask and its workspace. */
+#ifndef AS_NNLS_H
+#define AS_NNLS_H
+
+#include "as_internal.h"
+
+/* The solver's working arrays for up to cap unknowns. */
+typedef struct as_nnls_work {
+    int64_t cap;
+    double *g;     /* cap: b - K w                          */
+    double *kw;    /* cap: K w (the objective's)             */
+    double *wn;    /* cap: a Newton step's trial weights     */
+    double *z;     /* cap: the minimum on the support        */
+    int64_t *P;    /* cap: the support {w > 0}               */
+    double *KP;    /* cap x cap: K on the support, factored  */
+} as_nnls_work;
+
+/* Room for cap unknowns (W's arrays allocated; W->cap set). */
+int as_nnls_work_alloc(as_nnls_work *W, int64_t cap, as_common *c);
+void as_nnls_work_free(as_nnls_work *W, as_common *c);
+
+/* min f(w) - f(0) = w'Kw - 2 b'w over w >= 0, the unknowns a with ban[a]
+   nonzero held where they are (ban NULL: none), from the w given (K: k x k,
+   symmetric positive semidefinite, leading dimension k): rounds of a few
+   coordinate-descent sweeps (which find the support) and Newton steps on the
+   support (LAPACK's Cholesky, which converge on it), until the projected
+   gradient is small against the weights or a round no longer lowers f.
+   Returns c->status (an interrupt stops it, w as far as it got). */
+int as_nnls_solve(int64_t k, const double *K, const double *b, const unsigned char *ban, double *w,
+                  as_nnls_work *W, as_common *c);
+/* w'Kw - 2 b'w, K w summed by columns (w's nonzeros) into kw (k doubles). */
+double as_nnls_objective(int64_t k, const double *K, const double *b, const double *w, double *kw);
+
+#endif
