@@ -30,8 +30,8 @@ qk_core_options <- function(core, qk) {
   core
 }
 
-attention <- function(Q, K = Q, V = NULL, ..., threads = NULL) {
-  opts <- core_options(list(threads = threads), list(...))
+attention <- function(Q, K = Q, V = NULL, ...) {
+  opts <- core_options(list(...))
   Q <- as_input(Q, "Q")
   K <- as_input(K, "K")
   V <- qk_values(V, nrow(K), "K")

@@ -13,46 +13,50 @@ new_attsparse <- function(X, res, qk = NULL) {
   structure(res, class = "attsparse")
 }
 
-# The options of a call, by name, for the core: the named arguments given (NULL: the core's default)
-# and `...`. R matches the arguments after `...` by their full names only, so `s = 8` is the option
-# s, never an abbreviation of `seed`; names, kinds, ranges and repeats are the core's to check.
-core_options <- function(named, dots) {
+# The options of a call, by name, for the core (NULL: the core's default). Every option of the
+# functions comes through `...`: an option that were an argument of its own would be matched by R,
+# which refuses it given twice in its own words and takes abbreviations of it; here `s = 8` is the
+# option s, never `seed`, and an option given twice is refused by name, as in Octave. Names, kinds
+# and ranges are the core's to check.
+core_options <- function(dots) {
   if (length(dots) && (is.null(names(dots)) || any(names(dots) == "")))
     stop("further options must be named, e.g. threads = 2", call. = FALSE)
-  c(named[!vapply(named, is.null, NA)], dots)
+  twice <- anyDuplicated(names(dots))
+  if (twice) stop(sprintf("option '%s' is given twice", names(dots)[[twice]]), call. = FALSE)
+  dots
 }
 
-attsparse_rand <- function(X, ..., m = NULL, eps = NULL, delta = NULL, seed = NULL, error = NULL,
-                           K = NULL, V = NULL) {
-  opts <- core_options(list(m = m, eps = eps, delta = delta, seed = seed, error = error), list(...))
+attsparse_rand <- function(X, ...) {
+  opts <- core_options(list(...))
   # a DelayedMatrix (HDF5Array, ...) is read by blocks of columns (R/blocks.R)
   blocks <- block_options(X, opts)
   if (!is.null(blocks)) {
-    if (!is.null(K) || !is.null(V)) stop("'K' and 'V' need X in memory, not a DelayedMatrix", call. = FALSE)
+    if (!is.null(opts[["K"]]) || !is.null(opts[["V"]]))
+      stop("'K' and 'V' need X in memory, not a DelayedMatrix", call. = FALSE)
     return(rand_blocks(X, blocks))
   }
   X <- as_input(X)
-  qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
+  qk <- qk_inputs(X, opts[["K"]], opts[["V"]])   # Q != K (attention.R): the sample is of [X; K]
   new_attsparse(X, .Call(C_rand, X, qk_core_options(opts, qk)), qk)
 }
 
-attsparse_det <- function(X, ..., eps = NULL, error = NULL, K = NULL, V = NULL) {
+attsparse_det <- function(X, ...) {
   if (is_block_input(X)) .Call(C_blocks_refuse, "det")
-  opts <- core_options(list(eps = eps, error = error), list(...))
+  opts <- core_options(list(...))
   X <- as_input(X)
-  qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
+  qk <- qk_inputs(X, opts[["K"]], opts[["V"]])   # Q != K (attention.R): the sample is of [X; K]
   new_attsparse(X, .Call(C_det, X, qk_core_options(opts, qk)), qk)
 }
 
-attsparse_greedy <- function(X, ..., rel = NULL, k = NULL, error = NULL) {
+attsparse_greedy <- function(X, ...) {
   if (is_block_input(X)) .Call(C_blocks_refuse, "greedy")
-  opts <- core_options(list(rel = rel, k = k, error = error), list(...))
+  opts <- core_options(list(...))
   X <- as_input(X)
   new_attsparse(X, .Call(C_greedy, X, opts))
 }
 
-attention_error <- function(X, Y, ..., spectral = NULL, threads = NULL) {
-  opts <- core_options(list(spectral = spectral, threads = threads), list(...))
+attention_error <- function(X, Y, ...) {
+  opts <- core_options(list(...))
   if (is_block_input(X)) return(attention_error_blocks(X, Y, opts))
   X <- as_input(X)
   if (inherits(Y, "attsparse")) Y <- Y$Y
@@ -62,25 +66,22 @@ attention_error <- function(X, Y, ..., spectral = NULL, threads = NULL) {
   .Call(C_error_xy, X, Y, opts)
 }
 
-sym_attention <- function(X, ..., threads = NULL) {
-  opts <- core_options(list(threads = threads), list(...))
+sym_attention <- function(X, ...) {
+  opts <- core_options(list(...))
   X <- as_input(X)
   A <- .Call(C_softmax, X, opts)
   if (!is.null(rownames(X))) dimnames(A) <- list(rownames(X), rownames(X))
   A
 }
 
-leverage_scores <- function(X, method = NULL, ..., seed = NULL) {
-  # R takes any start of 'method' (m = 3) for it: such a name is an option of its own, which the
-  # core refuses by name
-  given <- as.character(names(sys.call()))
-  short <- setdiff(given[nzchar(given) & startsWith("method", given)], "method")
+leverage_scores <- function(X, ...) {
+  # the method may come first without its name, as in Octave: leverage_scores(X, "exact")
   dots <- list(...)
-  if (length(short)) {
-    dots <- c(stats::setNames(list(method), short[[1L]]), dots)
-    method <- NULL
+  if (length(dots)) {
+    nm <- if (is.null(names(dots))) character(length(dots)) else names(dots)
+    if (!nzchar(nm[[1L]])) names(dots) <- replace(nm, 1L, "method")
   }
-  opts <- core_options(list(method = method, seed = seed), dots)
+  opts <- core_options(dots)
   blocks <- block_options(X, opts, "leverage_scores")
   if (!is.null(blocks)) return(leverage_blocks(X, blocks))
   X <- as_input(X)

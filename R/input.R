@@ -41,10 +41,20 @@ from_triplets <- function(X, what) {
   if (!is.numeric(v) && !is.logical(v))
     stop(sprintf("'%s' must be a numeric matrix or a sparse Matrix, not a simple_triplet_matrix of %s values",
                  what, typeof(v)), call. = FALSE)
+  bad <- function(why) stop(sprintf("'%s': malformed simple_triplet_matrix: %s", what, why), call. = FALSE)
+  if (!is.numeric(X$i) || !is.numeric(X$j)) bad("'i' and 'j' must be numeric vectors of row and column indices")
+  len <- c(length(X$i), length(X$j), length(v))
+  if (any(len != len[[1L]]))
+    bad(sprintf("'i', 'j' and 'v' must have the same length, got %d, %d and %d", len[[1L]], len[[2L]], len[[3L]]))
+  # slam's constructor refuses a repeated (i, j); sparseMatrix would sum them
+  o <- order(X$j, X$i)
+  twice <- which(diff(X$j[o]) == 0 & diff(X$i[o]) == 0)
+  if (length(twice))
+    bad(sprintf("the entry (i, j) = (%s, %s) is given more than once", format(X$i[o][twice[[1L]]]),
+                format(X$j[o][twice[[1L]]])))
   tryCatch(Matrix::sparseMatrix(i = X$i, j = X$j, x = as.double(v), dims = c(X$nrow, X$ncol),
                                 dimnames = X$dimnames, repr = "C"),
-           error = function(e) stop(sprintf("'%s': malformed simple_triplet_matrix: %s", what,
-                                            conditionMessage(e)), call. = FALSE))
+           error = function(e) bad(conditionMessage(e)))
 }
 
 check_number <- function(x, name, lower = -Inf, upper = Inf, whole = FALSE, null_ok = FALSE) {

@@ -680,6 +680,11 @@ int  as_greedy_options_set(as_greedy_options *o, const char *name, double value,
                            const char *text, as_common *c);
 /* The target a run uses: o->rel, else AS_GREEDY_REL_DEFAULT when no k is given, else NaN. */
 double as_greedy_rel(const as_greedy_options *o);
+/* The budget k capped at what X (n x d) lets a run keep: d columns, and
+   n (n + 1) / 2 (the dimension of the symmetric matrices Y Y': a nonnegative
+   fit needs no more columns, Caratheodory); the memory check sizes the run
+   by it. 0 (no budget) stays 0. The front-ends call it before as_greedy. */
+void as_greedy_options_fit(as_greedy_options *o, int64_t n, int64_t d);
 
 /* The greedy method on X: out->index, weight (Y = X(:, index) diag(weight)),
    k, m (rounds), the metrics (rel exact: the certificate), rel_target, and

@@ -336,15 +336,22 @@ static void as_gauss_self(as_gauss *ws, const double *rowsq)
         if (rowsq) {
             double hd = H[i + i * N], vei = ve[i] - kappa * hd * hd, vri = vr[i] - kappa * sbp[i] * sbp[i],
                    ci = cre[i] - kappa * hd * sbp[i], rho = vei > 0 ? ci / vei : 0;
-            /* the regression's mean; the rest's variance whole (its
-               conditional one, smaller on average, is not Gaussian when a
-               few columns carry the row), and the regression's shift
-               uncertain by its relative standard error, one over the
-               square root of the effective count of the row's terms
-               (Kish: (sum v)^2 / sum v^2 of v = omega y^4) */
+            /* F_ii = log(a_ii + (1 - a_ii) exp(E_ii - R)), R the rest of
+               the row (a_ii of Att(Y): exact when the rest moves as one).
+               R given the known E_ii: the regression's mean; as variance
+               not the conditional one (not Gaussian when a few columns
+               carry the row) but the smaller of R's own and that of
+               E_ii - R, each at least the conditional one (the second is
+               far smaller where the rows are alike: the rest moves with
+               E_ii); the regression's shift uncertain by its relative
+               standard error, one over the square root of the effective
+               count of the row's terms (Kish: (sum v)^2 / sum v^2 of
+               v = omega y^4). The mean and the slope of F_ii in R at
+               the regression's point (the delta method). */
             double shift = rho * (hd - rowsq[i]), neff = q4[i] > 0 ? ve[i] * ve[i] / q4[i] : 1;
-            mu[i] = a1 * ((hd - rowsq[i]) - shift);
-            sdd[i] = a1 * sqrt((vri > 0 ? vri : 0) + shift * shift / neff) + r[i];
+            double vdi = vei - 2 * ci + vri, vmin = vdi < vri ? vdi : vri, e = a1 * exp((hd - rowsq[i]) - shift);
+            mu[i] = log(ad[i] + e);
+            sdd[i] = e / (ad[i] + e) * sqrt((vmin > 0 ? vmin : 0) + shift * shift / neff) + r[i];
         } else sdd[i] = a1 * sdd[i] + r[i];
     }
 }

@@ -43,6 +43,11 @@ double as_gr_rel(const gr_state *s, const double *H, double *rowrel, as_common *
 int as_gr_make_h(gr_state *s, double *H, as_common *c)
 {
     int64_t a;
+    if (s->k == 0) {
+        /* no column kept (as_gram would read a NULL index as all of X's columns) */
+        memset(H, 0, sizeof(double) * (size_t)(s->n * s->n));
+        return AS_OK;
+    }
     for (a = 0; a < s->k; a++) s->sw[a] = sqrt(s->w[a]);
     return as_gram(s->X, s->k, s->col, s->sw, H, c);
 }

@@ -395,12 +395,15 @@ int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectr
                       as_sample *S, as_common *c)
 {
     double t0;
+    /* a refit has X X' at hand: the exact rel of the weights it chose costs Y Y' only, and is kept */
+    int rel = error || (G != NULL && (S->has & AS_HAS_REFIT));
     if (spectral < 0) spectral = error;
-    if (!error && !spectral) return AS_OK;
+    if (!rel && !spectral) return AS_OK;
     t0 = as_wtime();
     if (as_metrics_of(X, G, S->k, S->index, S->weight, spectral, &S->metrics, c) != AS_OK)
         return c->status;
-    if (!error) S->metrics.inf = S->metrics.rel = S->metrics.baseline = S->metrics.r = NAN;
+    if (!error) S->metrics.inf = S->metrics.baseline = S->metrics.r = NAN;
+    if (!rel) S->metrics.rel = NAN;
     S->error_time = as_wtime() - t0;
     return AS_OK;
 }

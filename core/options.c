@@ -575,6 +575,13 @@ double as_greedy_rel(const as_greedy_options *o)
     return !isnan(o->rel) ? o->rel : o->k == 0 ? AS_GREEDY_REL_DEFAULT : NAN;
 }
 
+void as_greedy_options_fit(as_greedy_options *o, int64_t n, int64_t d)
+{
+    /* n (n + 1) / 2 as a double: n up to 2^31 - 1 overflows no int64 product here */
+    double most = fmin((double)d, 0.5 * (double)n * ((double)n + 1));
+    if (o->k > 0 && most >= 1 && (double)o->k > most) o->k = (int64_t)most;
+}
+
 int as_greedy_options_set(as_greedy_options *o, const char *name, double value, const char *text,
                           as_common *c)
 {

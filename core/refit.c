@@ -43,9 +43,10 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
     if (as_gr_make_h(&s, s.H, c) != AS_OK) goto done;
     rel0 = as_gr_rel(&s, s.H, s.rowrel, c);
     S->refit_rel = rel0;
-    /* the refit from the sample's weights, its reweighting carried over a few times */
+    /* the refit from the sample's weights, its reweighting carried over a few times (a sample
+       that keeps no column has nothing to fit: it stays Y = 0) */
     rel = rel0;
-    for (a = 0; a < AS_GREEDY_REFIT_STEPS; a++) {
+    for (a = 0; a < AS_GREEDY_REFIT_STEPS && k > 0; a++) {
         double r;
         if (as_gr_fit(&s, &r, c) != AS_OK) goto done;
         if (!(r < rel)) break;

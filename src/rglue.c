@@ -147,6 +147,19 @@ static SEXP r_slot(SEXP X, const char *name)
     return R_do_slot(X, Rf_install(name));
 }
 
+/* A dgCMatrix's Dimnames slot as Matrix's validity has it: a list of two,
+   each NULL or an atomic vector as long as its dimension (Y takes its names). */
+static int r_dimnames_ok(SEXP dn, const int *dim)
+{
+    int t;
+    if (TYPEOF(dn) != VECSXP || XLENGTH(dn) != 2) return 0;
+    for (t = 0; t < 2; t++) {
+        SEXP v = VECTOR_ELT(dn, t);
+        if (v != R_NilValue && (!Rf_isVectorAtomic(v) || XLENGTH(v) != dim[t])) return 0;
+    }
+    return 1;
+}
+
 /* A view of a base double matrix or a dgCMatrix; no copy. Slot lengths are
    checked here (the core cannot see them); their contents by the core. */
 void r_view(SEXP X, as_matrix *A, const char *what)
@@ -168,6 +181,10 @@ void r_view(SEXP X, as_matrix *A, const char *what)
         if (TYPEOF(i) != INTSXP || TYPEOF(x) != REALSXP || nz < 0 || XLENGTH(i) != nz || XLENGTH(x) != nz)
             Rf_errorcall(R_NilValue, "%s: malformed dgCMatrix: slots 'i' and 'x' must be integer and double of length p[ncol + 1] = %lld",
                          what, (long long)nz);
+        if (!r_dimnames_ok(r_slot(X, "Dimnames"), INTEGER(dim)))
+            Rf_errorcall(R_NilValue, "%s: malformed dgCMatrix: slot 'Dimnames' must be a list of two elements, "
+                         "each NULL or a vector of names, of length nrow = %d and ncol = %d", what,
+                         INTEGER(dim)[0], INTEGER(dim)[1]);
         as_view_csc32(A, INTEGER(dim)[0], d, INTEGER(p), INTEGER(i), REAL(x));
         return;
     }
@@ -192,8 +209,11 @@ static SEXP r_make_y(SEXP Xr, const as_matrix *X, const as_sample *S, const int6
     dn = Xr == R_NilValue ? R_NilValue
          : sparse ? R_do_slot(Xr, Rf_install("Dimnames")) : Rf_getAttrib(Xr, R_DimNamesSymbol);
     if (dn != R_NilValue) {
+        /* names of another type (Matrix's validity allows them) as R's dimnames<- makes them: text */
         rn = VECTOR_ELT(dn, 0);
         cn = VECTOR_ELT(dn, 1);
+        if (rn != R_NilValue && TYPEOF(rn) != STRSXP) { rn = PROTECT(Rf_coerceVector(rn, STRSXP)); nprot++; }
+        if (cn != R_NilValue && TYPEOF(cn) != STRSXP) { cn = PROTECT(Rf_coerceVector(cn, STRSXP)); nprot++; }
     }
     if (cn != R_NilValue) {
         cnk = PROTECT(Rf_allocVector(STRSXP, k)); nprot++;
@@ -414,6 +434,7 @@ SEXP as_r_greedy(SEXP X, SEXP opts)
     r_common(&c);
     as_greedy_options_init(&o);
     r_set_options(AS_FOR_GREEDY, &o, opts, &c);
+    as_greedy_options_fit(&o, A.nrow, A.ncol);
     if (as_greedy(&A, &o, &S, &c) != AS_OK) r_raise(&c);
     return r_wrap(X, &A, R_NilValue, NULL, &S, &c);
 }

@@ -479,6 +479,7 @@ void cmd_greedy (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *pr
   as_greedy_options go;
   as_greedy_options_init (&go);
   start (w, AS_FOR_GREEDY, &go, nrhs, prhs, &X);
+  as_greedy_options_fit (&go, X.nrow, X.ncol);
   w.check (as_greedy (&X, &go, &w.S, &w.c));
   result_outputs (w, &X, nlhs, plhs);
 }

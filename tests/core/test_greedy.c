@@ -347,11 +347,11 @@ static void test_refit(void)
     CHECK(fit.eps_bound == plain.eps_bound, "det refit: eps_bound %g, %g", fit.eps_bound, plain.eps_bound);
     as_sample_free(&plain, &c);
     as_sample_free(&fit, &c);
-    /* error = false: no metrics asked, the refit still made */
+    /* error = false: the refit still made, and the rel of its weights given (X X' at hand), no other metric */
     as_rand_options_init(&ro);
     ro.m = 60; ro.seed = 4; ro.refit = 1; ro.error = 0; ro.estimate = 0;
-    CHECK(as_rand(&V.D, &ro, &fit, &c) == AS_OK && !isnan(fit.refit_rel) && isnan(fit.metrics.rel),
-          "refit without the metrics: %s", c.msg);
+    CHECK(as_rand(&V.D, &ro, &fit, &c) == AS_OK && !isnan(fit.refit_rel) && fit.metrics.rel <= fit.refit_rel &&
+          isnan(fit.metrics.inf) && isnan(fit.metrics.r), "refit without the metrics: %s", c.msg);
     as_sample_free(&fit, &c);
     /* with keys: refused */
     ro.error = 1;
@@ -372,6 +372,50 @@ static void test_refit(void)
     }
     check_views_free(&V);
     free(X);
+}
+
+/* A refit of a sample that keeps no column (all of X zero, or one Poisson
+   draw that keeps none): k = 0 as without the refit, refit_rel and rel that of
+   Y = 0, no crash. */
+static void test_refit_empty(void)
+{
+    const int64_t n = 20, d = 2000;
+    double *Z = calloc((size_t)(n * 100), sizeof(double)), *E = malloc(sizeof(double) * (size_t)(n * d));
+    as_matrix A, B;
+    as_common c;
+    as_rand_options ro;
+    as_det_options dopt;
+    as_sample plain, fit;
+    int k;
+    as_common_init(&c);
+    as_view_dense(&A, n, 100, Z, n);
+    CHECK(as_example(n, d, 0.5, 1, E, &c) == AS_OK, "example: %s", c.msg);
+    as_view_dense(&B, n, d, E, n);
+    for (k = 0; k < 3; k++) {
+        const as_matrix *X = k == 2 ? &B : &A;
+        const char *what = k == 0 ? "rand on zeros" : k == 1 ? "det on zeros" : "rand, one Poisson draw";
+        int st0, st1;
+        as_rand_options_init(&ro);
+        ro.m = k == 2 ? 1 : 10;
+        ro.seed = 1;
+        if (k == 2) ro.sampling = AS_SAMPLING_POISSON;
+        as_det_options_init(&dopt);
+        st0 = k == 1 ? as_det(X, &dopt, &plain, &c) : as_rand(X, &ro, &plain, &c);
+        ro.refit = dopt.refit = 1;
+        st1 = k == 1 ? as_det(X, &dopt, &fit, &c) : as_rand(X, &ro, &fit, &c);
+        CHECK(st0 == AS_OK && st1 == AS_OK, "%s: status %d, with the refit %d: %s", what, st0, st1, c.msg);
+        if (st0 != AS_OK || st1 != AS_OK) continue;
+        CHECK(plain.k == 0 && fit.k == 0, "%s: %lld columns, %lld with the refit", what, (long long)plain.k,
+              (long long)fit.k);
+        CHECK(fit.refit_rel == plain.metrics.rel && fit.metrics.rel == plain.metrics.rel &&
+              fit.metrics.rel == fit.metrics.baseline && (fit.has & AS_HAS_REFIT),
+              "%s: rel %g, refit_rel %g, the sample's rel %g, baseline %g", what, fit.metrics.rel, fit.refit_rel,
+              plain.metrics.rel, fit.metrics.baseline);
+        as_sample_free(&plain, &c);
+        as_sample_free(&fit, &c);
+    }
+    free(Z);
+    free(E);
 }
 
 /* A wide sparse input whose candidate passes span several blocks: column j
@@ -452,5 +496,6 @@ int main(void)
     test_bad();
     test_fields();
     test_refit();
+    test_refit_empty();
     return check_report("test_greedy");
 }

@@ -165,3 +165,20 @@
 %!test
 %! interrupt_call ("X = attsparse_example (150, 3000, 1, 3);",
 %!                 "attsparse_greedy (X, 'rel', 0.01, 'threads', 1)", 3, "attsparse_greedy on 150 x 3000");
+
+## refit of a sample that keeps no column: no column, rel that of Y = 0, as without the refit
+%!test
+%! cases = {{@attsparse_rand, sparse(20, 100), {"m", 10, "seed", 1}}, ...
+%!          {@attsparse_rand, zeros(20, 100), {"m", 10, "seed", 1}}, ...
+%!          {@attsparse_det, zeros(20, 100), {}}, ...
+%!          {@attsparse_rand, attsparse_example(20, 2000, 0.5, 1), {"m", 1, "seed", 1, "sampling", "poisson"}}};
+%! for t = 1:numel (cases)
+%!   [f, X, opts] = cases{t}{:};
+%!   [Y0, ~, plain] = f (X, opts{:});
+%!   [Y, ~, fit] = f (X, opts{:}, "refit", true);
+%!   assert (columns (Y0), 0);
+%!   assert (size (Y), [20, 0]);
+%!   assert (isempty (fit.index));
+%!   assert (fit.refit_rel, plain.rel_error);
+%!   assert (fit.rel_error, plain.rel_error);
+%! endfor

@@ -239,3 +239,21 @@ test_that("Ctrl-C stops a long greedy run within a second, and the session goes 
   expect_interrupted("X <- attsparse_example(150, 3000, 1, 3)",
                      "attsparse_greedy(X, rel = 0.01, threads = 1)", delay = 3, within = 1.5)
 })
+
+test_that("refit of a sample that keeps no column: no column, rel that of Y = 0, as without the refit", {
+  cases <- list(
+    list(f = attsparse_rand, X = attsparse_example(20, 2000, r = 0.5, seed = 1),
+         args = list(m = 1, seed = 1, sampling = "poisson")),
+    list(f = attsparse_rand, X = matrix(0, 20, 100), args = list(m = 10, seed = 1)),
+    list(f = attsparse_det, X = matrix(0, 20, 100), args = list()))
+  for (cs in cases) {
+    plain <- do.call(cs$f, c(list(cs$X), cs$args))
+    fit <- do.call(cs$f, c(list(cs$X), cs$args, list(refit = TRUE)))
+    expect_identical(ncol(plain$Y), 0L)
+    expect_identical(dim(fit$Y), c(20L, 0L))
+    expect_length(fit$index, 0)
+    expect_identical(fit$refit_rel, plain$rel_error)
+    expect_identical(fit$rel_error, plain$rel_error)
+    expect_equal(fit$rel_error, attention_error(cs$X, fit$Y)$rel, tolerance = 1e-12)
+  }
+})

@@ -34,6 +34,12 @@ function [rd, ncol, nrow, block, rest] = reader_args (reader, opts, caller)
     if (isstruct (first))
       error ("attsparse:badInput", "%s: the reader failed on columns 1..1: %s", caller, first.message);
     endif
+    ## what the reader returned, rather than a "nrow" the caller did not give (a
+    ## wrong column count is the core's to name, with the block it reads)
+    if (rows (first) < 1)
+      error ("attsparse:badInput", "%s: the reader returned %d x %d for columns 1..1: it must return nrow x 1, nrow >= 1",
+             caller, rows (first), columns (first));
+    endif
     vals.nrow = rows (first);
   endif
   if (isempty (vals.block))

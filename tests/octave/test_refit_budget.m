@@ -1,0 +1,39 @@
+## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
+## test_refit_budget.m: refit = true without the metrics still gives the exact rel of its weights; a greedy budget k above what X lets a run keep is the budget of what it can keep.
+
+%!test
+%! rand ("seed", 1); randn ("seed", 1);
+%! X = randn (20, 200) * 0.3;
+%! runs = {@(varargin) nthargout(3, @attsparse_rand, X, "m", 40, "seed", 2, "refit", true, varargin{:}), ...
+%!         @(varargin) nthargout(3, @attsparse_det, X, "eps", 0.9, "refit", true, varargin{:})};
+%! for r = 1:numel (runs)
+%!   off = runs{r}("error", false);
+%!   on = runs{r}();
+%!   assert (off.index, on.index);
+%!   assert (off.weight, on.weight);
+%!   assert (off.rel_error, on.rel_error);
+%!   Y = X(:, off.index) .* off.weight';
+%!   assert (off.rel_error, getfield (attention_error (X, Y), "rel"), 1e-10 * max (1, off.rel_error));
+%!   assert (isfinite (off.refit_rel) && off.rel_error <= off.refit_rel);
+%!   assert (isnan (off.error) && isnan (off.r) && isnan (off.eps_spectral));
+%! endfor
+%! [~, ~, plain] = attsparse_rand (X, "m", 40, "seed", 2, "error", false);
+%! assert (isnan (plain.rel_error));
+
+%!test
+%! rand ("seed", 1); randn ("seed", 1);
+%! X = randn (20, 100) * 0.3;
+%! [~, ~, big] = attsparse_greedy (X, "k", 1e5);
+%! [~, ~, all] = attsparse_greedy (X, "k", 100);
+%! assert (big.max_columns, 100);
+%! assert (big.index, all.index);
+%! assert (big.weight, all.weight);
+%! ## 3 rows: Y Y' lives in the 6-dimensional symmetric 3 x 3 matrices
+%! [~, ~, top] = attsparse_greedy (X(1:3, :), "k", 2147483647);
+%! [~, ~, six] = attsparse_greedy (X(1:3, :), "k", 6);
+%! assert (top.max_columns, 6);
+%! assert (top.k <= 6);
+%! assert (top.index, six.index);
+%! assert (top.weight, six.weight);
+%! [~, ~, seven] = attsparse_greedy (X, "k", 7);
+%! assert (seven.max_columns, 7);

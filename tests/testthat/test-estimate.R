@@ -1,0 +1,60 @@
+# The error estimate's calibration over seeds on kinds of input where it once failed: dense
+# expression-like data (genes alike across samples: the estimate was 4-18x the exact rel) and very
+# sparse or heavy-tailed input (where it covered the exact rel in a third to two thirds of the seeds).
+# The documented quantile is 95%; over 30 seeds a coverage of 80% or more allows for chance
+# (at a true 90%, 80% or less happens in 7% of runs; at 95%, in 0.3%).
+
+# dense log expression, genes correlated through two factors, not centred: rows alike
+expr_like <- function(n, d, seed) {
+  set.seed(seed)
+  Z <- matrix(rnorm(n * 2), n) %*% matrix(rnorm(2 * d, 0, 0.5), 2) + matrix(rnorm(n * d, 0, 0.5), n)
+  X <- log1p(exp(sweep(Z, 2, rnorm(d, 4, 1.5), "+")))
+  X / sqrt(max(rowSums(X^2)))
+}
+very_sparse <- function(seed) {
+  set.seed(seed)
+  X <- Matrix::rsparsematrix(30, 3000, 0.003)
+  X / sqrt(max(Matrix::rowSums(X^2)))
+}
+heavy_tailed <- function(seed) {
+  set.seed(seed)
+  X <- matrix(stats::rt(30 * 800, 1.2), 30)
+  X / sqrt(max(rowSums(X^2)))
+}
+
+# share of seeds whose estimate covers the exact rel, the median ratio and the median k
+calibrate <- function(gen, seeds, ...) {
+  v <- vapply(seeds, function(s) {
+    r <- attsparse_rand(gen(s), seed = s, spectral = FALSE, ...)
+    c(r$rel_estimate, r$rel_error, r$k)
+  }, numeric(3))
+  c(cover = mean(v[1, ] >= v[2, ]), ratio = median(v[1, ] / v[2, ]), k = median(v[3, ]))
+}
+
+# median estimate / exact here: 2.25-2.55 over inputs of three seeds (4.4 when the diagonal's spread was
+# taken from the variance of the rest of the row alone)
+test_that("on dense expression-like data the estimate covers the exact rel and is within 3x of it", {
+  X <- expr_like(20, 1000, 1)
+  cal <- calibrate(function(s) X, 1:30)
+  expect_gte(cal[["cover"]], 0.8)
+  expect_lte(cal[["ratio"]], 3)
+})
+
+test_that("on very sparse and heavy-tailed input the estimate covers the exact rel", {
+  for (args in list(list(), list(rel = 0.05))) {
+    what <- if (length(args)) paste(names(args), unlist(args), sep = " = ") else "default"
+    cal <- do.call(calibrate, c(list(very_sparse, 1:30), args))
+    expect_gte(cal[["cover"]], 0.8, label = paste("very sparse,", what, "cover"))
+    expect_lte(cal[["ratio"]], 2.5, label = paste("very sparse,", what, "ratio"))
+  }
+  cal <- calibrate(heavy_tailed, 1:30)
+  expect_gte(cal[["cover"]], 0.8, label = "t(1.2) entries cover")
+})
+
+test_that("target mode on dense expression-like data keeps about the bootstrap estimate's columns", {
+  X <- expr_like(20, 1000, 1)
+  gauss <- calibrate(function(s) X, 1:5, rel = 0.02)
+  boot <- calibrate(function(s) X, 1:5, rel = 0.02, estimate = "bootstrap")
+  expect_gte(gauss[["cover"]], 0.8)
+  expect_lte(gauss[["k"]], 1.4 * boot[["k"]])
+})

@@ -1,0 +1,40 @@
+# test-refit-budget.R: refit = TRUE without the metrics still gives the exact rel of its weights; a greedy
+# budget k above what X lets a run keep is the budget of what it can keep.
+
+test_that("refit = TRUE, error = FALSE: rel_error is the exact rel of the refitted weights, the other metrics NA", {
+  set.seed(1)
+  X <- matrix(rnorm(20 * 200), 20) * 0.3
+  runs <- list(rand = function(...) attsparse_rand(X, m = 40, seed = 2, refit = TRUE, ...),
+               det = function(...) attsparse_det(X, eps = 0.9, refit = TRUE, ...))
+  for (method in names(runs)) {
+    off <- runs[[method]](error = FALSE)
+    on <- runs[[method]]()
+    expect_identical(off$index, on$index, label = method)
+    expect_identical(off$weight, on$weight, label = method)
+    expect_identical(off$rel_error, on$rel_error, label = method)
+    expect_equal(off$rel_error, attention_error(X, off$Y)$rel, tolerance = 1e-10, label = method)
+    expect_true(is.finite(off$refit_rel) && off$rel_error <= off$refit_rel, label = method)
+    expect_true(is.na(off$error) && is.na(off$r) && is.na(off$eps_spectral), label = method)
+  }
+  # without refit the metrics stay off
+  expect_true(is.na(attsparse_rand(X, m = 40, seed = 2, error = FALSE)$rel_error))
+})
+
+test_that("greedy: a budget above ncol(X) or n (n + 1) / 2 runs as the budget of what can be kept", {
+  set.seed(1)
+  X <- matrix(rnorm(20 * 100), 20) * 0.3
+  big <- attsparse_greedy(X, k = 1e5)
+  all <- attsparse_greedy(X, k = 100)
+  expect_identical(big$max_columns, 100)
+  expect_identical(big$index, all$index)
+  expect_identical(big$weight, all$weight)
+  # 3 rows: Y Y' lives in the 6-dimensional symmetric 3 x 3 matrices
+  top <- attsparse_greedy(X[1:3, ], k = .Machine$integer.max)
+  six <- attsparse_greedy(X[1:3, ], k = 6)
+  expect_identical(top$max_columns, 6)
+  expect_lte(top$k, 6)
+  expect_identical(top$index, six$index)
+  expect_identical(top$weight, six$weight)
+  # a budget under the cap is kept as given
+  expect_identical(attsparse_greedy(X, k = 7)$max_columns, 7)
+})
