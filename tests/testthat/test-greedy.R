@@ -214,22 +214,44 @@ test_that("refit needs the symmetric case in memory", {
   expect_error(attsparse_rand(W, refit = TRUE, seed = 1), "'refit' needs X in memory", fixed = TRUE)
 })
 
-test_that("a budget whose columns are no better than Y = 0 keeps none; a larger one does better", {
+test_that("a budget is never worse than Y = 0 nor than a smaller budget", {
   # wide and sparse, Zipf-like column counts, rows of norm 2 (the same input in test_greedy.m):
-  # with 5 or 12 columns some rows are covered and others not, which is worse than none
+  # with a few columns some rows are covered and others not, which can be worse than none
   n <- 40; d <- 4000
   i <- rep(seq_len(n), d); j <- rep(seq_len(d), each = n)
   h <- ((i * 7919 + j * 104729) %% 1009) / 1009
   keep <- h < 0.5 / (1 + (j - 1) / 100)
   X <- Matrix::sparseMatrix(i[keep], j[keep], x = 1 + h[keep], dims = c(n, d))
   X <- Matrix::Diagonal(x = 2 / sqrt(Matrix::rowSums(X^2))) %*% X
-  small <- attsparse_greedy(X, k = 12)
-  expect_identical(dim(small$Y), c(40L, 0L))
-  expect_identical(small$rel_error, small$baseline)
-  expect_equal(small$rel_error, attention_error(X, small$Y)$rel, tolerance = 1e-12)
-  large <- attsparse_greedy(X, k = 200)
-  expect_lte(ncol(large$Y), 200)
-  expect_lt(large$rel_error, 0.5 * large$baseline)
+  rel <- numeric(0)
+  for (k in c(1, 2, 5, 12, 50, 200)) {
+    r <- attsparse_greedy(X, k = k)
+    expect_lte(ncol(r$Y), k)
+    expect_lte(r$rel_error, r$baseline)
+    expect_equal(r$rel_error, attention_error(X, r$Y)$rel, tolerance = 1e-12)
+    rel <- c(rel, r$rel_error)
+  }
+  expect_true(all(diff(rel) <= 0), info = paste(signif(rel, 4), collapse = " "))
+  expect_lt(rel[6], 0.5 * r$baseline)
+  # large logits (r in the tens): every budget no worse than a smaller one, and the smallest
+  set.seed(1)
+  X0 <- matrix(rnorm(20 * 200), 20) * 0.3
+  rel <- vapply(1:4, function(k) attsparse_greedy(X0, k = k)$rel_error, 0)
+  expect_true(all(diff(rel) <= 0), info = paste(signif(rel, 4), collapse = " "))
+  expect_lt(rel[1], attention_error(X0, X0[, 0])$rel)
+})
+
+test_that("large logits and columns repeated at other scales: the target is met", {
+  # the proxy the method fits is first order in the error; with logits in the tens it can
+  # mislead, and the run must still reach the target (all 200 columns give rel 0)
+  set.seed(1)
+  X0 <- matrix(rnorm(20 * 200), 20) * 0.3
+  for (X in list(X0 * 2, cbind(X0, 1e-3 * X0), cbind(X0, 2 * X0))) {
+    r <- attsparse_greedy(X, rel = 0.02)
+    expect_lte(r$rel_error, 0.02)
+    expect_equal(r$rel_error, attention_error(X, r$Y)$rel, tolerance = 1e-9)
+    expect_lte(ncol(r$Y), 210)   # Caratheodory: n (n + 1) / 2 columns reproduce X X'
+  }
 })
 
 test_that("Ctrl-C stops a long greedy run within a second, and the session goes on", {
