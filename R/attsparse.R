@@ -10,6 +10,7 @@ new_attsparse <- function(X, res, qk = NULL) {
   res$dim <- dim(X)
   res$sparse <- inherits(X, "dgCMatrix")
   if (!is.null(qk$K)) res$dim_K <- dim(qk$K)
+  res <- annotate_result(res, X)   # R/prepare.R: the preparation X carries, the kept columns' names
   structure(res, class = "attsparse")
 }
 
@@ -24,6 +25,7 @@ core_options <- function(named, dots) {
 
 attsparse_rand <- function(X, ..., m = NULL, eps = NULL, delta = NULL, seed = NULL, error = NULL,
                            K = NULL, V = NULL) {
+  if (is_se(X)) return(se_call(attsparse_rand, match.call(), parent.frame()))   # R/bioc.R
   opts <- core_options(list(m = m, eps = eps, delta = delta, seed = seed, error = error), list(...))
   # a DelayedMatrix (HDF5Array, ...) is read by blocks of columns (R/blocks.R)
   blocks <- block_options(X, opts)
@@ -37,6 +39,7 @@ attsparse_rand <- function(X, ..., m = NULL, eps = NULL, delta = NULL, seed = NU
 }
 
 attsparse_det <- function(X, ..., eps = NULL, error = NULL, K = NULL, V = NULL) {
+  if (is_se(X)) return(se_call(attsparse_det, match.call(), parent.frame()))   # R/bioc.R
   if (is_block_input(X)) .Call(C_blocks_refuse, "det")
   opts <- core_options(list(eps = eps, error = error), list(...))
   X <- as_input(X)
@@ -45,6 +48,7 @@ attsparse_det <- function(X, ..., eps = NULL, error = NULL, K = NULL, V = NULL) 
 }
 
 attsparse_greedy <- function(X, ..., rel = NULL, k = NULL, error = NULL) {
+  if (is_se(X)) return(se_call(attsparse_greedy, match.call(), parent.frame()))   # R/bioc.R
   if (is_block_input(X)) .Call(C_blocks_refuse, "greedy")
   opts <- core_options(list(rel = rel, k = k, error = error), list(...))
   X <- as_input(X)
