@@ -34,6 +34,7 @@ attsparse_rand <- function(X, ..., m = NULL, eps = NULL, delta = NULL, seed = NU
     return(rand_blocks(X, blocks))
   }
   X <- as_input(X)
+  precheck(X, opts$rel)      # R/precheck.R: the traps, before any work
   qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
   new_attsparse(X, .Call(C_rand, X, qk_core_options(opts, qk)), qk)
 }
@@ -43,6 +44,7 @@ attsparse_det <- function(X, ..., eps = NULL, error = NULL, K = NULL, V = NULL) 
   if (is_block_input(X)) .Call(C_blocks_refuse, "det")
   opts <- core_options(list(eps = eps, error = error), list(...))
   X <- as_input(X)
+  precheck(X)                # R/precheck.R: the traps, before any work
   qk <- qk_inputs(X, K, V)   # Q != K (attention.R): the sample is of [X; K]
   new_attsparse(X, .Call(C_det, X, qk_core_options(opts, qk)), qk)
 }
@@ -52,6 +54,7 @@ attsparse_greedy <- function(X, ..., rel = NULL, k = NULL, error = NULL) {
   if (is_block_input(X)) .Call(C_blocks_refuse, "greedy")
   opts <- core_options(list(rel = rel, k = k, error = error), list(...))
   X <- as_input(X)
+  precheck(X, if (is.null(opts$k)) (if (is.null(opts$rel)) 0.01 else opts$rel))   # R/precheck.R
   new_attsparse(X, .Call(C_greedy, X, opts))
 }
 

@@ -597,3 +597,28 @@ SEXP as_r_option_table(SEXP call)
     UNPROTECT(1);
     return out;
 }
+
+/* The traps of X found before any work (core/precheck.c): list(warning, message, scale), the texts
+   empty when there is none; R raises them (R/precheck.R). */
+SEXP as_r_precheck(SEXP X, SEXP rel)
+{
+    as_matrix A;
+    as_common c;
+    as_precheck_out out;
+    SEXP res, names;
+    r_common(&c);
+    r_view(X, &A, "X");
+    r_check(&A, &c);
+    if (as_precheck(&A, Rf_asReal(rel), &out, &c) != AS_OK) r_raise(&c);
+    res = PROTECT(Rf_allocVector(VECSXP, 3));
+    names = PROTECT(Rf_allocVector(STRSXP, 3));
+    SET_VECTOR_ELT(res, 0, Rf_mkString((out.flags & AS_PRECHECK_TRANSPOSED) ? out.transposed : ""));
+    SET_VECTOR_ELT(res, 1, Rf_mkString((out.flags & (AS_PRECHECK_OVERFLOW | AS_PRECHECK_TRIVIAL)) ? out.scale_note : ""));
+    SET_VECTOR_ELT(res, 2, Rf_ScalarReal(out.scale));
+    SET_STRING_ELT(names, 0, Rf_mkChar("warning"));
+    SET_STRING_ELT(names, 1, Rf_mkChar("message"));
+    SET_STRING_ELT(names, 2, Rf_mkChar("scale"));
+    Rf_setAttrib(res, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return res;
+}

@@ -105,7 +105,9 @@ function [Y, err, info] = attsparse_greedy (X, varargin)
   if (is_function_handle (X))
     __attsparse__ ("blocks_refuse", "greedy");   # the core's message: why X must be in memory
   endif
-  [Y, err, info] = __attsparse__ ("greedy", double_input (X), varargin{:});
+  X = double_input (X);
+  precheck (X, varargin, "attsparse_greedy", 0.01);   # the traps, before any work
+  [Y, err, info] = __attsparse__ ("greedy", X, varargin{:});
   info = with_prepare (info, prep);
 endfunction
 

@@ -259,8 +259,10 @@ function [Y, err, info] = attsparse_rand (X, varargin)
     info = with_prepare (info, prep);
     return;
   endif
+  X = double_input (X);
+  precheck (X, opts, "attsparse_rand", NaN);   # the traps, before any work
   if (isempty (K) && isempty (V))   # neither given
-    [Y, err, info] = __attsparse__ ("rand", double_input (X), opts{:});
+    [Y, err, info] = __attsparse__ ("rand", X, opts{:});
   else
     [Y, err, info] = __attsparse__ ("qk", "rand", K, V, double_input (X), opts{:});
   endif

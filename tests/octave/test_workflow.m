@@ -48,3 +48,19 @@
 %! assert (attsparse_apply (info, Z), want, 1e-13);
 %! assert (attsparse_apply (info, W), Y, 1e-14);
 %! assert (! isempty (strfind (attsparse_print (info), "prepared: centred")));
+
+## the traps before any work: X transposed is a warning naming X'
+%!warning <give t\(X\) in R, X' in Octave> attsparse_rand (randn (1200, 30) / 10, "m", 5, "error", false, "seed", 1);
+
+%!test
+%! ## logits that overflow, and Y = 0 within the target: the same rule as R's, from the core
+%! [warn, note] = __attsparse__ ("precheck", 40 * X, NaN);
+%! g = max (sum ((40 * X) .^ 2, 2));
+%! assert (isempty (warn));
+%! assert (! isempty (strfind (note, sprintf ("scale X by %.4g", 1 / sqrt (g)))));
+%! [~, note] = __attsparse__ ("precheck", 0.001 * X, 0.05);
+%! assert (! isempty (strfind (note, "Y = 0 (no column) already has rel error")));
+%! [~, note] = __attsparse__ ("precheck", 0.001 * X, NaN);
+%! assert (isempty (note));
+%! [~, note] = __attsparse__ ("precheck", attsparse_prepare (X), 0.05);
+%! assert (isempty (note));

@@ -144,3 +144,25 @@ test_that("a SingleCellExperiment: features as rows, results written back, new c
   new <- sce[sample(nrow(sce)), 1:4]
   expect_equal(predict(res, new), as.matrix(res$Y)[1:4, ], ignore_attr = TRUE, tolerance = 1e-13)
 })
+
+test_that("the traps are said before any work: logits that overflow, Y = 0 within the target, X transposed", {
+  X <- wide()
+  g <- max(rowSums((40 * X)^2))
+  expect_gt(2 * g, 709.78)
+  p <- suppressMessages(attsparse:::precheck(40 * X))
+  expect_equal(p$scale, 1 / sqrt(g), tolerance = 1e-12)
+  expect_message(suppressWarnings(attsparse_greedy(40 * X, k = 2)),
+                 sprintf("relative error overflows; scale X by %s", formatC(1 / sqrt(g), digits = 4, format = "g")))
+  small <- 0.001 * X
+  expect_lte(expm1(2 * max(rowSums(small^2))), 0.05)
+  expect_message(attsparse_rand(small, rel = 0.05, seed = 1), "Y = 0 \\(no column\\) already has rel error")
+  # no target (a budget k, or none asked of rand): nothing to say about Y = 0
+  expect_message(attsparse_greedy(small, k = 2), NA)
+  expect_message(attsparse_rand(attsparse_prepare(X), rel = 0.05, seed = 1), NA)
+  # messages, so suppressMessages() hides them
+  expect_silent(suppressMessages(attsparse:::precheck(small, 0.05)))
+  # more rows than columns, many rows: a warning naming t(X) before the run
+  B <- matrix(rnorm(1200 * 30), 1200) / 10
+  expect_warning(attsparse_rand(B, m = 5, error = FALSE, seed = 1), "give t\\(X\\) in R")
+  expect_warning(attsparse:::precheck(B[1:999, ]), NA)
+})
