@@ -17,16 +17,40 @@ static void r_check_interrupt(void *unused)
 
 /* R_CheckUserInterrupt longjmps; R_ToplevelExec contains it, so the core
    sees a plain "stop" and unwinds through its own status path. */
+static int r_print_stop;
 static int r_interrupt(void *ctx)
 {
     (void)ctx;
+    if (r_print_stop) return 1;   /* an interrupt caught while a progress line was printed (r_print) */
     return R_ToplevelExec(r_check_interrupt, NULL) == FALSE;
 }
 
+/* Progress lines (verbose) through R's message(), so that suppressMessages() hides them. An interrupt
+   or an error while it runs is caught here (R_tryCatch) and turned into the core's stop at its next
+   interrupt check, instead of a jump over the core. */
+static SEXP r_message_body(void *line)
+{
+    SEXP call = PROTECT(Rf_lang2(Rf_install("message"), Rf_mkString((const char *)line)));
+    Rf_eval(call, R_BaseEnv);
+    UNPROTECT(1);
+    return R_NilValue;
+}
+static SEXP r_message_stop(SEXP cond, void *unused)
+{
+    (void)cond;
+    (void)unused;
+    r_print_stop = 1;
+    return R_NilValue;
+}
 static void r_print(void *ctx, const char *line)
 {
+    SEXP conds;
     (void)ctx;
-    Rprintf("%s\n", line);
+    conds = PROTECT(Rf_allocVector(STRSXP, 2));
+    SET_STRING_ELT(conds, 0, Rf_mkChar("interrupt"));
+    SET_STRING_ELT(conds, 1, Rf_mkChar("error"));
+    R_tryCatch(r_message_body, (void *)line, conds, r_message_stop, NULL, NULL, NULL);
+    UNPROTECT(1);
 }
 
 /* A seed the caller did not give comes from R's generator (runif's draw), so
@@ -45,6 +69,7 @@ static double r_unif(void *ctx)
 void r_common(as_common *c)
 {
     as_common_init(c);
+    r_print_stop = 0;
     c->interrupt_fn = r_interrupt;
     c->print_fn = r_print;
     c->unif_fn = r_unif;

@@ -166,3 +166,14 @@ test_that("the traps are said before any work: logits that overflow, Y = 0 withi
   expect_warning(attsparse_rand(B, m = 5, error = FALSE, seed = 1), "give t\\(X\\) in R")
   expect_warning(attsparse:::precheck(B[1:999, ]), NA)
 })
+
+test_that("verbose progress comes through message(), so suppressMessages() hides it", {
+  X <- wide()
+  expect_message(attsparse_rand(X, seed = 1, verbose = TRUE, error = FALSE), "leverage:")
+  expect_message(attsparse_det(X, eps = 0.8, verbose = TRUE, error = FALSE), "det:")
+  expect_silent(suppressMessages(attsparse_rand(X, seed = 1, verbose = TRUE, error = FALSE)))
+  expect_identical(capture.output(r <- suppressMessages(attsparse_rand(X, seed = 1, verbose = TRUE, error = FALSE))),
+                   character(0))
+  # the same sample with and without progress
+  expect_identical(r$index, attsparse_rand(X, seed = 1, error = FALSE)$index)
+})
