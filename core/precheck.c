@@ -29,7 +29,13 @@ int as_precheck(const as_matrix *X, double rel_target, as_precheck_out *out, as_
                  "one row per sample; if the rows are features (a Bioconductor assay), give t(X) in R, X' in Octave",
                  (long long)n, (long long)d);
     }
-    if (2 * g > AS_LOGIT_OVERFLOW) {
+    if (!isfinite(g)) {
+        out->flags |= AS_PRECHECK_OVERFLOW;
+        out->scale = 0;
+        snprintf(out->scale_note, sizeof(out->scale_note),
+                 "the squared norms of X's rows overflow: the logits are infinite; divide X by its largest "
+                 "absolute entry first, then attsparse_prepare (max (X X')_ii = 1)");
+    } else if (2 * g > AS_LOGIT_OVERFLOW) {
         out->flags |= AS_PRECHECK_OVERFLOW;
         snprintf(out->scale_note, sizeof(out->scale_note),
                  "max (X X')_ii = %.4g: the logits reach %.4g, the attention of X is that of its largest logit "

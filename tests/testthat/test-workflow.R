@@ -177,3 +177,7 @@ test_that("verbose progress comes through message(), so suppressMessages() hides
   # the same sample with and without progress
   expect_identical(r$index, attsparse_rand(X, seed = 1, error = FALSE)$index)
 })
+
+test_that("rows whose squared norms overflow get their own message, not a scale of 0", {
+  expect_message(attsparse:::precheck(matrix(1e200, 2, 5)), "the squared norms of X's rows overflow")
+})
