@@ -10,6 +10,7 @@ new_attsparse <- function(X, res, qk = NULL) {
   res$dim <- dim(X)
   res$sparse <- inherits(X, "dgCMatrix")
   if (!is.null(qk$K)) res$dim_K <- dim(qk$K)
+  res <- annotate_result(res, X)   # R/prepare.R: the preparation X carries, the kept columns' names
   structure(res, class = "attsparse")
 }
 
@@ -27,6 +28,7 @@ core_options <- function(dots) {
 }
 
 attsparse_rand <- function(X, ...) {
+  if (is_se(X)) return(se_call(attsparse_rand, match.call(), parent.frame()))   # R/bioc.R
   opts <- core_options(list(...))
   # a DelayedMatrix (HDF5Array, ...) is read by blocks of columns (R/blocks.R)
   blocks <- block_options(X, opts)
@@ -36,22 +38,27 @@ attsparse_rand <- function(X, ...) {
     return(rand_blocks(X, blocks))
   }
   X <- as_input(X)
+  precheck(X, opts[["rel"]])   # R/precheck.R: the traps, before any work
   qk <- qk_inputs(X, opts[["K"]], opts[["V"]])   # Q != K (attention.R): the sample is of [X; K]
   new_attsparse(X, .Call(C_rand, X, qk_core_options(opts, qk)), qk)
 }
 
 attsparse_det <- function(X, ...) {
+  if (is_se(X)) return(se_call(attsparse_det, match.call(), parent.frame()))   # R/bioc.R
   if (is_block_input(X)) .Call(C_blocks_refuse, "det")
   opts <- core_options(list(...))
   X <- as_input(X)
+  precheck(X)                  # R/precheck.R: the traps, before any work
   qk <- qk_inputs(X, opts[["K"]], opts[["V"]])   # Q != K (attention.R): the sample is of [X; K]
   new_attsparse(X, .Call(C_det, X, qk_core_options(opts, qk)), qk)
 }
 
 attsparse_greedy <- function(X, ...) {
+  if (is_se(X)) return(se_call(attsparse_greedy, match.call(), parent.frame()))   # R/bioc.R
   if (is_block_input(X)) .Call(C_blocks_refuse, "greedy")
   opts <- core_options(list(...))
   X <- as_input(X)
+  precheck(X, if (is.null(opts[["k"]])) (if (is.null(opts[["rel"]])) 0.01 else opts[["rel"]]))   # R/precheck.R
   new_attsparse(X, .Call(C_greedy, X, opts))
 }
 

@@ -10,7 +10,7 @@ demo_sets <- function() {
   data.frame(name = vapply(f, `[`, "", 2), package = vapply(f, `[`, "", 3), values = vapply(f, `[`, "", 4))
 }
 
-# Real data sets with d >> n from Debian's R packages, rows scaled so max_i G_ii = 1;
+# Real data sets with d >> n from Debian's R packages, prepared by attsparse_prepare (rows scaled so max_i G_ii = 1);
 # NULL when the data package is not installed.
 demo_data <- function(name) {
   name <- match.arg(name, demo_sets()$name)
@@ -22,8 +22,7 @@ demo_data <- function(name) {
   }
   X <- switch(name,
     ALL = if (have("ALL", "Biobase")) {
-      X <- t(Biobase::exprs(load_data("ALL", "ALL")))
-      sweep(X, 2, colMeans(X))           # genes centred: similarity of expression profiles
+      t(Biobase::exprs(load_data("ALL", "ALL")))
     },
     crude = , acq = if (have("tm")) {
       dtm <- tm::DocumentTermMatrix(load_data(name, "tm"))
@@ -37,7 +36,8 @@ demo_data <- function(name) {
       Matrix::Matrix(t(counts), sparse = TRUE)
     })
   if (is.null(X)) return(NULL)
-  X / sqrt(max(Matrix::rowSums(X^2)))
+  # ALL's genes centred (similarity of expression profiles); rows scaled so that max_i G_ii = 1
+  attsparse_prepare(X, center = name == "ALL")
 }
 
 # Values that go with a real data set's rows (the qkv table's V), NULL when it has none: for ALL, the

@@ -173,3 +173,61 @@ print.summary.attsparse <- function(x, ...) {
 }
 
 as.matrix.attsparse <- function(x, ...) as.matrix(x$Y)
+
+# ---- R's usual methods on a result
+
+# the kept features: name (NA without column names), column index in X, weight
+as.data.frame.attsparse <- function(x, row.names = NULL, optional = FALSE, ...) {
+  idx <- as.integer(x$index)
+  nm <- names(x$index)
+  data.frame(feature = if (is.null(nm)) rep(NA_character_, length(idx)) else nm, index = idx,
+             weight = as.numeric(x$weight), row.names = row.names, stringsAsFactors = FALSE)
+}
+
+coef.attsparse <- function(object, ...) {
+  w <- as.numeric(object$weight)
+  names(w) <- if (is.null(names(object$index))) as.character(object$index) else names(object$index)
+  w
+}
+
+# the dimensions of Y: rows of X by columns kept
+dim.attsparse <- function(x) c(as.integer(x$dim[[1L]]), length(x$index))
+nobs.attsparse <- function(object, ...) as.integer(object$dim[[1L]])
+
+format.attsparse <- function(x, ...) {
+  rel <- field(x, "rel_error")
+  sprintf("<attsparse %s: %s x %s -> %d columns, rel %s>", format(field(x, "method")), format(x$dim[[1L]]),
+          format(x$dim[[2L]]), length(x$index), fmt_pct(rel))
+}
+
+# Left: the relative attention error with no column (Y = 0, the uniform baseline) and with the k
+# columns kept, against the target when there is one; right: the weights of the kept columns.
+plot.attsparse <- function(x, y, ...) {
+  old <- graphics::par(mfrow = c(1L, 2L))
+  on.exit(graphics::par(old))
+  k <- length(x$index)
+  rel <- c(field(x, "baseline"), field(x, "rel_error"))
+  target <- field(x, "rel_target")
+  ok <- is.finite(rel) & rel > 0
+  yl <- range(c(rel[ok], if (is.finite(target)) target), na.rm = TRUE)
+  if (!all(is.finite(yl))) yl <- c(1e-3, 1)
+  graphics::plot(c(0, k)[ok], 100 * rel[ok], type = "b", log = "y", ylim = 100 * yl, pch = 19,
+                 xlab = "columns kept", ylab = "rel attention error (%)",
+                 main = sprintf("%s: %d of %s columns", format(field(x, "method")), k, format(x$dim[[2L]])), ...)
+  graphics::abline(h = 100 * rel[1L], lty = 3)
+  if (is.finite(target)) graphics::abline(h = 100 * target, lty = 2, col = "red")
+  graphics::legend("topright", bty = "n", lty = c(3, if (is.finite(target)) 2), col = c("black", if (is.finite(target)) "red"),
+                   legend = c("baseline (Y = 0)", if (is.finite(target)) "target"))
+  w <- as.numeric(x$weight)
+  if (k) graphics::plot(seq_len(k), w, type = "h", xlab = "kept column (in X's order)", ylab = "weight",
+                        main = "weights") else graphics::plot.new()
+  invisible(x)
+}
+
+# tidy and glance (the generics package's, registered when it is installed)
+tidy.attsparse <- function(x, ...) as.data.frame(x)
+glance.attsparse <- function(x, ...)
+  data.frame(method = format(field(x, "method")), nobs = as.integer(x$dim[[1L]]), features = as.integer(x$dim[[2L]]),
+             k = length(x$index), rel_error = as.numeric(field(x, "rel_error")),
+             baseline = as.numeric(field(x, "baseline")), rel_target = as.numeric(field(x, "rel_target")),
+             time = as.numeric(field(x, "time")), stringsAsFactors = FALSE)

@@ -829,6 +829,20 @@ double   as_rng_normal(uint64_t seed, uint64_t stream, uint64_t index);
    uniforms of indices index * 2^16 ... of the stream. */
 double   as_rng_binomial(double n, double p, uint64_t seed, uint64_t stream, uint64_t index);
 
+/* The traps of an input found before any work (core/precheck.c): X transposed (more rows than columns,
+   at least AS_PRECHECK_ROWS rows: a warning), logits that overflow the relative error or so small that
+   Y = 0 meets rel_target (NaN: none) (a message); the texts name the scale to use, sqrt(1 / gmax). */
+#define AS_PRECHECK_ROWS 1000
+enum { AS_PRECHECK_TRANSPOSED = 1, AS_PRECHECK_OVERFLOW = 2, AS_PRECHECK_TRIVIAL = 4 };
+typedef struct as_precheck_out {
+    int    flags;
+    double gmax;               /* max_i (X X')_ii */
+    double scale;              /* the factor that makes it 1 */
+    char   transposed[256];    /* the warning, when flags has AS_PRECHECK_TRANSPOSED */
+    char   scale_note[384];    /* the message, when flags has AS_PRECHECK_OVERFLOW or _TRIVIAL */
+} as_precheck_out;
+int as_precheck(const as_matrix *X, double rel_target, as_precheck_out *out, as_common *c);
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,16 +17,40 @@ static void r_check_interrupt(void *unused)
 
 /* R_CheckUserInterrupt longjmps; R_ToplevelExec contains it, so the core
    sees a plain "stop" and unwinds through its own status path. */
+static int r_print_stop;
 static int r_interrupt(void *ctx)
 {
     (void)ctx;
+    if (r_print_stop) return 1;   /* an interrupt caught while a progress line was printed (r_print) */
     return R_ToplevelExec(r_check_interrupt, NULL) == FALSE;
 }
 
+/* Progress lines (verbose) through R's message(), so that suppressMessages() hides them. An interrupt
+   or an error while it runs is caught here (R_tryCatch) and turned into the core's stop at its next
+   interrupt check, instead of a jump over the core. */
+static SEXP r_message_body(void *line)
+{
+    SEXP call = PROTECT(Rf_lang2(Rf_install("message"), Rf_mkString((const char *)line)));
+    Rf_eval(call, R_BaseEnv);
+    UNPROTECT(1);
+    return R_NilValue;
+}
+static SEXP r_message_stop(SEXP cond, void *unused)
+{
+    (void)cond;
+    (void)unused;
+    r_print_stop = 1;
+    return R_NilValue;
+}
 static void r_print(void *ctx, const char *line)
 {
+    SEXP conds;
     (void)ctx;
-    Rprintf("%s\n", line);
+    conds = PROTECT(Rf_allocVector(STRSXP, 2));
+    SET_STRING_ELT(conds, 0, Rf_mkChar("interrupt"));
+    SET_STRING_ELT(conds, 1, Rf_mkChar("error"));
+    R_tryCatch(r_message_body, (void *)line, conds, r_message_stop, NULL, NULL, NULL);
+    UNPROTECT(1);
 }
 
 /* A seed the caller did not give comes from R's generator (runif's draw), so
@@ -45,6 +69,7 @@ static double r_unif(void *ctx)
 void r_common(as_common *c)
 {
     as_common_init(c);
+    r_print_stop = 0;
     c->interrupt_fn = r_interrupt;
     c->print_fn = r_print;
     c->unif_fn = r_unif;
@@ -617,4 +642,29 @@ SEXP as_r_option_table(SEXP call)
     }
     UNPROTECT(1);
     return out;
+}
+
+/* The traps of X found before any work (core/precheck.c): list(warning, message, scale), the texts
+   empty when there is none; R raises them (R/precheck.R). */
+SEXP as_r_precheck(SEXP X, SEXP rel)
+{
+    as_matrix A;
+    as_common c;
+    as_precheck_out out;
+    SEXP res, names;
+    r_common(&c);
+    r_view(X, &A, "X");
+    r_check(&A, &c);
+    if (as_precheck(&A, Rf_asReal(rel), &out, &c) != AS_OK) r_raise(&c);
+    res = PROTECT(Rf_allocVector(VECSXP, 3));
+    names = PROTECT(Rf_allocVector(STRSXP, 3));
+    SET_VECTOR_ELT(res, 0, Rf_mkString((out.flags & AS_PRECHECK_TRANSPOSED) ? out.transposed : ""));
+    SET_VECTOR_ELT(res, 1, Rf_mkString((out.flags & (AS_PRECHECK_OVERFLOW | AS_PRECHECK_TRIVIAL)) ? out.scale_note : ""));
+    SET_VECTOR_ELT(res, 2, Rf_ScalarReal(out.scale));
+    SET_STRING_ELT(names, 0, Rf_mkChar("warning"));
+    SET_STRING_ELT(names, 1, Rf_mkChar("message"));
+    SET_STRING_ELT(names, 2, Rf_mkChar("scale"));
+    Rf_setAttrib(res, R_NamesSymbol, names);
+    UNPROTECT(2);
+    return res;
 }

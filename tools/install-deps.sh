@@ -8,7 +8,8 @@ for group in "$@"; do
   case "$group" in
     # libopenblas0-pthread: an optimized BLAS/LAPACK behind the same libblas.so.3/liblapack.so.3 (Debian alternatives)
     build)    want+=(gcc gfortran make liblapack-dev libblas-dev libopenblas0-pthread) ;;
-    r)        want+=(r-base-core r-base-dev r-cran-matrix r-cran-testthat r-bioc-delayedarray r-bioc-hdf5array r-bioc-biocparallel) ;;
+    r)        want+=(r-base-core r-base-dev r-cran-matrix r-cran-testthat r-bioc-delayedarray r-bioc-hdf5array r-bioc-biocparallel
+               r-bioc-singlecellexperiment r-cran-generics) ;;
     octave)   want+=(octave liboctave-dev gnuplot-nox fonts-freefont-otf ghostscript) ;;
     # real data of the demo: ALL, acq and crude (tm), golub (multtest), lung (metagenomeSeq's 16S counts)
     data)     want+=(r-bioc-all r-cran-tm r-bioc-multtest r-bioc-metagenomeseq) ;;

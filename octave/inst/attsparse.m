@@ -24,6 +24,16 @@
 ## the number of draws of the matrix Chernoff bound behind attsparse_rand's default m
 ## @end table
 ##
+## Workflows:
+## @table @code
+## @item attsparse_prepare
+## centre the features and scale @var{X} so that max @code{(X * X')_ii} = r, the transform recorded
+## @item attsparse_apply
+## a result applied to new rows: their kept columns, prepared and weighted (R's @code{predict})
+## @item attsparse_print
+## a result in a few lines
+## @end table
+##
 ## Attention and its error:
 ## @table @code
 ## @item sym_attention

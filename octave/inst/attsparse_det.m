@@ -18,6 +18,9 @@
 ## @code{max (abs (Att(@var{Y}) - Att(@var{X}))(:))}, or NaN with
 ## @code{"error", false}.
 ##
+## Options may also be one struct (with or without pairs); @qcode{"prepare"}
+## takes @code{attsparse_prepare}'s transform, kept for @code{attsparse_apply}.
+##
 ## Options, as name/value pairs (names and choices are matched exactly, in lower case, as in R; an option given twice is an error):
 ##
 ## @table @asis
@@ -117,16 +120,20 @@ function [Y, err, info] = attsparse_det (X, varargin)
   if (nargin < 1)
     print_usage ();
   endif
+  [varargin, prep] = struct_options (varargin, "attsparse_det");   # options as one struct; "prepare"
   if (is_function_handle (X))
     __attsparse__ ("blocks_refuse", "det");   # the core's message: why X must be in memory
   endif
   [K, V, opts] = qk_options (varargin, "attsparse_det");
   ## a first stage ("presample") takes its seed from rand () when none is given, as attsparse_rand does
+  X = double_input (X);
+  precheck (X, opts, "attsparse_det", NaN);   # the traps, before any work
   if (isempty (K) && isempty (V))   # neither given
-    [Y, err, info] = __attsparse__ ("det", double_input (X), opts{:});
+    [Y, err, info] = __attsparse__ ("det", X, opts{:});
   else
     [Y, err, info] = __attsparse__ ("qk", "det", K, V, double_input (X), opts{:});
   endif
+  info = with_prepare (info, prep);
 endfunction
 
 %!shared X

@@ -45,6 +45,9 @@
 ## @var{err} is the infinity-norm error
 ## @code{max (abs (Att(@var{Y}) - Att(@var{X}))(:))}, always computed.
 ##
+## Options may also be one struct (with or without pairs); @qcode{"prepare"}
+## takes @code{attsparse_prepare}'s transform, kept for @code{attsparse_apply}.
+##
 ## Options, as name/value pairs (names are matched exactly, in lower case, as
 ## in R; an option given twice is an error):
 ##
@@ -98,10 +101,14 @@ function [Y, err, info] = attsparse_greedy (X, varargin)
   if (nargin < 1)
     print_usage ();
   endif
+  [varargin, prep] = struct_options (varargin, "attsparse_greedy");   # options as one struct; "prepare"
   if (is_function_handle (X))
     __attsparse__ ("blocks_refuse", "greedy");   # the core's message: why X must be in memory
   endif
-  [Y, err, info] = __attsparse__ ("greedy", double_input (X), varargin{:});
+  X = double_input (X);
+  precheck (X, varargin, "attsparse_greedy", 0.01);   # the traps, before any work
+  [Y, err, info] = __attsparse__ ("greedy", X, varargin{:});
+  info = with_prepare (info, prep);
 endfunction
 
 %!shared X

@@ -25,6 +25,9 @@
 ## @code{r = max (abs (@var{X}*@var{X}')(:))} even the empty sketch has a small
 ## @var{err}.
 ##
+## Options may also be one struct (with or without pairs); @qcode{"prepare"}
+## takes @code{attsparse_prepare}'s transform, kept for @code{attsparse_apply}.
+##
 ## Options, as name/value pairs (names and choices are matched exactly, in lower case, as in R; an option given twice is an error):
 ##
 ## @table @asis
@@ -253,6 +256,7 @@ function [Y, err, info] = attsparse_rand (X, varargin)
   if (nargin < 1)
     print_usage ();
   endif
+  [varargin, prep] = struct_options (varargin, "attsparse_rand");   # options as one struct; "prepare"
   [K, V, opts] = qk_options (varargin, "attsparse_rand");
   if (is_function_handle (X))
     if (! (isempty (K) && isempty (V)))
@@ -260,13 +264,17 @@ function [Y, err, info] = attsparse_rand (X, varargin)
     endif
     [rd, ncol, nrow, block, rest] = reader_args (X, opts, "attsparse_rand");
     [Y, err, info] = __attsparse__ ("rand_blocks", rd, ncol, nrow, block, rest{:});
+    info = with_prepare (info, prep);
     return;
   endif
+  X = double_input (X);
+  precheck (X, opts, "attsparse_rand", NaN);   # the traps, before any work
   if (isempty (K) && isempty (V))   # neither given
-    [Y, err, info] = __attsparse__ ("rand", double_input (X), opts{:});
+    [Y, err, info] = __attsparse__ ("rand", X, opts{:});
   else
     [Y, err, info] = __attsparse__ ("qk", "rand", K, V, double_input (X), opts{:});
   endif
+  info = with_prepare (info, prep);
 endfunction
 
 %!shared X, Xs

@@ -13,6 +13,7 @@
 //   [tau, rank] = __attsparse__ ("leverage_blocks", reader, ncol, nrow, block, name, value, ...)
 //   e              = __attsparse__ ("error_blocks", reader, ncol, nrow, block, Y, name, value, ...)
 //                    __attsparse__ ("blocks_refuse", "det"|"greedy"): the core's error for X by blocks
+//   [warn, note]   = __attsparse__ ("precheck", X, rel): the traps of X before any work ("" for none)
 //   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", {K}, {V}, X, name, value, ...)
 //                    Q != K: the command on [X; K] ({} for X) with values V ({} for none)
 // The inst/*.m wrappers convert single/logical/integer input to double and
@@ -855,6 +856,21 @@ struct Command
 
 void cmd_blocks_refuse (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[]);
 
+// The traps of X found before any work (core/precheck.c): the warning (X transposed) and the message
+// (the logits' scale), "" when none; rel is the target (NaN: none).
+void cmd_precheck (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  as_matrix X;
+  as_precheck_out out;
+  need_args (w, nrhs, 2);
+  view_matrix (w, prhs[0], "X", &X);
+  w.check (as_matrix_check (&X, &w.c));
+  double rel = (mxIsDouble (prhs[1]) && mxGetNumberOfElements (prhs[1]) == 1) ? mxGetScalar (prhs[1]) : NAN;
+  w.check (as_precheck (&X, rel, &out, &w.c));
+  plhs[0] = mxCreateString ((out.flags & AS_PRECHECK_TRANSPOSED) ? out.transposed : "");
+  plhs[1] = mxCreateString ((out.flags & (AS_PRECHECK_OVERFLOW | AS_PRECHECK_TRIVIAL)) ? out.scale_note : "");
+}
+
 const Command commands[] = {
   { "rand", "attsparse_rand", cmd_rand },
   { "det", "attsparse_det", cmd_det },
@@ -870,6 +886,7 @@ const Command commands[] = {
   { "leverage_blocks", "leverage_scores", cmd_leverage_blocks },
   { "error_blocks", "attention_error", cmd_error_blocks },
   { "blocks_refuse", "attsparse", cmd_blocks_refuse },
+  { "precheck", "attsparse", cmd_precheck },
 };
 
 // The core's refusal of X by blocks (a reader) for a method that needs X in

@@ -1,6 +1,7 @@
 // octave_hooks.cc: interrupt check, progress output and errors through Octave's C++ API (quit.h, pager.h, error.h).
 
 #include <cstdio>
+#include <iostream>
 
 #include <octave/oct.h>
 #include <octave/mexproto.h>
@@ -49,11 +50,11 @@ double octave_hook_unif (void *)
   return v;
 }
 
+// progress lines (verbose) go to stderr, apart from a function's printed output
 void octave_hook_print (void *, const char *line)
 {
-  octave_stdout << line << '\n';
-  octave_stdout.flush ();
-  std::fflush (stdout);
+  std::cerr << line << '\n';
+  std::cerr.flush ();
 }
 
 // mexErrMsgIdAndTxt would do the same, with the MEX file's name
