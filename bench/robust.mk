@@ -5,12 +5,14 @@
 # Makefile.
 # make bench-robust                      the full corpus (about 20 minutes on 2 cores); tables in
 #                                        build/bench/robust/tables.md and docs/robustness.md
-# make bench-robust ROBUST=--slice       the tests' small corpus (under a minute), docs left alone
+# make bench-robust ROBUST=--slice       the tests' small corpus (under a minute; build/bench/robust-slice),
+#                                        docs left alone
 ROBUST ?=
 ROBUST_DOC = $(if $(filter --slice,$(ROBUST)),,--doc docs/robustness.md)
+ROBUST_OUT = $(BUILD)/bench/robust$(if $(filter --slice,$(ROBUST)),-slice)
 
 .PHONY: bench-robust
 BENCH_TARGETS += bench-robust
 bench-robust: | deps-bench
 	$(MAKE) --no-print-directory r
-	RLIB=$(RLIB) nice $(RSCRIPT) bench/robust.R $(ROBUST) --out $(BUILD)/bench/robust $(ROBUST_DOC)
+	RLIB=$(RLIB) nice $(RSCRIPT) bench/robust.R $(ROBUST) --out $(ROBUST_OUT) $(ROBUST_DOC)
