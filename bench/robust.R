@@ -10,10 +10,11 @@
 #   default  attsparse_rand(X, seed = s) with both estimates: rel_estimate against the exact rel;
 #   fixed    on the first FIXED instances of each family: the smallest median k over a grid of m (3
 #            seeds, every seed meeting t) of each sampling/probabilities pair, the best pair's k.
-# Usage: Rscript bench/robust.R [--slice] [--resume] [--out DIR] [--doc FILE]   (RLIB: the library with attsparse)
+# Usage: Rscript bench/robust.R [--slice] [--resume | --report] [--out DIR] [--doc FILE]   (RLIB: the library with attsparse)
 #   --slice  the small corpus of the tests; --doc FILE: the tables replace FILE's region between the
 #   lines "<!-- robust tables begin -->" and "<!-- robust tables end -->"; --resume: the instances
-#   whose figures OUT/instances already holds are read back, not run again.
+#   whose figures OUT/instances already holds are read back, not run again; --report: only those,
+#   nothing run (the tables of a run cut short).
 args <- commandArgs(TRUE)
 arg_value <- function(name, default) { i <- match(name, args); if (is.na(i)) default else args[i + 1] }
 lib <- Sys.getenv("RLIB", "build/Rlib")
@@ -90,12 +91,14 @@ run_instance <- function(inst, fixed) {
 inst <- corpus_instances(SIZE)
 inst$fixed <- ave(seq_len(nrow(inst)), inst$family, FUN = seq_along) <= FIXED & inst$family != "real"
 inst$fixed[inst$id %in% c("crude", "golub")] <- TRUE
+inst <- inst[order(ave(seq_len(nrow(inst)), inst$family, FUN = seq_along)), ]   # every family's first instance first
 t0 <- proc.time()[["elapsed"]]
 # each instance's figures kept in OUT/instances, read back with --resume instead of run again
 dir.create(file.path(OUT, "instances"), showWarnings = FALSE)
 rows <- mclapply(seq_len(nrow(inst)), function(i) {
   file <- file.path(OUT, "instances", paste0(gsub("[^A-Za-z0-9=.,_-]+", "_", inst$id[i]), ".rds"))
-  if ("--resume" %in% args && file.exists(file)) return(readRDS(file))
+  if (("--resume" %in% args || "--report" %in% args) && file.exists(file)) return(readRDS(file))
+  if ("--report" %in% args) return(NULL)
   r <- tryCatch(run_instance(inst[i, ], inst$fixed[i]), error = function(e) {
     message(inst$id[i], ": ", conditionMessage(e)); NULL })
   saveRDS(r, file)
