@@ -2,9 +2,10 @@
 # bench-robust): the greedy method meets every target the independent baseline of bench/baseline.R
 # meets, with at most 1.25 times its columns, and the error estimate covers the exact error.
 
-# Expectations the methods do not meet yet; each flag turns its expectations on.
-greedy_fixed <- FALSE         # the greedy method stalls on microbiome-like counts (see the cases below)
-estimate_calibrated <- FALSE  # the default estimate is loose on dense expression-like data
+# An expectation the method does not meet yet; the flag turns it on: the default estimate's median
+# estimate / exact is above 2.5 on columns repeated at other scales (default mode, 4.6 on the
+# slice) and on dense expression-like data (target mode, 4.9); coverage is met and tested.
+estimate_calibrated <- FALSE
 
 targets <- c(0.05, 0.02, 0.01)
 
@@ -38,14 +39,12 @@ test_that("the baseline meets the targets on the slice (the comparisons below re
 
 test_that("the greedy method meets every target the baseline meets", {
   skip_if_no_corpus()
-  skip_if_not(greedy_fixed, "greedy_fixed is FALSE: the greedy method still stalls on microbiome-like counts")
   for (r in greedy_runs) for (i in seq_along(targets)) if (!is.na(r$base$k[i]))
     expect_lte(r$greedy_rel[i], targets[i], label = sprintf("%s at %g: greedy rel", r$id, targets[i]))
 })
 
 test_that("where it meets the target, the greedy method keeps at most 1.25 times the baseline's columns", {
   skip_if_no_corpus()
-  skip_if_not(greedy_fixed, "greedy_fixed is FALSE: the greedy method keeps too many columns on some of the slice")
   for (r in greedy_runs) for (i in seq_along(targets)) if (!is.na(r$base$k[i]) && r$greedy_rel[i] <= targets[i])
     expect_lte(r$greedy_k[i], 1.25 * r$base$k[i], label = sprintf("%s at %g: greedy k", r$id, targets[i]))
 })
