@@ -1,0 +1,199 @@
+# corpus.R: a development corpus of wide matrices of the kinds users hold, for make bench-robust
+# (bench/robust.R) and the corpus tests (tests/testthat/helper-corpus.R is a copy of this file).
+#
+# Every generator is seeded and returns an n x d matrix (a dgCMatrix when the data are sparse) with
+# rows scaled so that r = max (X X')_ii = max |X X'| entrywise is 1 (or the r asked for).
+# corpus_instances(size) lists the instances (family, params, seed); corpus_build(inst) builds one.
+# The real data sets are the package's own (the built-in example and the demo's data sets), scaled
+# as the demo scales them; they are skipped when their data package is not installed.
+suppressPackageStartupMessages(library(Matrix))
+
+# rows scaled so that max (X X')_ii = r
+corpus_scale <- function(X, r = 1) X * sqrt(r / max(Matrix::rowSums(X^2)))
+
+# Microbiome-like counts: heavy-tailed abundances, sequencing depths that vary between samples,
+# sample-specific dominance; columns that are zero in every sample dropped.
+gen_counts <- function(n, d, seed, alpha = 1.2, sd_depth = 2, sd_sample = 2) {
+  set.seed(seed)
+  base <- 1 / seq_len(d)^alpha; base <- base[sample.int(d)]           # heavy-tailed abundances
+  lam <- outer(exp(rnorm(n, 0, sd_depth)), base) *                       # depths vary between samples
+         exp(matrix(rnorm(n * d, 0, sd_sample), n))                      # sample-specific dominance
+  lam <- lam / max(rowSums(lam)) * 1e5
+  X <- Matrix(matrix(rpois(n * d, lam), n), sparse = TRUE); X <- X[, colSums(X) > 0]
+  X * sqrt(1 / max(rowSums(X^2)))                                        # max (X X')_ii = 1
+}
+
+# Zipf-like document-term counts: `topics` word distributions, each half the shared Zipf law
+# (exponent zipf) and half a Zipf law over its own order of the words; each document a Dirichlet(0.3)
+# mixture of them, of a log-normal length around `len` words; raw counts.
+gen_docterm <- function(n, d, seed, zipf = 1.1, topics = 5, len = 300, sd_len = 0.8) {
+  set.seed(seed)
+  base <- 1 / seq_len(d)^zipf
+  P <- sapply(seq_len(topics), function(t) { p <- base + base[sample.int(d)]; p / sum(p) })
+  theta <- matrix(rgamma(n * topics, 0.3), n); theta <- theta / rowSums(theta)
+  words <- round(exp(rnorm(n, log(len), sd_len))) + 10
+  X <- Matrix(matrix(rpois(n * d, words * tcrossprod(theta, P)), n), sparse = TRUE)
+  corpus_scale(X[, colSums(X) > 0])
+}
+
+# Expression-like dense data: log-expression of mean ~ N(4, 1.5^2) a gene, genes correlated through
+# `factors` latent factors, `dominant` genes far above the rest, noise sd 0.5; `scale` "linear" (the
+# log-normal values exp(E)), "log" (E itself) or "centred" (E with each gene's mean removed, as the
+# demo prepares ALL).
+gen_expression <- function(n, d, seed, factors = 5, dominant = 5, scale = c("linear", "log", "centred")) {
+  scale <- match.arg(scale)
+  set.seed(seed)
+  mu <- rnorm(d, 4, 1.5)
+  mu[sample.int(d, dominant)] <- max(mu) + runif(dominant, 1, 3)
+  E <- tcrossprod(matrix(rnorm(n * factors), n), matrix(rnorm(d * factors, 0, 0.5), d)) +
+       matrix(rnorm(n * d, 0, 0.5), n)
+  E <- sweep(E, 2, mu, "+")
+  X <- switch(scale, linear = exp(E), log = E, centred = sweep(E, 2, colMeans(E)))
+  corpus_scale(X)
+}
+
+# Low rank plus noise: singular values 2^-(0..rank-1), Gaussian factors, Gaussian noise of relative
+# size `noise`.
+gen_lowrank <- function(n, d, seed, rank = 5, noise = 0.1) {
+  set.seed(seed)
+  U <- matrix(rnorm(n * rank), n) %*% diag(2^-(seq_len(rank) - 1), rank)
+  X <- tcrossprod(U, matrix(rnorm(d * rank), d)) + noise * matrix(rnorm(n * d), n)
+  corpus_scale(X)
+}
+
+# Clustered rows: `clusters` Gaussian centroids, each row its centroid plus Gaussian noise of relative
+# size `spread`.
+gen_clustered <- function(n, d, seed, clusters = 4, spread = 0.3) {
+  set.seed(seed)
+  C <- matrix(rnorm(clusters * d), clusters)
+  X <- C[sample.int(clusters, n, replace = TRUE), , drop = FALSE] + spread * matrix(rnorm(n * d), n)
+  corpus_scale(X)
+}
+
+# Near-duplicate columns and columns differing only in scale: `d0` distinct count columns
+# (gen_counts, n x d0), then copies of `copies` columns each: half multiplied by 10^U(-2, 2) (the
+# same column at another scale), half with relative noise `noise` added; columns shuffled.
+gen_dupcols <- function(n, d, seed, copies = 0.5, noise = 1e-3) {
+  B <- gen_counts(n, d, seed, alpha = 1, sd_depth = 1, sd_sample = 1)
+  set.seed(seed + 1e6)
+  d0 <- ncol(B)
+  idx <- sample.int(d0, round(copies * d0), replace = TRUE)
+  half <- seq_len(length(idx) %/% 2)
+  scaled <- B[, idx[half], drop = FALSE] %*% Diagonal(x = 10^runif(length(half), -2, 2))
+  near <- B[, idx[-half], drop = FALSE]
+  near@x <- near@x * (1 + noise * rnorm(length(near@x)))
+  X <- cbind(B, scaled, near)
+  corpus_scale(X[, sample.int(ncol(X))])
+}
+
+# Rows of very different norms: Gaussian dense (base "dense") or microbiome-like counts (base
+# "counts") rows multiplied by 10^U(-spread, 0).
+gen_rownorms <- function(n, d, seed, spread = 2, base = c("dense", "counts")) {
+  base <- match.arg(base)
+  Z <- if (base == "dense") { set.seed(seed); matrix(rnorm(n * d), n) } else
+    gen_counts(n, d, seed, alpha = 1.2, sd_depth = 0.5, sd_sample = 1)
+  set.seed(seed + 1e6)
+  s <- 10^runif(n, -spread, 0)
+  corpus_scale(if (is.matrix(Z)) s * Z else Diagonal(x = s) %*% Z)
+}
+
+# log1p of raw counts (microbiome-like counts, base "counts", or document-term counts, base "docterm").
+gen_log1p <- function(n, d, seed, base = c("counts", "docterm")) {
+  base <- match.arg(base)
+  X <- if (base == "counts") gen_counts(n, d, seed) else gen_docterm(n, d, seed)
+  X <- as(X, "CsparseMatrix")
+  X@x <- log1p(round(X@x / min(X@x)))          # back to the raw counts (the smallest count is 1)
+  corpus_scale(X)
+}
+
+# r = max (X X')_ii from 0.05 to 1: counts, document-term counts or centred expression scaled to r.
+gen_r <- function(n, d, seed, r = 0.5, base = c("counts", "docterm", "expression")) {
+  base <- match.arg(base)
+  X <- switch(base, counts = gen_counts(n, d, seed), docterm = gen_docterm(n, d, seed),
+              expression = gen_expression(n, d, seed, scale = "centred"))
+  corpus_scale(X, r)
+}
+
+# The package's own data: the built-in example and the demo's data sets (NULL when not installed).
+gen_real <- function(name) {
+  if (name == "example") attsparse::attsparse_example() else attsparse:::demo_data(name)
+}
+
+# The parameters of a family's i-th instance (seed i), cycling through the values below.
+corpus_params <- function(family, i, size) {
+  pick <- function(v) v[(i - 1) %% length(v) + 1]
+  slice <- size == "slice"
+  switch(family,
+    counts = {
+      # the four of the report first, then n from 10 to 300 and the other parameters varied
+      fixed <- list(c(26, 19000, 2), c(40, 20000, 3), c(40, 20000, 4), c(40, 20000, 6))
+      if (!slice && i <= 4) return(list(n = fixed[[i]][1], d = fixed[[i]][2], seed = fixed[[i]][3]))
+      list(n = pick(if (slice) c(20, 26, 40) else c(10, 20, 26, 60, 100, 150, 300, 40, 60, 80, 120, 200)),
+           d = pick(if (slice) 1500 else c(2000, 5000, 10000, 5000, 3000, 5000, 3000, 20000, 8000)),
+           alpha = pick(c(1.2, 0.8, 1.6, 1.0)), sd_depth = pick(c(2, 0.5, 1, 2, 1.5)),
+           sd_sample = pick(c(2, 1, 0.5, 2.5, 1.5, 2)), seed = i)
+    },
+    docterm = list(n = pick(if (slice) 30 else c(50, 100, 200, 300, 80, 150)),
+                   d = pick(if (slice) 1000 else c(2000, 5000, 10000, 3000, 20000)),
+                   zipf = pick(c(1.1, 0.9, 1.3)), topics = pick(c(5, 2, 10, 20)),
+                   len = pick(c(300, 100, 1000)), seed = i),
+    expression = list(n = pick(if (slice) 20 else c(20, 40, 60, 100, 30, 128)),
+                      d = pick(if (slice) 1000 else c(5000, 10000, 20000, 3000, 12000)),
+                      factors = pick(c(5, 2, 10)), dominant = pick(c(5, 1, 20, 0)),
+                      scale = pick(c("linear", "log", "centred")), seed = i),
+    lowrank = list(n = pick(if (slice) 30 else c(30, 60, 100, 200, 50)),
+                   d = pick(if (slice) 800 else c(2000, 5000, 1000, 3000)),
+                   rank = pick(c(2, 5, 10, 20)), noise = pick(c(0.1, 0.01, 0.5, 1)), seed = i),
+    clustered = list(n = pick(if (slice) 30 else c(30, 60, 100, 200, 50)),
+                     d = pick(if (slice) 800 else c(2000, 1000, 5000, 3000)),
+                     clusters = pick(c(4, 2, 8, 16)), spread = pick(c(0.3, 0.1, 1)), seed = i),
+    dupcols = list(n = pick(if (slice) 20 else c(20, 40, 60, 100, 30)),
+                   d = pick(if (slice) 1000 else c(2000, 5000, 1000, 8000)),
+                   copies = pick(c(0.5, 1, 0.2)), noise = pick(c(1e-3, 1e-6, 1e-2)), seed = i),
+    rownorms = list(n = pick(if (slice) 30 else c(30, 60, 100, 40, 150)),
+                    d = pick(if (slice) 800 else c(2000, 5000, 1000, 3000)),
+                    spread = pick(c(2, 1, 4, 3)), base = pick(c("dense", "counts")), seed = i),
+    log1p = list(n = pick(if (slice) 30 else c(20, 40, 60, 100, 150, 30)),
+                 d = pick(if (slice) 1000 else c(2000, 5000, 10000, 3000)),
+                 base = pick(c("counts", "docterm")), seed = i),
+    r = list(n = pick(if (slice) 30 else c(30, 60, 100, 40)),
+             d = pick(if (slice) 1000 else c(3000, 5000, 2000)),
+             r = pick(if (slice) c(0.05, 0.3) else c(0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 0.05, 0.15, 0.4)),
+             base = pick(c("counts", "docterm", "expression")), seed = i))
+}
+
+CORPUS_FAMILIES <- c("counts", "docterm", "expression", "lowrank", "clustered", "dupcols", "rownorms",
+                     "log1p", "r")
+
+# The instances: a data frame with columns id, family, seed and params (a list column of the
+# generator's arguments); "full": 16 counts instances and 10 of each other family, then the real data
+# sets (family "real"); "slice": a few small ones for the tests.
+corpus_instances <- function(size = c("full", "slice"), families = CORPUS_FAMILIES, real = size == "full") {
+  size <- match.arg(size)
+  count <- function(f) if (size == "slice") 2 else if (f == "counts") 16 else 10
+  rows <- unlist(lapply(families, function(f) lapply(seq_len(count(f)), function(i) {
+    p <- corpus_params(f, i, size)
+    list(family = f, seed = p$seed, params = p)
+  })), recursive = FALSE)
+  if (real) rows <- c(rows, lapply(c("example", "ALL", "acq", "crude", "golub", "lung"),
+                                   function(nm) list(family = "real", seed = NA, params = list(name = nm))))
+  inst <- data.frame(family = vapply(rows, `[[`, "", "family"), seed = vapply(rows, `[[`, 0, "seed"))
+  inst$params <- lapply(rows, `[[`, "params")
+  inst$id <- vapply(seq_len(nrow(inst)), function(i) corpus_label(inst[i, ]), "")
+  inst[, c("id", "family", "seed", "params")]
+}
+
+# "family(n=.., d=.., ..., seed=..)"
+corpus_label <- function(inst) {
+  p <- inst$params[[1]]
+  if (inst$family == "real") return(p$name)
+  paste0(inst$family, "(", paste(names(p), vapply(p, format, ""), sep = "=", collapse = ", "), ")")
+}
+
+# Builds one instance (a row of corpus_instances()): the matrix, or NULL for a real data set whose
+# package is not installed.
+corpus_build <- function(inst) {
+  p <- inst$params[[1]]
+  if (inst$family == "real") return(gen_real(p$name))
+  do.call(paste0("gen_", inst$family), p)
+}

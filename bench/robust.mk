@@ -1,0 +1,18 @@
+# robust.mk: the greedy method, the target mode and the error estimate on the development corpus
+# (bench/corpus.R: generated families of counts, document-term counts, expression-like data, low rank,
+# clustered rows, near-duplicate columns, rows of different norms, log1p, r from 0.05 to 1, and the
+# real data sets), against the independent R baseline of bench/baseline.R; included by the top-level
+# Makefile.
+# make bench-robust                      the full corpus (about 20 minutes on 2 cores); tables in
+#                                        build/bench/robust/tables.md and docs/robustness.md
+# make bench-robust ROBUST=--slice       the tests' small corpus (under a minute; build/bench/robust-slice),
+#                                        docs left alone
+ROBUST ?=
+ROBUST_DOC = $(if $(filter --slice,$(ROBUST)),,--doc docs/robustness.md)
+ROBUST_OUT = $(BUILD)/bench/robust$(if $(filter --slice,$(ROBUST)),-slice)
+
+.PHONY: bench-robust
+BENCH_TARGETS += bench-robust
+bench-robust: | deps-bench
+	$(MAKE) --no-print-directory r
+	RLIB=$(RLIB) nice $(RSCRIPT) bench/robust.R $(ROBUST) --out $(ROBUST_OUT) $(ROBUST_DOC)

@@ -1,0 +1,71 @@
+# test-corpus.R: a small slice of the development corpus (bench/corpus.R; the whole of it is make
+# bench-robust): the greedy method meets every target the independent baseline of bench/baseline.R
+# meets, with at most 1.25 times its columns, and the error estimate covers the exact error.
+
+# An expectation the method does not meet yet; the flag turns it on: the default estimate's median
+# estimate / exact is above 2.5 on columns repeated at other scales (default mode, 4.6 on the
+# slice) and on dense expression-like data (target mode, 4.9); coverage is met and tested.
+estimate_calibrated <- FALSE
+
+targets <- c(0.05, 0.02, 0.01)
+
+# the slice: two small instances of six families, and two inputs on which the greedy method stalled
+slice <- if (corpus_available) {
+  inst <- corpus_instances("slice", families = c("counts", "docterm", "expression", "dupcols", "rownorms", "r"))
+  extra <- data.frame(id = c("counts(n=26, d=19000, seed=2)", "counts(n=40, d=20000, seed=3)"),
+                      family = "counts", seed = c(2, 3))
+  extra$params <- list(list(n = 26, d = 19000, seed = 2), list(n = 40, d = 20000, seed = 3))
+  rbind(inst, extra)
+}
+
+# the greedy method and the baseline on each instance and target
+greedy_runs <- if (corpus_available) lapply(seq_len(nrow(slice)), function(i) {
+  X <- corpus_build(slice[i, ])
+  lA <- log_softmax_rows(as.matrix(Matrix::tcrossprod(X)))
+  b <- baseline_greedy(X, targets)
+  g <- lapply(targets, function(t) suppressWarnings(attsparse_greedy(X, rel = t)))
+  list(id = slice$id[i], X = X, seed = slice$seed[i], base = b, greedy_k = vapply(g, function(r) length(r$index), 0),
+       greedy_rel = vapply(g, function(r) rel_exact(as.matrix(Matrix::tcrossprod(r$Y)), lA), 0))
+})
+
+test_that("the baseline meets the targets on the slice (the comparisons below rest on it)", {
+  skip_if_no_corpus()
+  for (r in greedy_runs) expect_false(anyNA(r$base$k), info = r$id)
+  # its rel is the package's attention_error of its own Y
+  r <- greedy_runs[[1]]
+  Y <- r$X[, r$base$index, drop = FALSE] %*% Diagonal(x = r$base$weight)
+  expect_equal(attention_error(r$X, Y)$rel, r$base$last_rel, tolerance = 1e-8)
+})
+
+test_that("the greedy method meets every target the baseline meets", {
+  skip_if_no_corpus()
+  for (r in greedy_runs) for (i in seq_along(targets)) if (!is.na(r$base$k[i]))
+    expect_lte(r$greedy_rel[i], targets[i], label = sprintf("%s at %g: greedy rel", r$id, targets[i]))
+})
+
+test_that("where it meets the target, the greedy method keeps at most 1.25 times the baseline's columns", {
+  skip_if_no_corpus()
+  for (r in greedy_runs) for (i in seq_along(targets)) if (!is.na(r$base$k[i]) && r$greedy_rel[i] <= targets[i])
+    expect_lte(r$greedy_k[i], 1.25 * r$base$k[i], label = sprintf("%s at %g: greedy k", r$id, targets[i]))
+})
+
+test_that("the error estimate covers the exact error in default and target mode", {
+  skip_if_no_corpus()
+  est <- do.call(rbind, lapply(greedy_runs, function(r) {
+    s <- if (is.na(r$seed)) 1 else r$seed
+    d <- attsparse_rand(r$X, seed = s)
+    t <- attsparse_rand(r$X, rel = 0.02, seed = s)
+    data.frame(id = r$id, mode = c("default", "target"), est = c(d$rel_estimate, t$rel_estimate),
+               exact = c(d$rel_error, t$rel_error))
+  }))
+  for (m in c("default", "target")) {
+    e <- est[est$mode == m, ]
+    expect_gte(mean(e$est >= e$exact), 0.9, label = paste(m, "mode: share of runs whose estimate covers the exact rel"))
+    expect_true(all(e$est > 0 & is.finite(e$est)), label = paste(m, "mode: positive finite estimates"))
+  }
+  skip_if_not(estimate_calibrated, "estimate_calibrated is FALSE: the estimate is loose on expression-like data")
+  for (m in c("default", "target")) for (f in unique(sub("\\(.*", "", est$id))) {
+    e <- est[est$mode == m & startsWith(est$id, paste0(f, "(")), ]
+    expect_lte(median(e$est / e$exact), 2.5, label = paste(m, "mode,", f, ": median estimate / exact"))
+  }
+})
