@@ -28,7 +28,7 @@ greedy_certificate <- "exact: measured against X X', a certificate, not an estim
 # what the estimate of a randomized result is, in words (the core names it in `estimate`)
 estimate_words <- function(kind) switch(kind,
   gaussian = "gaussian 95% quantile",
-  bootstrap = "bootstrap 95% quantile",
+  bootstrap = "bootstrap, 29th of 30 resamples: covers about 90%",
   exact = "every column with a chance kept for certain: Y Y' = X X'",
   kind)
 
