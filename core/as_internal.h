@@ -43,6 +43,17 @@ int as_error(as_common *c, int status, const char *fmt, ...)
 /* Ask the front-end whether to stop; call on the main thread only. */
 int as_interrupted(as_common *c);
 
+/* A long call's progress line: always when verbose; otherwise once the call
+   has run AS_STATUS_AFTER seconds, at most one every AS_STATUS_EVERY seconds
+   (a user waiting on a long call sees it move; a short call prints nothing). */
+#define AS_STATUS_AFTER 2.0
+#define AS_STATUS_EVERY 2.0
+void as_status(as_common *c, const char *fmt, ...)
+#ifdef __GNUC__
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
 /* Emit a progress line when verbose. */
 void as_progress(as_common *c, const char *fmt, ...)
 #ifdef __GNUC__

@@ -40,6 +40,9 @@ typedef struct as_common {
                               most AS_THREADS_MAX and 4x the online CPUs
                               are used                                        */
     int    verbose;        /* 0 silent, 1 progress lines through print_fn     */
+    double started;        /* when the call began (as_common_init): a long
+                              one reports its progress through print_fn     */
+    double reported;       /* when it last did                                */
     int    status;         /* status of the last call                         */
     char   msg[512];       /* message of the last error                       */
 } as_common;

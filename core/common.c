@@ -35,6 +35,7 @@ void as_common_init(as_common *c)
     memset(c, 0, sizeof(*c));
     c->malloc_fn = malloc;
     c->free_fn = free;
+    c->started = as_wtime();
 }
 
 const char *as_status_id(int status)
@@ -100,6 +101,21 @@ void as_progress(as_common *c, const char *fmt, ...)
     char line[256];
     va_list ap;
     if (!c->verbose || c->print_fn == NULL) return;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof(line), fmt, ap);
+    va_end(ap);
+    c->print_fn(c->ctx, line);
+}
+
+void as_status(as_common *c, const char *fmt, ...)
+{
+    char line[256];
+    va_list ap;
+    double now;
+    if (c->print_fn == NULL) return;
+    now = as_wtime();
+    if (!c->verbose && (now - c->started < AS_STATUS_AFTER || now - c->reported < AS_STATUS_EVERY)) return;
+    c->reported = now;
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);
     va_end(ap);

@@ -61,11 +61,19 @@
 #define AS_GREEDY_SHORT_MIN 64
 /* ... when there are at least this many candidates (fewer: every round a full pass). */
 #define AS_GREEDY_SHORT_POOL 8192
+/* Rounds in a row the plain path may be behind the first run's before it stops. */
+#define GR_BEHIND 6
 /* Rounds in a row that keep no more columns before the selection's other
    measure takes over. */
 #define GR_SWITCH 3
 /* The prune tries this many single columns in a row in each order before it stops. */
 #define AS_GREEDY_PRUNE_TRIES 4
+
+/* The progress lines' name of the run's path. */
+static const char *gr_path_words(const gr_state *s)
+{
+    return s->path.centre ? "" : ", plain path";
+}
 
 /* ------------------------------------------------------------------ selection */
 static int gr_pick_cmp(const void *pa, const void *pb)
@@ -166,7 +174,8 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
         }
         if (as_gr_fit(s, &r, c) != AS_OK) goto done;
         for (a = 0; a < k; a++) s->ban[a] = 0;
-        as_progress(c, "greedy: prune %lld of %lld columns: rel %.4g%%", (long long)q, (long long)k, 100 * r);
+        as_status(c, "greedy%s: prune %lld of %lld columns: rel %.4g%% (target %.4g%%), %.1f s", gr_path_words(s),
+                  (long long)q, (long long)k, 100 * r, 100 * target, as_wtime() - c->started);
         if (r <= target) {
             *rel = r;
             as_gr_compact(s);
@@ -242,6 +251,47 @@ typedef struct gr_best {
     double *w;               /* their weights                      */
 } gr_best;
 
+/* The rounds' trail: the columns kept and rel after each round. */
+typedef struct gr_trail {
+    int64_t n, cap;
+    int64_t *k;
+    double *rel;
+} gr_trail;
+
+static int gr_trail_add(gr_trail *t, int64_t k, double rel, as_common *c)
+{
+    if (t->n == t->cap) {
+        int64_t cap = t->cap > 0 ? 2 * t->cap : 64;
+        int64_t *kk = as_malloc(c, (size_t)cap, sizeof(int64_t));
+        double *rr = as_malloc(c, (size_t)cap, sizeof(double));
+        if (!kk || !rr) {
+            as_free(c, kk);
+            as_free(c, rr);
+            return c->status;
+        }
+        gr_copy(kk, t->k, sizeof(int64_t) * (size_t)t->n);
+        gr_copy(rr, t->rel, sizeof(double) * (size_t)t->n);
+        as_free(c, t->k);
+        as_free(c, t->rel);
+        t->k = kk;
+        t->rel = rr;
+        t->cap = cap;
+    }
+    t->k[t->n] = k;
+    t->rel[t->n] = rel;
+    t->n++;
+    return AS_OK;
+}
+
+/* Whether a round of the trail reached a smaller rel than `rel` with at most k columns. */
+static int gr_trail_ahead(const gr_trail *t, int64_t k, double rel)
+{
+    int64_t r;
+    for (r = 0; r < t->n; r++)
+        if (t->k[r] <= k && t->rel[r] < rel) return 1;
+    return 0;
+}
+
 /* Back to the best columns of the rounds, H and *rel theirs. */
 static int gr_best_put(gr_state *s, const gr_best *b, double *rel, as_common *c)
 {
@@ -261,9 +311,10 @@ static int gr_best_put(gr_state *s, const gr_best *b, double *rel, as_common *c)
    when it stalls (no candidate, or rounds that keep no more columns), the
    other measure takes over, and the rounds end only when both have stalled
    since rel last fell. In budget mode the best columns seen are returned. */
-static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, int64_t *rounds,
-                     as_common *c)
+static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, int64_t *rounds, gr_trail *trail,
+                     const gr_trail *lead, as_common *c)
 {
+    int64_t behind = 0;
     gr_pick *picks = NULL;
     gr_best keep;
     int64_t *shortlist = NULL, nshort = 0, cap = s->nc, stall = 0, age = 0, t;
@@ -326,8 +377,17 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
         } else if (as_gr_add(s, picks, m, c) != AS_OK || as_gr_fit(s, rel, c) != AS_OK) break;
         as_gr_compact(s);
         (*rounds)++;
-        as_progress(c, "greedy: round %lld: %lld columns, rel %.4g%%", (long long)*rounds, (long long)s->k,
-                    100 * *rel);
+        if (isnan(target))
+            as_status(c, "greedy%s: round %lld: %lld columns (budget %lld), rel %.4g%%, %.1f s", gr_path_words(s),
+                      (long long)*rounds, (long long)s->k, (long long)budget, 100 * *rel, as_wtime() - c->started);
+        else
+            as_status(c, "greedy%s: round %lld: %lld columns, rel %.4g%% (target %.4g%%), %.1f s", gr_path_words(s),
+                      (long long)*rounds, (long long)s->k, 100 * *rel, 100 * target, as_wtime() - c->started);
+        if (trail && gr_trail_add(trail, s->k, *rel, c) != AS_OK) break;
+        /* a second run behind the first (a smaller rel with as many columns or fewer) for
+           GR_BEHIND rounds in a row: it will not end with fewer columns */
+        behind = lead && gr_trail_ahead(lead, s->k, *rel) ? behind + 1 : 0;
+        if (behind >= GR_BEHIND) break;
         if (*rel < low) {
             low = *rel;
             switches = 0;
@@ -359,40 +419,6 @@ done:
     return c->status;
 }
 
-/* The candidates' sample (option 'candidates'): Poisson sampling of about
-   o->candidates columns by squared norm (the heaviest kept for certain), its
-   seed and size recorded in out; s->cand and s->nc are the sample's. */
-static int gr_candidates(gr_state *s, const as_greedy_options *o, as_sample *out, int64_t **cands,
-                         as_common *c)
-{
-    int64_t d = s->d, j;
-    double *prob = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(double)), *qk = NULL, total, amax = 0;
-    uint64_t seed;
-    as_sample tmp;
-    as_sample_init(&tmp);
-    if (!prob) return c->status;
-    /* squared norms of X scaled by its largest entry: no underflow to 0 for a tiny X */
-    for (j = 0; j < d; j++) AS_FOR_COL(s->X, j, row, v, { (void)row; amax = fmax(amax, fabs(v)); });
-    for (j = 0; j < d; j++) prob[j] = amax > 0 ? as_col_norm_prob(s->X, j, amax) : 0;
-    total = as_sum(d, prob);
-    if (total > 0 && isfinite(total)) {
-        seed = as_seed_resolve(o->seed, c);
-        if (as_sample_poisson(d, prob, total, o->candidates, seed, &tmp, &qk, c) == AS_OK) {
-            *cands = tmp.index;
-            tmp.index = NULL;
-            s->cand = *cands;
-            s->nc = tmp.k;
-            out->seed = (double)seed;
-            out->candidates = tmp.k;
-            out->has |= AS_HAS_CANDIDATES;
-        }
-    }
-    as_sample_free(&tmp, c);
-    as_free(c, qk);
-    as_free(c, prob);
-    return c->status;
-}
-
 /* Budget mode: refits from the kept columns' weights, their reweighting
    carried over, while rel falls (at most AS_GREEDY_REFIT_STEPS). */
 static int gr_polish(gr_state *s, double *rel, as_common *c)
@@ -414,80 +440,11 @@ static int gr_polish(gr_state *s, double *rel, as_common *c)
     return c->status;
 }
 
-/* Kept columns that are positive multiples of one another (x_b = c x_a,
-   c > 0: a column repeated at another scale) make the same rank-one term:
-   one carries the weight of both, w_a + c^2 w_b, and H is the same up to
-   rounding. The merged columns' weights are set to 0 (the caller compacts
-   once rel, computed again, still holds); returns how many. */
-static int64_t gr_merge(gr_state *s, as_common *c)
-{
-    int64_t n = s->n, k = s->k, a, b, i, merged = 0;
-    gr_pick *ord = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(gr_pick));
-    if (!ord) return 0;
-    for (a = 0; a < k; a++) {
-        /* parallel columns share their first stored row and their count of them */
-        const double *x = s->Xs + a * n;
-        int64_t first = n, nz = 0;
-        for (i = n - 1; i >= 0; i--)
-            if (x[i] != 0) { first = i; nz++; }
-        ord[a].v = -((double)first * (double)(n + 1) + (double)nz);
-        ord[a].t = a;
-    }
-    qsort(ord, (size_t)k, sizeof *ord, gr_pick_cmp);
-    for (a = 0; a < k; a++) {
-        int64_t pa = ord[a].t, f;
-        const double *xa = s->Xs + pa * n;
-        if (!(s->w[pa] > 0)) continue;
-        for (f = 0; f < n && xa[f] == 0; f++) {}
-        if (f == n) continue;
-        for (b = a + 1; b < k && ord[b].v == ord[a].v; b++) {
-            int64_t pb = ord[b].t;
-            const double *xb = s->Xs + pb * n;
-            double ratio = xb[f] / xa[f], big = 0, off = 0;
-            if (!(s->w[pb] > 0) || !(ratio > 0)) continue;
-            for (i = 0; i < n; i++) {
-                big = fmax(big, fabs(xb[i]));
-                off = fmax(off, fabs(xb[i] - ratio * xa[i]));
-            }
-            if (off <= 1e-12 * big) {
-                s->w[pa] += ratio * ratio * s->w[pb];
-                s->w[pb] = 0;
-                merged++;
-            }
-        }
-    }
-    as_free(c, ord);
-    return merged;
-}
-
-/* The merge of parallel columns (gr_merge), kept when rel still meets the
-   target (a budget: is no worse); H and *rel those of the columns kept. */
-static int gr_merge_kept(gr_state *s, double target, double *rel, as_common *c)
-{
-    double *w = as_malloc(c, (size_t)(s->k > 0 ? s->k : 1), sizeof(double)), r;
-    if (!w) return c->status;
-    gr_copy(w, s->w, sizeof(double) * (size_t)s->k);
-    if (gr_merge(s, c) > 0) {
-        if (as_gr_make_h(s, s->H, c) != AS_OK) goto done;
-        r = as_gr_rel(s, s->H, s->rowrel, c);
-        if (isnan(target) ? r <= *rel : r <= target) {
-            *rel = r;
-            as_gr_compact(s);
-        } else {
-            gr_copy(s->w, w, sizeof(double) * (size_t)s->k);
-            if (as_gr_make_h(s, s->H, c) != AS_OK) goto done;
-        }
-    }
-done:
-    as_free(c, w);
-    return c->status;
-}
-
 /* One run of the method along `path`: at most `budget` columns (0: none),
    its rounds stopping past work_cap; X X' from *G (NULL: computed and handed
    back); *work the refit work it took. */
 static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, int64_t budget, double work_cap,
-                  double **G, as_sample *out, double *work, as_common *c)
+                  gr_trail *trail, const gr_trail *lead, double **G, as_sample *out, double *work, as_common *c)
 {
     gr_state s;
     double t0 = as_wtime(), target, rel, t1;
@@ -510,7 +467,7 @@ static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, 
     s.mem_mb = o->mem_mb;
     /* the BLAS on one thread: the products run on the core's (their bits fixed) */
     blas = as_blas_threads_set(1);
-    if (o->candidates > 0 && o->candidates < d && gr_candidates(&s, o, out, &cands, c) != AS_OK) goto done;
+    if (o->candidates > 0 && o->candidates < d && as_gr_candidates(&s, o, out, &cands, c) != AS_OK) goto done;
     if (as_gr_memory(&s, budget, o->mem_mb, "the greedy method", c) != AS_OK) goto done;
     t1 = as_wtime();
     if (as_gr_setup(&s, *G, c) != AS_OK) goto done;
@@ -531,10 +488,10 @@ static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, 
         t1 = as_wtime();
         if (as_gr_prepare(&s, c) != AS_OK) goto done;
         as_progress(c, "greedy: %lld candidate columns prepared in %.2f s", (long long)s.nc, as_wtime() - t1);
-        if (gr_rounds(&s, target, budget, &rel, &rounds, c) != AS_OK) goto done;
+        if (gr_rounds(&s, target, budget, &rel, &rounds, trail, lead, c) != AS_OK) goto done;
         if (!isnan(target) && rel <= target && s.k > 1 && gr_prune(&s, target, &rel, c) != AS_OK) goto done;
         if (isnan(target) && s.k > 0 && gr_polish(&s, &rel, c) != AS_OK) goto done;
-        if (s.k > 1 && gr_merge_kept(&s, target, &rel, c) != AS_OK) goto done;
+        if (s.k > 1 && as_gr_merge_kept(&s, target, &rel, c) != AS_OK) goto done;
         /* Y = 0 is a candidate too: columns that make rel no better than none are not kept */
         if (s.k > 0 && !(rel < s.baseline)) {
             as_progress(c, "greedy: %lld columns give rel %.4g%%, no better than Y = 0 (%.4g%%): none kept",
@@ -575,47 +532,52 @@ static int gr_better(const as_sample *b, const as_sample *a, double target)
 }
 
 /* The method's own path, then the plain path (an uncentred Frobenius fit of
-   the columns with the largest score: what a plain forward greedy does) with
-   at most the work the first took, or until it meets a target the first
-   missed; the better result is returned. The plain path keeps the method from
-   falling behind the plain greedy where its weighted proxy misleads it
-   (heavy-tailed counts, large logits) at a bounded cost elsewhere. */
+   the columns with the largest score: what a plain forward greedy does); the
+   better result is returned. The plain path keeps the method from falling
+   behind the plain greedy where its weighted proxy misleads it (heavy-tailed
+   counts, large logits). When the first run met its target (or spent a
+   budget), the second stops once it has been behind the first's rounds (a
+   larger rel with as many columns) for GR_BEHIND rounds, or past the first's
+   refit work: where the weighted path leads, the plain one costs a few
+   rounds. When the first run missed its target, the second runs until it
+   meets it. */
 int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c)
 {
     as_greedy_options oo;
     as_sample alt;
     gr_path plain;
+    gr_trail trail;
     double *G = NULL, work = 0, work2 = 0, target, t0 = as_wtime();
     int64_t budget;
+    int met;
     as_sample_init(out);
     as_sample_init(&alt);
+    memset(&trail, 0, sizeof trail);
     c->status = AS_OK;
     if (as_matrix_check(X, c) != AS_OK || as_greedy_options_check(o, c) != AS_OK) return c->status;
     oo = *o;
     if (oo.candidates > 0 && oo.candidates < X->ncol) oo.seed = as_seed_resolve(o->seed, c);   /* one sample for both */
     target = as_greedy_rel(&oo);
-    if (gr_run(X, &oo, as_gr_path_default(), oo.k, INFINITY, &G, out, &work, c) != AS_OK) goto done;
+    if (gr_run(X, &oo, as_gr_path_default(), oo.k, INFINITY, &trail, NULL, &G, out, &work, c) != AS_OK) goto done;
     if (out->k <= 1 && out->metrics.rel <= target) goto done;   /* nothing to gain */
     memset(&plain, 0, sizeof plain);
-    budget = isnan(target) ? oo.k : out->metrics.rel <= target ? out->k - 1 : oo.k;
-    as_progress(c, "greedy: the plain path, %s", out->metrics.rel <= target || isnan(target) ?
-                "with at most the work of the first" : "until it meets the target");
-    if (gr_run(X, &oo, plain, budget, !isnan(target) && !(out->metrics.rel <= target) ? INFINITY : work, &G, &alt,
-               &work2, c) != AS_OK)
+    met = isnan(target) || out->metrics.rel <= target;
+    budget = isnan(target) || !met ? oo.k : out->k - 1;
+    as_progress(c, "greedy: the plain path, %s", met ? "while it keeps up with the first" : "until it meets the target");
+    if (gr_run(X, &oo, plain, budget, met ? work : INFINITY, NULL, met ? &trail : NULL, &G, &alt, &work2, c) != AS_OK)
         goto done;
     if (gr_better(&alt, out, target)) {
         as_sample tmp = *out;
         *out = alt;
         alt = tmp;
-        out->rounds += alt.rounds;
-        out->m = out->rounds;
-    } else {
-        out->rounds += alt.rounds;
-        out->m = out->rounds;
     }
+    out->rounds += alt.rounds;
+    out->m = out->rounds;
     out->time = as_wtime() - t0;
 done:
     as_free(c, G);
+    as_free(c, trail.k);
+    as_free(c, trail.rel);
     as_sample_free(&alt, c);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;

@@ -1,5 +1,6 @@
-/* greedy_fit.c: the fit of the greedy method's kept columns: the exact rel, the score matrix, the cached Gram of the kept columns, the normal equations of the weighted proxy, Lawson's reweighting, the refit that keeps the best weights. */
+/* greedy_fit.c: the fit of the greedy method's kept columns: the exact rel, the score matrix, the cached Gram of the kept columns, the normal equations of the weighted proxy, Lawson's reweighting, the refit that keeps the best weights, the merge of kept columns repeated at other scales. */
 #include "greedy_shared.h"
+#include <stdlib.h>
 
 /* Smallest row weight, relative to their mean. */
 #define AS_GREEDY_U_FLOOR 1e-3
@@ -252,3 +253,78 @@ int as_gr_fit(gr_state *s, double *rel, as_common *c)
     return AS_OK;
 }
 
+static int gr_merge_cmp(const void *pa, const void *pb)
+{
+    const gr_pick *a = pa, *b = pb;
+    if (a->v != b->v) return a->v > b->v ? -1 : 1;
+    return a->t < b->t ? -1 : (a->t > b->t);
+}
+
+/* Kept columns that are positive multiples of one another (x_b = c x_a,
+   c > 0: a column repeated at another scale) make the same rank-one term:
+   one carries the weight of both, w_a + c^2 w_b, and H is the same up to
+   rounding. The merged columns' weights are set to 0 (the caller compacts
+   once rel, computed again, still holds); returns how many. */
+static int64_t gr_merge(gr_state *s, as_common *c)
+{
+    int64_t n = s->n, k = s->k, a, b, i, merged = 0;
+    gr_pick *ord = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(gr_pick));
+    if (!ord) return 0;
+    for (a = 0; a < k; a++) {
+        /* parallel columns share their first stored row and their count of them */
+        const double *x = s->Xs + a * n;
+        int64_t first = n, nz = 0;
+        for (i = n - 1; i >= 0; i--)
+            if (x[i] != 0) { first = i; nz++; }
+        ord[a].v = -((double)first * (double)(n + 1) + (double)nz);
+        ord[a].t = a;
+    }
+    qsort(ord, (size_t)k, sizeof *ord, gr_merge_cmp);
+    for (a = 0; a < k; a++) {
+        int64_t pa = ord[a].t, f;
+        const double *xa = s->Xs + pa * n;
+        if (!(s->w[pa] > 0)) continue;
+        for (f = 0; f < n && xa[f] == 0; f++) {}
+        if (f == n) continue;
+        for (b = a + 1; b < k && ord[b].v == ord[a].v; b++) {
+            int64_t pb = ord[b].t;
+            const double *xb = s->Xs + pb * n;
+            double ratio = xb[f] / xa[f], big = 0, off = 0;
+            if (!(s->w[pb] > 0) || !(ratio > 0)) continue;
+            for (i = 0; i < n; i++) {
+                big = fmax(big, fabs(xb[i]));
+                off = fmax(off, fabs(xb[i] - ratio * xa[i]));
+            }
+            if (off <= 1e-12 * big) {
+                s->w[pa] += ratio * ratio * s->w[pb];
+                s->w[pb] = 0;
+                merged++;
+            }
+        }
+    }
+    as_free(c, ord);
+    return merged;
+}
+
+/* The merge of parallel columns (gr_merge), kept when rel still meets the
+   target (a budget: is no worse); H and *rel those of the columns kept. */
+int as_gr_merge_kept(gr_state *s, double target, double *rel, as_common *c)
+{
+    double *w = as_malloc(c, (size_t)(s->k > 0 ? s->k : 1), sizeof(double)), r;
+    if (!w) return c->status;
+    gr_copy(w, s->w, sizeof(double) * (size_t)s->k);
+    if (gr_merge(s, c) > 0) {
+        if (as_gr_make_h(s, s->H, c) != AS_OK) goto done;
+        r = as_gr_rel(s, s->H, s->rowrel, c);
+        if (isnan(target) ? r <= *rel : r <= target) {
+            *rel = r;
+            as_gr_compact(s);
+        } else {
+            gr_copy(s->w, w, sizeof(double) * (size_t)s->k);
+            if (as_gr_make_h(s, s->H, c) != AS_OK) goto done;
+        }
+    }
+done:
+    as_free(c, w);
+    return c->status;
+}

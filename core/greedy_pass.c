@@ -1,4 +1,4 @@
-/* greedy_pass.c: the greedy method's passes over the candidate columns, in blocks on the core's threads: A x_j at each candidate's stored rows once (alpha), then every round each candidate's score x' M x and weighted norm. */
+/* greedy_pass.c: the greedy method's passes over the candidate columns, in blocks on the core's threads: A x_j at each candidate's stored rows once (alpha), then every round each candidate's score x' M x and weighted norm; the sample of candidates of option 'candidates'. */
 #include "greedy_shared.h"
 
 /* Candidates per block of the passes: at most AS_GREEDY_BLOCK, and blocks
@@ -307,3 +307,35 @@ done:
     return c->status;
 }
 
+/* The candidates' sample (option 'candidates'): Poisson sampling of about
+   o->candidates columns by squared norm (the heaviest kept for certain), its
+   seed and size recorded in out; s->cand and s->nc are the sample's. */
+int as_gr_candidates(gr_state *s, const as_greedy_options *o, as_sample *out, int64_t **cands, as_common *c)
+{
+    int64_t d = s->d, j;
+    double *prob = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(double)), *qk = NULL, total, amax = 0;
+    uint64_t seed;
+    as_sample tmp;
+    as_sample_init(&tmp);
+    if (!prob) return c->status;
+    /* squared norms of X scaled by its largest entry: no underflow to 0 for a tiny X */
+    for (j = 0; j < d; j++) AS_FOR_COL(s->X, j, row, v, { (void)row; amax = fmax(amax, fabs(v)); });
+    for (j = 0; j < d; j++) prob[j] = amax > 0 ? as_col_norm_prob(s->X, j, amax) : 0;
+    total = as_sum(d, prob);
+    if (total > 0 && isfinite(total)) {
+        seed = as_seed_resolve(o->seed, c);
+        if (as_sample_poisson(d, prob, total, o->candidates, seed, &tmp, &qk, c) == AS_OK) {
+            *cands = tmp.index;
+            tmp.index = NULL;
+            s->cand = *cands;
+            s->nc = tmp.k;
+            out->seed = (double)seed;
+            out->candidates = tmp.k;
+            out->has |= AS_HAS_CANDIDATES;
+        }
+    }
+    as_sample_free(&tmp, c);
+    as_free(c, qk);
+    as_free(c, prob);
+    return c->status;
+}

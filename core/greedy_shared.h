@@ -138,6 +138,10 @@ int as_gr_prepare(gr_state *s, as_common *c);
 /* score[q] = <phi, W o R> = x' M x and norm[q] = ||phi||_W^2 of the
    candidates list[0 .. np) (list NULL: all). */
 int as_gr_scores(gr_state *s, const int64_t *list, int64_t np, as_common *c);
+/* The candidates' sample (option 'candidates'): Poisson sampling of about
+   o->candidates columns by squared norm (the heaviest kept for certain), its
+   seed and size recorded in out; s->cand and s->nc are the sample's. */
+int as_gr_candidates(gr_state *s, const as_greedy_options *o, as_sample *out, int64_t **cands, as_common *c);
 
 /* ---- the fit of the kept columns (greedy_fit.c) */
 /* rel of H against G, and each row's off the diagonal (rowrel, may be NULL)
@@ -152,5 +156,9 @@ int as_gr_normal(gr_state *s, as_common *c);
 /* Refit and reweight (as_greedy_lawson steps), keeping the weights with the
    smallest rel; H and *rel are theirs. */
 int as_gr_fit(gr_state *s, double *rel, as_common *c);
+/* Kept columns that are positive multiples of one another merged into one
+   (the weight of both), kept when rel still meets the target (a budget: is
+   no worse); H and *rel those of the columns kept. */
+int as_gr_merge_kept(gr_state *s, double target, double *rel, as_common *c);
 
 #endif

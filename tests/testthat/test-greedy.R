@@ -254,6 +254,23 @@ test_that("large logits and columns repeated at other scales: the target is met"
   }
 })
 
+test_that("a long greedy run reports its progress through message(); suppressMessages() hides it", {
+  skip_if_fast()
+  # about 6 s on one thread of a 2-core machine: a line every 2 s once 2 s have passed
+  X <- attsparse_example(150, 3000, 1, 3)
+  msgs <- character(0)
+  t0 <- proc.time()[["elapsed"]]
+  r <- withCallingHandlers(attsparse_greedy(X, k = 1200, threads = 1), message = function(m) {
+    msgs <<- c(msgs, conditionMessage(m))
+    invokeRestart("muffleMessage")
+  })
+  el <- proc.time()[["elapsed"]] - t0
+  expect_true(all(grepl("^greedy(, plain path)?: (round|prune) .* s\n?$", msgs)), info = paste(msgs, collapse = ""))
+  if (el > 4) expect_gte(length(msgs), 1)
+  expect_lte(length(msgs), el / 2 + 1)
+  expect_silent(suppressMessages(attsparse_greedy(X, k = 1200, threads = 1)))
+})
+
 test_that("Ctrl-C stops a long greedy run within a second, and the session goes on", {
   skip_if_fast()
   skip_on_os("windows")
