@@ -251,34 +251,25 @@ typedef struct gr_best {
     double *w;               /* their weights                      */
 } gr_best;
 
-/* The rounds' trail: the columns kept and rel after each round. */
+/* The rounds' trail: after each round, the columns kept (t) and rel (v). */
 typedef struct gr_trail {
     int64_t n, cap;
-    int64_t *k;
-    double *rel;
+    gr_pick *at;
 } gr_trail;
 
 static int gr_trail_add(gr_trail *t, int64_t k, double rel, as_common *c)
 {
     if (t->n == t->cap) {
         int64_t cap = t->cap > 0 ? 2 * t->cap : 64;
-        int64_t *kk = as_malloc(c, (size_t)cap, sizeof(int64_t));
-        double *rr = as_malloc(c, (size_t)cap, sizeof(double));
-        if (!kk || !rr) {
-            as_free(c, kk);
-            as_free(c, rr);
-            return c->status;
-        }
-        gr_copy(kk, t->k, sizeof(int64_t) * (size_t)t->n);
-        gr_copy(rr, t->rel, sizeof(double) * (size_t)t->n);
-        as_free(c, t->k);
-        as_free(c, t->rel);
-        t->k = kk;
-        t->rel = rr;
+        gr_pick *at = as_malloc(c, (size_t)cap, sizeof(gr_pick));
+        if (!at) return c->status;
+        gr_copy(at, t->at, sizeof(gr_pick) * (size_t)t->n);
+        as_free(c, t->at);
+        t->at = at;
         t->cap = cap;
     }
-    t->k[t->n] = k;
-    t->rel[t->n] = rel;
+    t->at[t->n].t = k;
+    t->at[t->n].v = rel;
     t->n++;
     return AS_OK;
 }
@@ -288,7 +279,7 @@ static int gr_trail_ahead(const gr_trail *t, int64_t k, double rel)
 {
     int64_t r;
     for (r = 0; r < t->n; r++)
-        if (t->k[r] <= k && t->rel[r] < rel) return 1;
+        if (t->at[r].t <= k && t->at[r].v < rel) return 1;
     return 0;
 }
 
@@ -576,8 +567,7 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as
     out->time = as_wtime() - t0;
 done:
     as_free(c, G);
-    as_free(c, trail.k);
-    as_free(c, trail.rel);
+    as_free(c, trail.at);
     as_sample_free(&alt, c);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
