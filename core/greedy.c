@@ -247,6 +247,7 @@ done:
    budget passes through every state a smaller one ends in). */
 typedef struct gr_best {
     int64_t k;               /* columns held (-1: none yet)        */
+    double rel;              /* theirs                             */
     gr_pick *sel;            /* their candidates                   */
     double *w;               /* their weights                      */
 } gr_best;
@@ -303,25 +304,16 @@ static int gr_best_put(gr_state *s, const gr_best *b, double *rel, as_common *c)
    other measure takes over, and the rounds end only when both have stalled
    since rel last fell. In budget mode the best columns seen are returned. */
 static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, int64_t *rounds, gr_trail *trail,
-                     const gr_trail *lead, as_common *c)
+                     const gr_trail *lead, gr_best *keep, as_common *c)
 {
     int64_t behind = 0;
     gr_pick *picks = NULL;
-    gr_best keep;
     int64_t *shortlist = NULL, nshort = 0, cap = s->nc, stall = 0, age = 0, t;
     int raw = !s->path.gain, switches = 0;
     double low = *rel;
-    keep.k = -1;
-    keep.sel = NULL;
-    keep.w = NULL;
     picks = as_malloc(c, (size_t)(cap > 1 ? cap : 2), sizeof(gr_pick));
     shortlist = as_malloc(c, (size_t)(cap > 1 ? cap : 2), sizeof(int64_t));
     if (!picks || !shortlist) goto done;
-    if (isnan(target) && budget > 0) {
-        keep.sel = as_malloc(c, (size_t)budget, sizeof(gr_pick));
-        keep.w = as_malloc(c, (size_t)budget, sizeof(double));
-        if (!keep.sel || !keep.w) goto done;
-    }
     *rounds = 0;
     while (!(*rel <= target) && (budget == 0 || s->k < budget) && s->k < s->nc && !(s->work > s->work_cap)) {
         /* a share of the columns kept, growing past AS_GREEDY_BATCH_K columns (fewer
@@ -382,12 +374,13 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
         if (*rel < low) {
             low = *rel;
             switches = 0;
-            if (keep.sel) {
-                keep.k = s->k;
+            if (keep->sel) {
+                keep->k = s->k;
+                keep->rel = *rel;
                 for (t = 0; t < s->k; t++) {
-                    keep.sel[t].t = s->sel[t];
-                    keep.sel[t].v = 0;
-                    keep.w[t] = s->w[t];
+                    keep->sel[t].t = s->sel[t];
+                    keep->sel[t].v = 0;
+                    keep->w[t] = s->w[t];
                 }
             }
         }
@@ -401,12 +394,9 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
         }
         if (stall >= 8) break;
     }
-    if (c->status == AS_OK && keep.k >= 0 && !(*rel <= low)) gr_best_put(s, &keep, rel, c);
 done:
     as_free(c, picks);
     as_free(c, shortlist);
-    as_free(c, keep.sel);
-    as_free(c, keep.w);
     return c->status;
 }
 
@@ -438,11 +428,14 @@ static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, 
                   gr_trail *trail, const gr_trail *lead, double **G, as_sample *out, double *work, as_common *c)
 {
     gr_state s;
+    gr_best keep;
     double t0 = as_wtime(), target, rel, t1;
     int64_t n, d, rounds = 0, *cands = NULL;
     int blas;
     as_sample_init(out);
     memset(&s, 0, sizeof s);
+    memset(&keep, 0, sizeof keep);
+    keep.k = -1;
     n = X->nrow;
     d = X->ncol;
     target = as_greedy_rel(o);
@@ -479,9 +472,19 @@ static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, 
         t1 = as_wtime();
         if (as_gr_prepare(&s, c) != AS_OK) goto done;
         as_progress(c, "greedy: %lld candidate columns prepared in %.2f s", (long long)s.nc, as_wtime() - t1);
-        if (gr_rounds(&s, target, budget, &rel, &rounds, trail, lead, c) != AS_OK) goto done;
+        if (isnan(target) && budget > 0) {
+            keep.sel = as_malloc(c, (size_t)budget, sizeof(gr_pick));
+            keep.w = as_malloc(c, (size_t)budget, sizeof(double));
+            if (!keep.sel || !keep.w) goto done;
+        }
+        if (gr_rounds(&s, target, budget, &rel, &rounds, trail, lead, &keep, c) != AS_OK) goto done;
         if (!isnan(target) && rel <= target && s.k > 1 && gr_prune(&s, target, &rel, c) != AS_OK) goto done;
         if (isnan(target) && s.k > 0 && gr_polish(&s, &rel, c) != AS_OK) goto done;
+        /* a budget: the best columns of the rounds when the last ones, polished, are worse
+           (a larger budget passes through every state a smaller one ends in) */
+        if (keep.k >= 0 && keep.rel < rel &&
+            (gr_best_put(&s, &keep, &rel, c) != AS_OK || gr_polish(&s, &rel, c) != AS_OK))
+            goto done;
         if (s.k > 1 && as_gr_merge_kept(&s, target, &rel, c) != AS_OK) goto done;
         /* Y = 0 is a candidate too: columns that make rel no better than none are not kept */
         if (s.k > 0 && !(rel < s.baseline)) {
@@ -508,6 +511,8 @@ done:
     s.cand = NULL;
     as_gr_free(&s, c);
     as_free(c, cands);
+    as_free(c, keep.sel);
+    as_free(c, keep.w);
     if (c->status != AS_OK) as_sample_free(out, c);
     return c->status;
 }
