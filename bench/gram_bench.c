@@ -6,7 +6,7 @@
    `time` prints one line: seconds of as_gram, the multiply-adds it had to do
    (sum over columns of nnz(nnz+1)/2 for the light ones, n(n+1)/2 for the dense
    panels' columns), the rate in G multiply-adds/s, and with chol = 1 the
-   seconds of dpotrf on G + 1e-10 tr(G)/n I. heavy sets as_gram_heavy.
+   seconds of dpotrf on G + 1e-10 tr(G)/n I. heavy sets c.tune.gram_heavy.
    Input format: see bench/rand_tool.c. */
 #include "as_internal.h"
 #include <stdio.h>
@@ -104,7 +104,7 @@ int main(int argc, char **argv)
         if (memcmp(magic, "ASBIN001", 8) != 0) fail("not an ASBIN001 file");
         n = head[0]; d = head[1]; nnz = head[2];
         c.nthreads = argc > 3 ? atoi(argv[3]) : 0;
-        if (argc > 4) as_gram_heavy = atof(argv[4]);
+        if (argc > 4) c.tune.gram_heavy = atof(argv[4]);
         x = malloc(8 * (size_t)nnz);
         G = malloc(8 * (size_t)(n * n));
         if (!x || !G) fail("no memory");
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
             as_view_csc32(&X, n, d, p, ri, x);
             for (j = 0; j < d; j++) {
                 double z = (double)(p[j + 1] - p[j]);
-                if (z >= ceil(as_gram_heavy * (double)n) && z > 0 && as_gram_heavy <= 1)
+                if (z >= ceil(c.tune.gram_heavy * (double)n) && z > 0 && c.tune.gram_heavy <= 1)
                     dense_madds += 0.5 * (double)n * (double)(n + 1);
                 else madds += 0.5 * z * (z + 1);
             }
@@ -143,7 +143,7 @@ int main(int argc, char **argv)
         if (argc > 6 && atof(argv[6]) > 0) {
             /* the error metrics' two Grams: X X' and a sample's (each column kept with
                probability argv[6], weight 1.5), as two as_gram calls and as as_gram_pair's
-               one pass (as_gram_pair_share = 0: whatever the sample's share) */
+               one pass (c.tune.gram_pair_share = 0: whatever the sample's share) */
             double keep = atof(argv[6]), t2, tp, *H = malloc(8 * (size_t)(n * n)),
                    *w = malloc(8 * (size_t)(d > 0 ? d : 1));
             int64_t *idx = malloc(8 * (size_t)(d > 0 ? d : 1)), k = 0;
@@ -154,7 +154,7 @@ int main(int argc, char **argv)
             if (as_gram(&X, -1, NULL, NULL, G, &c) != AS_OK || as_gram(&X, k, idx, w, H, &c) != AS_OK)
                 fail(c.msg);
             t2 = now() - t0;
-            as_gram_pair_share = 0;
+            c.tune.gram_pair_share = 0;
             t0 = now();
             if (as_gram_pair(&X, k, idx, w, G, H, &c) != AS_OK) fail(c.msg);
             tp = now() - t0;
@@ -163,7 +163,7 @@ int main(int argc, char **argv)
         }
         printf("gram_bench: %s n=%lld d=%lld nnz=%lld threads=%d heavy=%g: gram %.3f s, "
                "%.3g light + %.3g dense-panel multiply-adds, %.2f G/s; chol %.3f s\n",
-               argv[2], (long long)n, (long long)d, (long long)nnz, as_threads(&c), as_gram_heavy, tg,
+               argv[2], (long long)n, (long long)d, (long long)nnz, as_threads(&c), c.tune.gram_heavy, tg,
                madds, dense_madds, (madds + dense_madds) / tg * 1e-9, tc);
         return 0;
     }

@@ -14,9 +14,6 @@
    dense: n*d doubles, column-major; CSC: int32 p[d+1], int32 i[nnz], double x[nnz]. */
 #include "attsparse.h"
 #include <math.h>
-/* the greedy method's internal tunables (core/as_internal.h) */
-extern double as_greedy_batch, as_greedy_diag, as_greedy_prune_share;
-extern int as_greedy_lawson, as_greedy_centre, as_greedy_gain, as_greedy_two;
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -260,13 +257,13 @@ int main(int argc, char **argv)
             double t0;
             if (eq) {
                 double v = atof(eq + 1);
-                if (strncmp(a, "batch=", 6) == 0) as_greedy_batch = v;
-                else if (strncmp(a, "lawson=", 7) == 0) as_greedy_lawson = (int)v;
-                else if (strncmp(a, "diag=", 5) == 0) as_greedy_diag = v;
-                else if (strncmp(a, "prune=", 6) == 0) as_greedy_prune_share = v;
-                else if (strncmp(a, "centre=", 7) == 0) as_greedy_centre = (int)v;
-                else if (strncmp(a, "gain=", 5) == 0) as_greedy_gain = (int)v;
-                else if (strncmp(a, "two=", 4) == 0) as_greedy_two = (int)v;
+                if (strncmp(a, "batch=", 6) == 0) ctx.tune.greedy_batch = v;
+                else if (strncmp(a, "lawson=", 7) == 0) ctx.tune.greedy_lawson = (int)v;
+                else if (strncmp(a, "diag=", 5) == 0) ctx.tune.greedy_diag = v;
+                else if (strncmp(a, "prune=", 6) == 0) ctx.tune.greedy_prune_share = v;
+                else if (strncmp(a, "centre=", 7) == 0) ctx.tune.greedy_centre = (int)v;
+                else if (strncmp(a, "gain=", 5) == 0) ctx.tune.greedy_gain = (int)v;
+                else if (strncmp(a, "two=", 4) == 0) ctx.tune.greedy_two = (int)v;
                 else if (strncmp(a, "threads=", 8) == 0) ctx.nthreads = (int)v;
                 else if (strncmp(a, "verbose=", 8) == 0) { ctx.verbose = (int)v; ctx.print_fn = on_line; }
                 else die("greedy: unknown setting (batch, lawson, diag, prune, centre, gain, two, threads, verbose)");

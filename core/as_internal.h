@@ -67,9 +67,8 @@ int as_threads(const as_common *c);
    more than they save (on a busy machine the waiting threads take the CPU
    from the working one: the bootstrap estimate's 31 small Grams of Y ran 20x
    slower with two spinning threads than on one). About 10 ms of work: 3e7.
-   A variable so that the tests of thread-count invariance can set it to 0. */
-extern double as_parallel_min_work;
-/* as_threads, or 1 when the call's work (multiply-adds) is below as_parallel_min_work. */
+   c->tune.parallel_min_work, so that the tests of thread-count invariance can set it to 0. */
+/* as_threads, or 1 when the call's work (multiply-adds) is below c->tune.parallel_min_work. */
 int as_threads_for(const as_common *c, double work);
 
 /* Wall-clock seconds from an arbitrary origin (for as_sample.time). */
@@ -171,16 +170,13 @@ double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
    *G: X X' (n x n) when the caller has it, else NULL: then computed here and
    handed back (the caller frees it with as_free); mem_mb: option 'memory'. */
 int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_common *c);
-/* Tunables of the greedy method (greedy_state.c; tests and benchmarks set them): the share
-   of the kept columns added per round, the reweighting steps per refit, and
-   the weight of the diagonal entries tried at each refit (in rows), and the
-   prune's budget (times the rounds' refits). */
-extern double as_greedy_batch;
-extern int as_greedy_lawson;
-extern double as_greedy_diag;
-extern double as_greedy_prune_share;
-/* Parts of the greedy method switched off for its ablation (1: on). */
-extern int as_greedy_centre, as_greedy_gain, as_greedy_two;
+/* The greedy method's tunables are in c->tune (tests and benchmarks set them
+   on their context): greedy_batch, the share of the kept columns added per
+   round; greedy_lawson, the reweighting steps per refit; greedy_diag, the
+   weight of the diagonal entries tried at each refit (in rows);
+   greedy_prune_share, the prune's budget (times the rounds' refits); and
+   greedy_centre, greedy_gain, greedy_two, parts switched off for its
+   ablation (1: on). */
 
 /* ---- Q != K (qk.c) */
 /* as_qk_error with its two N x N Grams under mem_mb MiB (0: 3/4 of the
@@ -191,10 +187,10 @@ int as_qk_error_cap(const as_matrix *Z, int64_t k, const int64_t *index, const d
 /* V's values (its shape is the caller's: n2 x dv, as_qkv_shapes); K is
    checked with X by the run (the stacked view: as_matrix_check). */
 int as_qkv_check_v(int64_t n2, const double *V, int64_t dv, as_common *c);
-/* Doubles in one block of logits of as_attention_qkv with V (default 4 Mi). */
-extern double as_qk_block;
-/* Multiply-adds from which a dense cross Gram calls dgemm (default 1 Mi; gram.c). */
-extern double as_qk_blas_madds;
+/* Doubles in one block of logits of as_attention_qkv with V (default 4 Mi).
+   (c->tune.qk_block) */
+/* Multiply-adds from which a dense cross Gram calls dgemm (default 1 Mi; gram.c).
+   (c->tune.qk_blas_madds) */
 /* scores[j] = || z_j' N ||^2 for a stacked view (leverage.c, beside as_scores_cols; NT is
    q x N with leading dimension qs). */
 int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, double *scores,
@@ -230,9 +226,7 @@ int as_trsm_blocks(int64_t r, int64_t q, const double *U, int64_t ldu, double *B
                    as_common *c);
 /* Bytes of memory traffic of one panel of as_geqp3, and multiply-adds of one
    round of the products and of the eigenvectors' back-transformation,
-   between polls (tests set less). */
-extern double as_la_pass_bytes;
-extern double as_la_round_madds;
+   between polls (tests set less): c->tune.la_pass_bytes, la_round_madds. */
 
 /* Whitening of the Gram G (n x n, destroyed): W (r x n, allocated) with
    W G W' = I_r over the eigenvalues of G above n 16 DBL_EPSILON lambda_max(G)
@@ -408,14 +402,14 @@ int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int
    as_block_rowsq): chunk leaves added in chunk order (blocks.c). */
 int as_block_rowsq_all(const as_block_plan *P, const as_matrix *X, double *rowsq, as_common *c);
 /* Nonzero (default): with Poisson sampling, as_estimate makes the Gram of
-   the columns kept for certain once; 0: every resample's Gram whole. */
-extern int as_estimate_split;
+   the columns kept for certain once; 0: every resample's Gram whole.
+   (c->tune.estimate_split) */
 /* The multiply-adds of the Grams of as_estimate of kind `kind` for the
    sample X(:, index[0..k)) with terms term (estimate.c): one Gram of Y, and
    of the columns left to chance (all with i.i.d. sampling, q < 1 with
    Poisson) one more (gaussian) or AS_ESTIMATE_B (bootstrap). */
 double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
-                         const double *term, int kind);
+                         const double *term, int kind, const as_common *c);
 /* Whether o asks for an estimate; S->estimate_why says when not (estimate.c). */
 int as_estimate_wanted(const as_rand_options *o, as_sample *S);
 /* The estimate's working arrays (and target mode's rounds') on top of
@@ -453,24 +447,24 @@ static inline void as_thread_band(int64_t n, int64_t *lo, int64_t *hi)
 }
 
 /* Nonzero (default): the sparse score pass uses 256-bit vectors on CPUs with
-   AVX2 (same roundings as the baseline code); 0: baseline code only. */
-extern int as_scores_avx2;
+   AVX2 (same roundings as the baseline code); 0: baseline code only.
+   (c->tune.scores_avx2) */
 
 /* Fraction of the rows from which a column of a CSC X goes into as_gram's
-   dense panels (> 1: none does); the default is measured by make bench-gram. */
-extern double as_gram_heavy;
+   dense panels (> 1: none does); the default is measured by make bench-gram.
+   (c->tune.gram_heavy) */
 /* Share of X's light-column work from which as_gram_pair makes both Grams in
-   one pass (below it, two passes; the same bits either way). */
-extern double as_gram_pair_share;
+   one pass (below it, two passes; the same bits either way).
+   (c->tune.gram_pair_share) */
 /* Nonzero (default): as_gram's dense panels use 256-bit vectors on CPUs with
-   AVX2 (same roundings as the baseline code); 0: baseline code only. */
-extern int as_gram_avx2;
+   AVX2 (same roundings as the baseline code); 0: baseline code only.
+   (c->tune.gram_avx2) */
 /* Nonzero (default): the spectral eps of a clearly positive definite X X'
-   by Cholesky and dsygst; 0: always by the whitening (eigenvectors). */
-extern int as_spectral_chol;
+   by Cholesky and dsygst; 0: always by the whitening (eigenvectors).
+   (c->tune.spectral_chol) */
 /* The multiply-adds of as_gram over columns index[0..k) of X (index NULL:
    all of them): dense panels n^2 / 2 a column, light columns z (z + 1) / 2. */
-double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index);
+double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index, const as_common *c);
 /* G = X X' and H = the Gram of X(:, index[0..k)) diag(weight) (as as_gram
    computes each, bit for bit), a CSC X's light columns in one pass for both
    when their pairs (2 n^2 doubles more) fit in 3/4 of the memory. */

@@ -24,6 +24,29 @@ extern "C" {
 const char *as_status_id(int status);
 
 /* ------------------------------------------------------------------ context */
+/* Internal tuning of the core (block sizes, crossovers, the greedy method's
+   parts), set to their defaults by as_common_init. Tests and benchmarks may
+   change them on their own context; the front-ends leave them alone. */
+typedef struct as_tune {
+    double parallel_min_work;  /* below this many multiply-adds: one thread      */
+    double qk_block;           /* entries of a block of Q K' (as_attention_qkv)  */
+    double qk_blas_madds;      /* dense cross products from this size: BLAS      */
+    double gram_heavy;         /* share of n from which a column is heavy (> 1: none) */
+    double gram_pair_share;    /* share of the work for one pass of a Gram pair  */
+    double la_pass_bytes;      /* bytes per pass of a pivoted QR panel           */
+    double la_round_madds;     /* multiply-adds per blocked round, a poll between */
+    double greedy_batch;       /* greedy: share of the kept columns added a round */
+    double greedy_diag;        /* greedy: weight of the diagonal                  */
+    double greedy_prune_share; /* greedy: pruning's work, a share of the budget   */
+    double det_phi_tol;        /* det: relative slack of the potentials           */
+    int64_t det_refresh_cols;  /* det: columns between refreshes; 0: automatic    */
+    int    greedy_lawson;      /* greedy: Lawson reweighting steps                */
+    int    greedy_centre, greedy_gain, greedy_two;  /* greedy: parts of the path  */
+    int    estimate_split;     /* bootstrap estimate on split columns             */
+    int    spectral_chol;      /* spectral error: try the Cholesky route first    */
+    int    gram_avx2, scores_avx2;  /* AVX2 kernels when the CPU has them         */
+} as_tune;
+
 /* Passed to every call: hooks set by the front-end, and the status of the
    last call. The core never prints, exits or longjmps; it returns a status. */
 typedef struct as_common {
@@ -45,6 +68,7 @@ typedef struct as_common {
     double reported;       /* when it last did                                */
     int    status;         /* status of the last call                         */
     char   msg[512];       /* message of the last error                       */
+    as_tune tune;          /* internal tuning (above); as_common_init sets it */
 } as_common;
 
 #define AS_THREADS_MAX 1024

@@ -35,6 +35,23 @@ void as_common_init(as_common *c)
     memset(c, 0, sizeof(*c));
     c->malloc_fn = malloc;
     c->free_fn = free;
+    c->tune.parallel_min_work = 3e7;
+    c->tune.qk_block = 4194304.0;
+    c->tune.qk_blas_madds = 1048576.0;
+    c->tune.gram_heavy = 0.25;
+    c->tune.gram_pair_share = 0.5;
+    c->tune.la_pass_bytes = 3.2e9;
+    c->tune.la_round_madds = 3e8;
+    c->tune.greedy_batch = 0.05;
+    c->tune.greedy_diag = 0.3;
+    c->tune.greedy_prune_share = 4.0;
+    c->tune.det_phi_tol = 1e-6;
+    c->tune.det_refresh_cols = 0;
+    c->tune.greedy_lawson = 2;
+    c->tune.greedy_centre = c->tune.greedy_gain = c->tune.greedy_two = 1;
+    c->tune.estimate_split = 1;
+    c->tune.spectral_chol = 1;
+    c->tune.gram_avx2 = c->tune.scores_avx2 = 1;
     c->started = as_wtime();
 }
 
@@ -146,11 +163,11 @@ int as_threads(const as_common *c)
 #endif
 }
 
-double as_parallel_min_work = 3e7;
+/* c->tune.parallel_min_work: below it a call runs on one thread (3e7). */
 
 int as_threads_for(const as_common *c, double work)
 {
-    return work < as_parallel_min_work ? 1 : as_threads(c);
+    return work < c->tune.parallel_min_work ? 1 : as_threads(c);
 }
 
 /* The BLAS's own thread count, where the library lets a caller set it

@@ -59,7 +59,7 @@ static int as_det_plan_memory(const as_matrix *X, const as_det_options *o, const
     /* every array but the tree, with rank n: X X', its copy for the metrics, the
        eigenvectors of the whitening, W, the steps' workspaces and the picks */
     fixed = 8.0 * ((2.0 + (o->error || o->spectral > 0)) * (double)n * (double)n + (double)n * (double)n +
-                   as_bss_workspace(n, n, nt, P)) + (double)P->Q * sizeof(as_det_pick);
+                   as_bss_workspace(n, n, nt, P, c)) + (double)P->Q * sizeof(as_det_pick);
     cap = o->mem_mb > 0 ? o->mem_mb * mib - fixed : AS_DET_MEM_MB * mib;
     if (o->leaf > 0) {
         Lo->lf = o->leaf < d ? o->leaf : d;

@@ -131,8 +131,7 @@ static void as_det_offer(as_det_top *top, int64_t j, double su, double sl)
    more columns than the searches would pick. Any column with U <= L makes a
    valid BSS step, so the guarantee does not depend on where it was found. */
 
-double as_det_phi_tol = 1e-6;
-int64_t as_det_refresh_cols = 0;
+/* Tuning: c->tune.det_phi_tol (1e-6), c->tune.det_refresh_cols (0: automatic). */
 
 #define AS_DET_CANCEL 16.0    /* refresh when sum(D) exceeds the lower potential this many times */
 #define AS_DET_SCORE_BLOCK 128 /* most columns a thread scores at a time (its arrays
@@ -190,10 +189,10 @@ typedef struct as_det_run {
 /* m (added columns since the refresh) that balances a refresh (an r x r
    eigendecomposition and Z, about 10 r^3 + 2 r^2 n) against the steps' Woodbury
    terms, which grow with m. */
-static int64_t as_det_mcap(int64_t r)
+static int64_t as_det_mcap(int64_t r, const as_common *c)
 {
     int64_t m = r / 8;
-    if (as_det_refresh_cols > 0) return as_det_refresh_cols;
+    if (c->tune.det_refresh_cols > 0) return c->tune.det_refresh_cols;
     return m < 8 ? 8 : m > 64 ? 64 : m;
 }
 
@@ -652,7 +651,7 @@ static int as_det_steps(as_det_run *R, as_det_top *top, as_det_pick *picks, as_c
             return as_det_breakdown(c, z.q, "A reached the lower barrier: A - lI is not positive definite");
         }
         z.phiL = R->sl0->phi;
-        if (!(z.phiU <= P->eU * (1 + as_det_phi_tol)) || !(z.phiL <= P->eL * (1 + as_det_phi_tol)))
+        if (!(z.phiU <= P->eU * (1 + c->tune.det_phi_tol)) || !(z.phiL <= P->eL * (1 + c->tune.det_phi_tol)))
             return as_det_breakdown(c, z.q, "a barrier potential grew");
         if (as_det_shifts(R, &z, top, c) != AS_OK || as_det_add(R, z.s, top, picks, c) != AS_OK)
             return c->status;
@@ -691,10 +690,10 @@ static int as_det_steps(as_det_run *R, as_det_top *top, as_det_pick *picks, as_c
 }
 
 /* Doubles of the steps' workspaces (as_det_alloc, below) for rank r, n rows, nt threads. */
-double as_bss_workspace(int64_t n, int64_t r, int nt, const as_bss_plan *P)
+double as_bss_workspace(int64_t n, int64_t r, int nt, const as_bss_plan *P, const as_common *c)
 {
     double rr = (double)r * (double)r, s = (double)(P->batch < P->Q ? P->batch : P->Q);
-    double mc = (double)as_det_mcap(r) + (s < AS_DET_BATCH_MAX ? s : AS_DET_BATCH_MAX), blk = AS_DET_SCORE_BLOCK, p = P->white ? (double)r : (double)n;
+    double mc = (double)as_det_mcap(r, c) + (s < AS_DET_BATCH_MAX ? s : AS_DET_BATCH_MAX), blk = AS_DET_SCORE_BLOCK, p = P->white ? (double)r : (double)n;
     double tc = s > AS_DET_CACHE ? s : AS_DET_CACHE;
     double w = 2 * rr + r + (1 + 6.0 * r + 2 * rr) + 3.0 * r / 2 + (double)r * (double)n + (double)r * mc + mc +
                4 * ((double)r + (double)r * mc + 3 * mc * mc) +
@@ -715,7 +714,7 @@ static int as_det_alloc(as_det_run *R, as_det_top *top, as_common *c)
     int k;
     R->smax = P->batch < Q ? P->batch : Q;
     if (R->smax < 1) R->smax = 1;
-    R->mcap = as_det_mcap(r);
+    R->mcap = as_det_mcap(r, c);
     mc = R->mcap + (R->smax < AS_DET_BATCH_MAX ? R->smax : AS_DET_BATCH_MAX);
     R->p = P->white ? r : n;
     R->ncap = AS_DET_CACHE;

@@ -60,16 +60,16 @@ typedef struct as_det_pick {
 } as_det_pick;
 
 /* The relative slack allowed on the barrier potentials (1e-6; tests set it
-   below 0 to see a breakdown reported). */
-extern double as_det_phi_tol;
+   below 0 to see a breakdown reported).
+   (c->tune.det_phi_tol) */
 /* Columns added between refreshes of the eigendecomposition (0: the rule,
-   rank / 8 within 8 .. 64; tests set it to reach the other refreshes). */
-extern int64_t as_det_refresh_cols;
+   rank / 8 within 8 .. 64; tests set it to reach the other refreshes).
+   (c->tune.det_refresh_cols) */
 
 /* The plan of as_det for eps and rank r (no allocation). */
 void as_bss_plan_init(double eps, int64_t r, int64_t batch, as_bss_plan *P);
 /* Doubles of the steps' workspaces for rank r, n rows, nt threads (as_bss_run). */
-double as_bss_workspace(int64_t n, int64_t r, int nt, const as_bss_plan *P);
+double as_bss_workspace(int64_t n, int64_t r, int nt, const as_bss_plan *P, const as_common *c);
 /* Run the steps on the columns of X whitened by W (r x n): picks (room for
    P->Q) and their count, the number of steps made. */
 int as_bss_run(const as_matrix *X, const double *W, int64_t r, const as_bss_plan *P,

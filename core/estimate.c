@@ -32,7 +32,7 @@ static int as_cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-int as_estimate_split = 1;
+/* c->tune.estimate_split (1): the bootstrap estimate on split columns. */
 
 /* Resample b's weight of the t-th kept column (weight w, term q or count). */
 static double as_resample_weight(int sampling, double w, double term, uint64_t seed, uint64_t idx)
@@ -121,7 +121,7 @@ static int as_estimate_bootstrap(const as_matrix *X, const int64_t *cols, int64_
     /* Poisson sampling: the columns kept for certain (q = 1) have the same
        weight in every resample, so their Gram (Hc) is made once and each
        resample's Gram is Hc plus that of the other columns */
-    if (!as_estimate_split) kc = 0;
+    if (!c->tune.estimate_split) kc = 0;
     ku = k - kc;
     H = as_malloc(c, (size_t)(n * n), sizeof(double));
     Hb = as_malloc(c, (size_t)(n * n), sizeof(double));
@@ -220,7 +220,7 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
 }
 
 double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
-                         const double *term, int kind)
+                         const double *term, int kind, const as_common *c)
 {
     int64_t t, j;
     double cost = 0, w;
@@ -230,7 +230,7 @@ double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, in
     for (t = 0; t < k; t++) {
         int chance = sampling != AS_SAMPLING_POISSON || term[t] < 1;
         j = index[t];
-        w = as_gram_madds(X, 1, &j);
+        w = as_gram_madds(X, 1, &j, c);
         cost += w + (chance ? (kind == AS_ESTIMATE_BOOTSTRAP ? AS_ESTIMATE_B : 1) * w : 0);
     }
     return cost;

@@ -25,7 +25,7 @@
      panels; the interrupt hook is polled between blocks.
    The cross products Q K' of Q != K (as_cross_gram, the off-diagonal block
    of a stacked [Q; K]'s Gram) are not symmetric and go to BLAS dgemm when Q
-   and K are dense and the product is large (as_qk_blas_madds): equal to the
+   and K are dense and the product is large (c->tune.qk_blas_madds): equal to the
    loops to rounding, on one BLAS thread in bands of columns and rounds of
    the inner dimension that do not depend on the thread count (linalg.c), so
    their bits do not either. */
@@ -50,17 +50,17 @@
 
 /* A column is heavy (dense panel) when it holds at least this fraction of
    the rows: its sparse outer product costs nnz^2/2 scattered multiply-adds,
-   the dense panel n^2/2 at the BLAS's rate. Measured by make bench-gram. */
-double as_gram_heavy = 0.25;
+   the dense panel n^2/2 at the BLAS's rate. Measured by make bench-gram.
+   (c->tune.gram_heavy, 0.25) */
 
 /* as_gram_pair makes both Grams in one pass when the sample's light work
-   is at least this share of X's (tests set 0: always one pass). */
-double as_gram_pair_share = 0.5;
+   is at least this share of X's (tests set 0: always one pass).
+   (c->tune.gram_pair_share, 0.5) */
 
 /* Multiply-adds from which a dense cross Gram goes to BLAS dgemm: below it
    the call (and a threaded BLAS's start-up) costs more than the loops
-   (tests set 0 or more). */
-double as_qk_blas_madds = 1048576.0;
+   (tests set 0 or more).
+   (c->tune.qk_blas_madds, 1048576) */
 
 static int64_t as_gram_col(const int64_t *index, int64_t t)
 {
@@ -146,8 +146,7 @@ __attribute__((target("avx2"))) static void as_gram_block8(int64_t kb, const dou
 }
 #endif
 
-/* Nonzero (default): dense panels use as_gram_block8 on CPUs with AVX2. */
-int as_gram_avx2 = 1;
+/* c->tune.gram_avx2 nonzero (default): dense panels use as_gram_block8 on CPUs with AVX2. */
 
 /* c (4 x 4) from G's rows ib.., columns jb.. (0 past n), and back */
 static void as_gram_load(int64_t n, const double *G, int64_t ib, int64_t jb, double *c)
@@ -167,14 +166,14 @@ static void as_gram_store(int64_t n, double *G, int64_t ib, int64_t jb, const do
 
 /* G(upper) += P P' for the packed n x kb panel P, over the tile grid; the
    lower part of the diagonal tiles is written too (as_gram mirrors it away). */
-static void as_gram_tiles(int64_t n, const double *P, int64_t kb, double *G, int nt)
+static void as_gram_tiles(int64_t n, const double *P, int64_t kb, double *G, int nt, const as_common *c)
 {
     int64_t nb = (n + AS_GRAM_TILE - 1) / AS_GRAM_TILE, ntile = nb * (nb + 1) / 2, s;
     int avx2 = 0;
     (void)avx2;
     if (kb <= 0) return;
 #ifdef AS_GRAM_HAVE_AVX2
-    avx2 = as_gram_avx2 != 0 && __builtin_cpu_supports("avx2");
+    avx2 = c->tune.gram_avx2 != 0 && __builtin_cpu_supports("avx2");
 #endif
 #ifdef _OPENMP
 #pragma omp parallel for num_threads(nt) schedule(dynamic, 1)
@@ -244,7 +243,7 @@ static int as_gram_dense(const as_matrix *X, int64_t kk, const int64_t *index,
             for (a = 0; a < n; a++) P[(a >> 2) * 4 * nbk + t * 4 + (a & 3)] = w * xj[a];
             for (; a & 3; a++) P[(a >> 2) * 4 * nbk + t * 4 + (a & 3)] = 0.0;
         }
-        as_gram_tiles(n, P, nbk, G, nt);
+        as_gram_tiles(n, P, nbk, G, nt, c);
         if (t0 + kb < kk && as_interrupted(c)) break;
     }
     as_free(c, P);
@@ -399,39 +398,39 @@ static void as_gram_light_chunk(const as_matrix *X, int64_t t0, int64_t t1,
 
 /* as_gram's multiply-adds for a column of z entries: a heavy one (at least
    hmin entries) goes to a dense panel, n^2 / 2; a light one z (z + 1) / 2. */
-static double as_gram_col_madds(int64_t n, double z, int64_t hmin)
+static double as_gram_col_madds(int64_t n, double z, int64_t hmin, const as_common *c)
 {
-    return as_gram_heavy <= 1.0 && z >= (double)hmin ? 0.5 * (double)n * (double)n : 0.5 * z * (z + 1);
+    return c->tune.gram_heavy <= 1.0 && z >= (double)hmin ? 0.5 * (double)n * (double)n : 0.5 * z * (z + 1);
 }
 
-static int64_t as_gram_hmin(int64_t n)
+static int64_t as_gram_hmin(int64_t n, const as_common *c)
 {
-    int64_t hmin = (int64_t)ceil(as_gram_heavy * (double)n);
+    int64_t hmin = (int64_t)ceil(c->tune.gram_heavy * (double)n);
     return hmin < 1 ? 1 : hmin;
 }
 
-double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index)
+double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index, const as_common *c)
 {
-    int64_t n = X->nrow, hmin = as_gram_hmin(n), t;
+    int64_t n = X->nrow, hmin = as_gram_hmin(n, c), t;
     double work = 0;
     if (X->kind == AS_DENSE) return 0.5 * (double)n * (double)n * (double)(index ? k : X->ncol);
     for (t = 0; t < (index ? k : X->ncol); t++)
-        work += as_gram_col_madds(n, (double)as_col_nnz(X, index ? index[t] : t), hmin);
+        work += as_gram_col_madds(n, (double)as_col_nnz(X, index ? index[t] : t), hmin, c);
     return work;
 }
 
 /* heavy[t] for the columns t < kk of index (NULL: all of X's); returns their
    count, and the multiply-adds of all kk columns in *work. */
 static int64_t as_gram_classify(const as_matrix *X, int64_t kk, const int64_t *index,
-                                unsigned char *heavy, double *work)
+                                unsigned char *heavy, double *work, const as_common *c)
 {
-    int64_t n = X->nrow, hmin = as_gram_hmin(n), t, nheavy = 0;
+    int64_t n = X->nrow, hmin = as_gram_hmin(n, c), t, nheavy = 0;
     *work = 0;
     for (t = 0; t < kk; t++) {
         double z = (double)as_col_nnz(X, as_gram_col(index, t));
-        heavy[t] = as_gram_heavy <= 1.0 && z >= (double)hmin;
+        heavy[t] = c->tune.gram_heavy <= 1.0 && z >= (double)hmin;
         nheavy += heavy[t];
-        *work += as_gram_col_madds(n, z, hmin);
+        *work += as_gram_col_madds(n, z, hmin, c);
     }
     return nheavy;
 }
@@ -504,7 +503,7 @@ static int as_gram_heavy_panels(const as_matrix *X, int64_t kk, const int64_t *i
         col++;
         h++;
         if (col == hb) {
-            as_gram_tiles(n, B, hb, G, nt);
+            as_gram_tiles(n, B, hb, G, nt, c);
             col = 0;
             if (h < nheavy && as_interrupted(c)) break;
         }
@@ -520,7 +519,7 @@ static int as_gram_csc(const as_matrix *X, int64_t kk, const int64_t *index,
     double work;
     unsigned char *heavy = as_malloc(c, (size_t)(kk > 0 ? kk : 1), 1);
     if (!heavy) return c->status;
-    nheavy = as_gram_classify(X, kk, index, heavy, &work);
+    nheavy = as_gram_classify(X, kk, index, heavy, &work, c);
     {
         int nt = as_threads_for(c, work);
         if ((nheavy == kk || as_gram_light(X, kk, index, weight, NULL, heavy, G, nt, c) == AS_OK))
@@ -589,7 +588,7 @@ static int as_cross_gram_ld(const as_matrix *A, const as_matrix *B, int64_t k, c
     if (kk <= 0 || na <= 0) return AS_OK;
     /* dense A and B: BLAS (sizes within its 32-bit integers), unless the
        product is so small that the call costs more than the loops */
-    if (A->kind == AS_DENSE && B->kind == AS_DENSE && (double)na * (double)nb * (double)kk >= as_qk_blas_madds &&
+    if (A->kind == AS_DENSE && B->kind == AS_DENSE && (double)na * (double)nb * (double)kk >= c->tune.qk_blas_madds &&
         na <= AS_INT_MAX && nb <= AS_INT_MAX &&
         kk <= AS_INT_MAX && ldc <= AS_INT_MAX && A->ld <= AS_INT_MAX && B->ld <= AS_INT_MAX)
         return as_cross_gram_dense(A, B, kk, index, weight, b0, b1, C, ldc, c);
@@ -699,13 +698,13 @@ int as_gram_pair(const as_matrix *X, int64_t k, const int64_t *index, const doub
     heavy_h = as_malloc(c, (size_t)k, 1);
     h2 = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(double));
     if (!heavy || !heavy_h || !h2) goto done;
-    nheavy = as_gram_classify(X, d, NULL, heavy, &work);
-    nheavy_h = as_gram_classify(X, k, index, heavy_h, &work_h);
+    nheavy = as_gram_classify(X, d, NULL, heavy, &work, c);
+    nheavy_h = as_gram_classify(X, k, index, heavy_h, &work_h, c);
     /* one pass pays when the sample holds about half of the light columns'
        work or more (Zipf input: 1.2x faster at 85%, level at 50%, 0.87x at
        1.5%): else two, the same bits */
     if (work_h - 0.5 * (double)n * (double)n * (double)nheavy_h <
-        as_gram_pair_share * (work - 0.5 * (double)n * (double)n * (double)nheavy)) {
+        c->tune.gram_pair_share * (work - 0.5 * (double)n * (double)n * (double)nheavy)) {
         as_free(c, heavy);
         as_free(c, heavy_h);
         as_free(c, h2);

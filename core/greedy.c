@@ -49,7 +49,7 @@
    the arrays and snapshots; refit.c the same fit for a given sample (option
    'refit' of as_rand and as_det). */
 
-/* Share of the columns kept added per round (at least one, as_greedy_batch),
+/* Share of the columns kept added per round (at least one, c->tune.greedy_batch),
    growing in proportion past AS_GREEDY_BATCH_K columns up to AS_GREEDY_BATCH_MAX. */
 #define AS_GREEDY_BATCH_K 200.0
 #define AS_GREEDY_BATCH_MAX 0.25
@@ -132,7 +132,7 @@ static double gr_reach(const gr_state *s, int64_t a)
    gr_reach), dropped as many at a time as rel still meets the target after the
    refit: the count doubles when it does (up to a 16th of the columns) and
    halves when it does not; a column whose drop alone fails is kept from then
-   on, and after a few of those in a row the other order is tried. Its refits cost at most as_greedy_prune_share
+   on, and after a few of those in a row the other order is tried. Its refits cost at most c->tune.greedy_prune_share
    times what the rounds' did (counted in k^2 per refit: the same on every
    machine). */
 static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
@@ -149,7 +149,7 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
     order = as_malloc(c, (size_t)(s->k > 0 ? s->k : 1), sizeof(gr_pick));
     if (!order || as_gr_snap_alloc(s, s->k, &save, c) != AS_OK) goto done;
     budget = s->work;
-    while (s->k > 1 && s->work < (1.0 + as_greedy_prune_share) * budget) {
+    while (s->k > 1 && s->work < (1.0 + c->tune.greedy_prune_share) * budget) {
         double r;
         int64_t open = 0;
         k = s->k;
@@ -318,7 +318,7 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
     while (!(*rel <= target) && (budget == 0 || s->k < budget) && s->k < s->nc && !(s->work > s->work_cap)) {
         /* a share of the columns kept, growing past AS_GREEDY_BATCH_K columns (fewer
            rounds where each costs most) */
-        double share = fmin(as_greedy_batch * fmax(1.0, (double)s->k / AS_GREEDY_BATCH_K), AS_GREEDY_BATCH_MAX);
+        double share = fmin(c->tune.greedy_batch * fmax(1.0, (double)s->k / AS_GREEDY_BATCH_K), AS_GREEDY_BATCH_MAX);
         int64_t nb = (int64_t)floor(share * (double)s->k), m, k0 = s->k, want;
         const int64_t *list = NULL;
         int64_t np = s->nc;
@@ -554,7 +554,7 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as
     oo = *o;
     if (oo.candidates > 0 && oo.candidates < X->ncol) oo.seed = as_seed_resolve(o->seed, c);   /* one sample for both */
     target = as_greedy_rel(&oo);
-    if (gr_run(X, &oo, as_gr_path_default(), oo.k, INFINITY, &trail, NULL, &G, out, &work, c) != AS_OK) goto done;
+    if (gr_run(X, &oo, as_gr_path_default(c), oo.k, INFINITY, &trail, NULL, &G, out, &work, c) != AS_OK) goto done;
     if (out->k <= 1 && out->metrics.rel <= target) goto done;   /* nothing to gain */
     memset(&plain, 0, sizeof plain);
     met = isnan(target) || out->metrics.rel <= target;

@@ -110,7 +110,7 @@ static inline int64_t gr_col(const gr_state *s, int64_t t)
 
 /* ---- memory, growth, snapshots, result (greedy_state.c) */
 /* The method's own path: the tunables' values. */
-gr_path as_gr_path_default(void);
+gr_path as_gr_path_default(const as_common *c);
 /* The working arrays for up to kmax kept columns, checked against the cap
    mem_mb (`what`: the caller, for the message). */
 int as_gr_memory(const gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c);
@@ -153,7 +153,7 @@ int as_gr_make_h(gr_state *s, double *H, as_common *c);
 void as_gr_make_m(gr_state *s, const double *H, as_common *c);
 /* K and b of the current row and entry weights. */
 int as_gr_normal(gr_state *s, as_common *c);
-/* Refit and reweight (as_greedy_lawson steps), keeping the weights with the
+/* Refit and reweight (c->tune.greedy_lawson steps), keeping the weights with the
    smallest rel; H and *rel are theirs. */
 int as_gr_fit(gr_state *s, double *rel, as_common *c);
 /* Kept columns that are positive multiples of one another merged into one

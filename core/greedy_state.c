@@ -9,12 +9,9 @@
    (times the rounds' refits); the parts of the method that can be switched
    off, for the ablation of make bench-greedy: the row-centring of the error
    (0: the plain error G - H), the gain score^2 / norm as the selection's
-   measure (0: the score), the second choice of a one-column round (0: none). */
-double as_greedy_batch = 0.05;
-int as_greedy_lawson = 2;
-double as_greedy_diag = 0.3;
-double as_greedy_prune_share = 4.0;
-int as_greedy_centre = 1, as_greedy_gain = 1, as_greedy_two = 1;
+   measure (0: the score), the second choice of a one-column round (0: none).
+   In c->tune (defaults by as_common_init): greedy_batch 0.05, greedy_lawson 2,
+   greedy_diag 0.3, greedy_prune_share 4, greedy_centre, greedy_gain, greedy_two 1. */
 
 /* The working arrays for up to kmax kept columns (and the candidates'
    alpha, d of them at most), checked against the 'memory' cap: six n x n
@@ -190,14 +187,14 @@ void as_gr_compact(gr_state *s)
     s->k = k2;
 }
 
-gr_path as_gr_path_default(void)
+gr_path as_gr_path_default(const as_common *c)
 {
     gr_path p;
-    p.centre = as_greedy_centre;
-    p.gain = as_greedy_gain;
-    p.lawson = as_greedy_lawson;
-    p.diag = as_greedy_diag;
-    p.two = as_greedy_two;
+    p.centre = c->tune.greedy_centre;
+    p.gain = c->tune.greedy_gain;
+    p.lawson = c->tune.greedy_lawson;
+    p.diag = c->tune.greedy_diag;
+    p.two = c->tune.greedy_two;
     return p;
 }
 

@@ -207,8 +207,8 @@ static double as_ams_sign(const uint64_t coef[4], uint64_t a)
    their 0 * 0 leaves a score's bits unchanged). */
 #define AS_SCORE_TILE 16
 /* Nonzero: the sparse score pass may use its AVX2 tile when the CPU has AVX2
-   (tests set 0 to check that both tiles give the same bits). */
-int as_scores_avx2 = 1;
+   (tests set 0 to check that both tiles give the same bits).
+   (c->tune.scores_avx2, 1) */
 
 /* Columns per task of the sparse score pass. */
 #define AS_SCORE_TASK 128
@@ -391,7 +391,7 @@ int as_scores_cols(const as_matrix *X, const double *NT, int64_t q, int64_t qs, 
     /* Sparse: a task is a block of columns, walked once per tile of N'
        (q is a multiple of AS_SCORE_TILE here) */
 #ifdef AS_HAVE_AVX2_TILE
-    avx2 = as_scores_avx2 != 0 && __builtin_cpu_supports("avx2");
+    avx2 = c->tune.scores_avx2 != 0 && __builtin_cpu_supports("avx2");
 #endif
     memset(scores, 0, sizeof(double) * (size_t)d);
     for (j0 = 0; j0 < d; j0 += AS_CHUNK) {

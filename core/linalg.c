@@ -22,11 +22,11 @@
 
 /* Bytes a panel of the pivoted QR reads and writes at most: each of its
    columns is a pass of dgemv over the trailing matrix, and the panel's update
-   two more (a pass is memory-bound: 10-13 GB/s here, so about 0.25 s). */
-double as_la_pass_bytes = 3.2e9;
+   two more (a pass is memory-bound: 10-13 GB/s here, so about 0.25 s).
+   (c->tune.la_pass_bytes, 3.2e9) */
 /* Multiply-adds of one round of a blocked product or back-transformation
-   between polls (at 5-20 G/s on one busy core: 0.015-0.06 s). */
-double as_la_round_madds = 3e8;
+   between polls (at 5-20 G/s on one busy core: 0.015-0.06 s).
+   (c->tune.la_round_madds, 3e8) */
 
 /* Columns of C a task of the blocked products writes. */
 #define AS_LA_BAND 256
@@ -38,11 +38,11 @@ static int as_la_ilaenv(int ispec, const char *name, const char *opts, int n1, i
 
 /* ------------------------------------------------------------ pivoted QR */
 
-/* Widest panel of dlaqps on an mm x nn trailing matrix within as_la_pass_bytes
+/* Widest panel of dlaqps on an mm x nn trailing matrix within c->tune.la_pass_bytes
    (its columns' passes and two for the update), at least 1. */
-static int as_qp3_cap(int mm, int nn)
+static int as_qp3_cap(int mm, int nn, const as_common *c)
 {
-    double passes = as_la_pass_bytes / (8.0 * (double)mm * (double)nn) - 2.0;
+    double passes = c->tune.la_pass_bytes / (8.0 * (double)mm * (double)nn) - 2.0;
     return passes >= 64 ? 64 : passes >= 1 ? (int)passes : 1;
 }
 
@@ -81,7 +81,7 @@ int as_geqp3(int m, int n, double *A, int lda, int *jpvt, double *tau, as_common
     if (nb >= 2 && nb < minmn && nx < minmn) {
         int top = minmn - nx;
         while (j < top && as_interrupted(c) == AS_OK) {
-            int nn = n - j, cap = as_qp3_cap(m - j, nn);
+            int nn = n - j, cap = as_qp3_cap(m - j, nn, c);
             jb = top - j < nb ? top - j : nb;
             if (jb > cap) jb = cap;
             dlaqps_(&m, &nn, &j, &jb, &fjb, A + (size_t)j * lda, &lda, jpvt + j, tau + j, vn1 + j, vn2 + j,
@@ -91,8 +91,8 @@ int as_geqp3(int m, int n, double *A, int lda, int *jpvt, double *tau, as_common
     }
     /* dgeqp3's unblocked tail, after more panels while it would be long */
     while (j < minmn && c->status == AS_OK &&
-           as_qp3_tail_bytes(m - j, n - j, minmn - j) > as_la_pass_bytes && as_interrupted(c) == AS_OK) {
-        int nn = n - j, cap = as_qp3_cap(m - j, nn);
+           as_qp3_tail_bytes(m - j, n - j, minmn - j) > c->tune.la_pass_bytes && as_interrupted(c) == AS_OK) {
+        int nn = n - j, cap = as_qp3_cap(m - j, nn, c);
         jb = minmn - j < cap ? minmn - j : cap;
         dlaqps_(&m, &nn, &j, &jb, &fjb, A + (size_t)j * lda, &lda, jpvt + j, tau + j, vn1 + j, vn2 + j,
                 auxv, F, &nn);
@@ -159,7 +159,7 @@ static int as_sytrd(int n, double *A, double *d, double *e, double *tau, int llw
 }
 
 /* Z = Q Z for the Q of as_sytrd (A, tau): dormtr on blocks of columns, each
-   within as_la_round_madds, a poll between blocks. Small n: one call with
+   within c->tune.la_round_madds, a poll between blocks. Small n: one call with
    the driver's workspace llwork (whose size sets dormqr's blocks, hence its
    bits); in blocks, room for blocks of 64 reflectors. One block at a time:
    dormtr writes into A while it runs (restoring it after), so blocks cannot
@@ -168,7 +168,7 @@ static int as_ormtr(int n, double *A, const double *tau, double *Z, int llwork, 
 {
     int w, j0, lwork, info = 0;
     double *work = NULL, per = 2.0 * (double)n * (double)n;
-    w = per * n <= as_la_round_madds ? n : (int)(as_la_round_madds / per);
+    w = per * n <= c->tune.la_round_madds ? n : (int)(c->tune.la_round_madds / per);
     if (w < AS_LA_BAND / 4) w = AS_LA_BAND / 4;
     if (w >= n) w = n;
     lwork = w == n ? llwork : (w + 65) * 64;
@@ -283,9 +283,9 @@ done:
 /* ------------------------------------------------------------ products */
 
 /* Columns of the K dimension per round of a blocked product of an m x n result. */
-static int64_t as_la_kpanel(int64_t m, int64_t n, int64_t k)
+static int64_t as_la_kpanel(int64_t m, int64_t n, int64_t k, const as_common *c)
 {
-    double kp = floor(as_la_round_madds / ((double)m * (double)n));
+    double kp = floor(c->tune.la_round_madds / ((double)m * (double)n));
     if (kp < 64) kp = 64;
     return kp >= (double)k ? k : (int64_t)kp;
 }
@@ -353,7 +353,7 @@ int as_gemm_blocks(const char *ta, const char *tb, int64_t m, int64_t n, int64_t
     }
     P.ta = ta; P.tb = tb; P.m = m; P.n = n; P.lda = lda; P.ldb = ldb; P.ldc = ldc;
     P.alpha = alpha; P.A = A; P.B = B; P.C = C;
-    return as_la_rounds(k, as_la_kpanel(m, n, k), (n + AS_LA_BAND - 1) / AS_LA_BAND,
+    return as_la_rounds(k, as_la_kpanel(m, n, k, c), (n + AS_LA_BAND - 1) / AS_LA_BAND,
                         as_threads_for(c, (double)m * (double)n * (double)k), beta, as_gemm_task, &P, c);
 }
 
@@ -399,7 +399,7 @@ int as_syrk_blocks(const char *uplo, const char *trans, int64_t n, int64_t k, do
     if (n <= 0) return AS_OK;
     memset(&P, 0, sizeof P);
     P.ta = uplo; P.tb = trans; P.n = n; P.lda = lda; P.ldc = ldc; P.alpha = alpha; P.A = A; P.C = C;
-    return as_la_rounds(k, as_la_kpanel(n, n / 2 + 1, k > 0 ? k : 1), nb * (nb + 1) / 2,
+    return as_la_rounds(k, as_la_kpanel(n, n / 2 + 1, k > 0 ? k : 1, c), nb * (nb + 1) / 2,
                         as_threads_for(c, (double)n * (double)n * (double)k / 2), beta, as_syrk_task, &P, c);
 }
 
@@ -424,8 +424,8 @@ int as_trsm_blocks(int64_t r, int64_t q, const double *U, int64_t ldu, double *B
     int nt;
     c->status = AS_OK;
     if (r <= 0 || q <= 0) return AS_OK;
-    /* rounds of bands within as_la_round_madds (r^2 / 2 a column), at least one a thread */
-    per = (int64_t)(as_la_round_madds / (0.5 * (double)r * (double)r * AS_LA_BAND));
+    /* rounds of bands within c->tune.la_round_madds (r^2 / 2 a column), at least one a thread */
+    per = (int64_t)(c->tune.la_round_madds / (0.5 * (double)r * (double)r * AS_LA_BAND));
     nt = as_threads_for(c, 0.5 * (double)r * (double)r * (double)q);
     if (per < nt) per = nt;
     if (per < 1) per = 1;

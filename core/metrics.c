@@ -43,8 +43,7 @@ static double as_pd_rcond(int64_t n)
     return 1e3 * 16.0 * DBL_EPSILON * (double)n;
 }
 
-/* Nonzero (default): as_spectral_eps takes the Cholesky route when it can. */
-int as_spectral_chol = 1;
+/* c->tune.spectral_chol nonzero (default): as_spectral_eps takes the Cholesky route when it can. */
 
 /* eps of a positive definite G from its Cholesky factor L (in Gw): the
    eigenvalues of L^-1 H L^-T (dsygst), no eigenvectors. *done = 0 when G is
@@ -107,7 +106,7 @@ static int as_spectral_eps(int64_t n64, const double *G, const double *H, double
     *eps = NAN;
     Gw = as_malloc(c, (size_t)n * n, sizeof(double));
     if (!Gw) goto done;
-    if (as_spectral_chol && (as_spectral_eps_chol(n, G, Gw, H, eps, &chol, c) != AS_OK || chol)) goto done;
+    if (c->tune.spectral_chol && (as_spectral_eps_chol(n, G, Gw, H, eps, &chol, c) != AS_OK || chol)) goto done;
     if (as_interrupted(c)) goto done;
     memcpy(Gw, G, sizeof(double) * (size_t)n * n);
     /* W (r x n) with W G W' = I on the range of G; V0 (n x (n - r)) the rest */

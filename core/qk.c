@@ -3,8 +3,7 @@
 #include <float.h>
 #include <stdio.h>
 
-/* Doubles in one block of logits of as_attention_qkv (32 MiB; tests set less). */
-double as_qk_block = 4194304.0;
+/* Doubles in one block of logits of as_attention_qkv: c->tune.qk_block (32 MiB; tests set less). */
 
 /* att = softmax(g) (length n), row maximum subtracted. */
 static void as_qk_softmax_row(int64_t n, const double *g, double *att)
@@ -126,7 +125,7 @@ int as_attention_qkv(const as_matrix *Q, const as_matrix *K, const double *V, in
         return c->status;
     /* with V, blocks of rows of Q K' (transposed: a row's logits contiguous);
        without, the n1 x n2 result is the output anyway */
-    nb = V == NULL ? n1 : (int64_t)(as_qk_block / (double)n2);
+    nb = V == NULL ? n1 : (int64_t)(c->tune.qk_block / (double)n2);
     if (nb < 1) nb = 1;
     if (nb > n1) nb = n1;
     C = as_malloc(c, (size_t)nb, (size_t)n2 * sizeof(double));

@@ -10,7 +10,7 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
     int blas;
     c->status = AS_OK;
     memset(&s, 0, sizeof s);
-    s.path = as_gr_path_default();
+    s.path = as_gr_path_default(c);
     s.work_cap = INFINITY;
     S->has |= AS_HAS_REFIT;
     s.X = X;

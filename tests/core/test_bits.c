@@ -25,6 +25,9 @@ static uint64_t run_case(const bits_case *B, int nt, int blas)
     uint64_t h = 0;
     int st = AS_OK, prev = blas > 0 ? as_blas_threads_set(blas) : 0;
     as_common_init(&c);
+    /* every parallel region on every thread count, however small its work */
+    c.tune.parallel_min_work = 0;
+    c.tune.qk_blas_madds = 0;
     c.nthreads = nt;
     if (B->kind == 0) st = as_det(B->X, &B->dopt, &S, &c);
     else if (B->kind == 1) st = as_rand(B->X, &B->ro, &S, &c);
@@ -173,9 +176,6 @@ int main(int argc, char **argv)
     (void)argc;
     if (getenv("OMP_WAIT_POLICY") == NULL && setenv("OMP_WAIT_POLICY", "passive", 1) == 0)
         execv("/proc/self/exe", argv);
-    /* every parallel region on every thread count, however small its work */
-    as_parallel_min_work = 0;
-    as_qk_blas_madds = 0;
     data_make(&A, n, d, 3);
     data_make(&Kd, 20, d, 4);
     V = malloc(8 * (size_t)(20 * dv));

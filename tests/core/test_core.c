@@ -299,9 +299,9 @@ static void test_spectral_routes(void)
         CHECK(as_gram(&A, -1, NULL, NULL, G, &c) == AS_OK && as_gram(&A, 120, idx, w, H, &c) == AS_OK, "%s", c.msg);
         as_compare_gram(n, G, H, 1, &M, &c);
         e_chol = M.eps_spectral;
-        as_spectral_chol = 0;
+        c.tune.spectral_chol = 0;
         as_compare_gram(n, G, H, 1, &M, &c);
-        as_spectral_chol = 1;
+        c.tune.spectral_chol = 1;
         e_white = M.eps_spectral;
         CHECK(c.status == AS_OK && isfinite(e_chol) && e_chol > 0.1,
               "spectral routes, kind %d: eps %g (a sample of 120 of 400 columns)", kind, e_chol);
@@ -366,11 +366,11 @@ static void test_estimate_auto(void)
             X[(i + 3 * j) % n + j * n] = as_rng_normal(5, 1, (uint64_t)(j * n + i)) * 0.1;
     s = to_csc(X, n, d);
     as_view_csc32(&A, n, d, s.p32, s.i32, s.x);
-    for (j = 0; j < d; j++) hand += j < 5 ? 0.5 * n * n : 0.5 * 2 * 3;
-    CHECK(fabs(as_gram_madds(&A, d, NULL) - hand) < 1e-9 * hand, "X X': %g multiply-adds, by hand %g",
-          as_gram_madds(&A, d, NULL), hand);
-    CHECK(as_gram_madds(&A, 3, idx) == 3 * 0.5 * n * n, "3 dense columns: %g", as_gram_madds(&A, 3, idx));
     as_common_init(&c);
+    for (j = 0; j < d; j++) hand += j < 5 ? 0.5 * n * n : 0.5 * 2 * 3;
+    CHECK(fabs(as_gram_madds(&A, d, NULL, &c) - hand) < 1e-9 * hand, "X X': %g multiply-adds, by hand %g",
+          as_gram_madds(&A, d, NULL, &c), hand);
+    CHECK(as_gram_madds(&A, 3, idx, &c) == 3 * 0.5 * n * n, "3 dense columns: %g", as_gram_madds(&A, 3, idx, &c));
     as_rand_options_init(&o);
     CHECK(o.estimate == AS_ESTIMATE_GAUSSIAN, "the default estimate is %d", o.estimate);
     o.seed = 5;
@@ -382,14 +382,14 @@ static void test_estimate_auto(void)
           "the default estimate is made: %g (%s): %s", S.rel_estimate, as_estimate_name(S.estimate), c.msg);
     {
         /* i.i.d.: every kept column is left to chance: two Grams of Y exactly */
-        double *cnt = malloc(8 * (size_t)S.k), g = as_gram_madds(&A, S.k, S.index);
+        double *cnt = malloc(8 * (size_t)S.k), g = as_gram_madds(&A, S.k, S.index, &c);
         int64_t t;
         for (t = 0; t < S.k; t++) cnt[t] = 1;
-        CHECK(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_GAUSSIAN) == 2 * g &&
-              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_BOOTSTRAP) == 31 * g &&
+        CHECK(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_GAUSSIAN, &c) == 2 * g &&
+              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_BOOTSTRAP, &c) == 31 * g &&
               g > 0.5 * hand, "estimate costs %g and %g, a Gram of Y %g (X X' %g)",
-              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_GAUSSIAN),
-              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_BOOTSTRAP), g, hand);
+              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_GAUSSIAN, &c),
+              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_BOOTSTRAP, &c), g, hand);
         free(cnt);
     }
     as_sample_free(&S, &c);
@@ -428,9 +428,9 @@ static void test_estimate_auto(void)
         o.sampling = AS_SAMPLING_POISSON;
         o.estimate = AS_ESTIMATE_BOOTSTRAP;
         CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "%s", c.msg);
-        as_estimate_split = 0;
+        c.tune.estimate_split = 0;
         CHECK(as_rand(&A, &o, &S2, &c) == AS_OK, "%s", c.msg);
-        as_estimate_split = 1;
+        c.tune.estimate_split = 1;
         for (t = 0; t < S.k; t++) kc += S.weight[t] == 1.0;
         CHECK(kc >= 5 && kc < S.k, "Poisson sample: %lld of %lld columns kept for certain", (long long)kc,
               (long long)S.k);
@@ -443,16 +443,16 @@ static void test_estimate_auto(void)
         /* the cost: weight 1 is q = 1 here (norm probabilities, m p_j >= 1):
            Y Y', and of the others 30 Grams (bootstrap) or 1 (gaussian) */
         for (t = 0; t < S.k; t++) {
-            hmin_cost = as_gram_madds(&A, 1, &S.index[t]);
+            hmin_cost = as_gram_madds(&A, 1, &S.index[t], &c);
             want += S.weight[t] == 1.0 ? hmin_cost : 31 * hmin_cost;
         }
         {
-            double *q = malloc(8 * (size_t)S.k), g = as_gram_madds(&A, S.k, S.index);
+            double *q = malloc(8 * (size_t)S.k), g = as_gram_madds(&A, S.k, S.index, &c);
             for (t = 0; t < S.k; t++) q[t] = 1.0 / (S.weight[t] * S.weight[t]);
-            CHECK(fabs(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_BOOTSTRAP) - want) <= 1e-9 * want,
-                  "estimate cost %g, by hand %g", as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_BOOTSTRAP), want);
-            CHECK(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_GAUSSIAN) < 2 * g,
-                  "gaussian estimate cost %g, a Gram of Y %g", as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_GAUSSIAN), g);
+            CHECK(fabs(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_BOOTSTRAP, &c) - want) <= 1e-9 * want,
+                  "estimate cost %g, by hand %g", as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_BOOTSTRAP, &c), want);
+            CHECK(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_GAUSSIAN, &c) < 2 * g,
+                  "gaussian estimate cost %g, a Gram of Y %g", as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_GAUSSIAN, &c), g);
             free(q);
         }
         as_sample_free(&S, &c);

@@ -588,15 +588,15 @@ static void test_refresh(void)
     as_common_init(&c);
     as_view_dense(&X, n, d, x, n);
     as_det_options_init(&o);
-    as_det_phi_tol = -0.5;
+    c.tune.det_phi_tol = -0.5;
     CHECK(as_det(&X, &o, &E, &c) == AS_ERR_INPUT && strstr(c.msg, "numerical breakdown at iteration 1") &&
           strstr(c.msg, "potential") && E.k == 0 && E.index == NULL, "no slack: %s", c.msg);
-    as_det_phi_tol = 1e-6;
+    c.tune.det_phi_tol = 1e-6;
     c.print_fn = count_refreshes;
     c.verbose = 1;
     for (k = 0; k < 3; k++) {
         char what[64];
-        as_det_refresh_cols = every[k];
+        c.tune.det_refresh_cols = every[k];
         snprintf(what, sizeof what, "refresh after %lld columns", (long long)every[k]);
         refresh_count = -1;
         det_valid(what, &X, 0.5, 0, 0, n, &S[k], &c);
@@ -606,7 +606,7 @@ static void test_refresh(void)
                           "%s: %lld refreshes (the lower barrier's) for %lld iterations", what,
                           (long long)refresh_count, (long long)S[k].m);
     }
-    as_det_refresh_cols = 0;
+    c.tune.det_refresh_cols = 0;
     for (k = 1; k < 3; k++) {
         for (common = 0, t = 0, u = 0; t < S[0].k && u < S[k].k;) {
             if (S[0].index[t] == S[k].index[u]) { common++; t++; u++; }

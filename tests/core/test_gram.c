@@ -3,6 +3,14 @@
 #include "as_internal.h"
 #include <string.h>
 
+/* A context for these tests: small inputs on several threads too (the bits
+   must not change). */
+static void test_init(as_common *c)
+{
+    as_common_init(c);
+    c->tune.parallel_min_work = 0;
+}
+
 /* n x d with column j holding about dens(j) * n nonzeros: a mix of empty,
    light and heavy (near dense) columns; rows beyond `rank` repeat the first. */
 static double *make_x(int64_t n, int64_t d, int64_t rank, uint64_t seed)
@@ -66,9 +74,7 @@ static void test_against_naive(int64_t n, int64_t d, int64_t rank, double heavy)
     check_views V;
     const as_matrix *views[3];
     int v, sub;
-    double saved = as_gram_heavy;
     as_common c;
-    as_gram_heavy = heavy;
     check_views_make(&V, n, d, X);
     views[0] = &V.D; views[1] = &V.S32; views[2] = &V.S64;
     for (j = 0; j < d; j += 1 + j % 3) {
@@ -83,7 +89,8 @@ static void test_against_naive(int64_t n, int64_t d, int64_t rank, double heavy)
         const double *wt = sub == 1 ? w : NULL;
         naive_gram(n, X, kk, ix, wt, R);
         for (v = 0; v < 3; v++) {
-            as_common_init(&c);
+            test_init(&c);
+            c.tune.gram_heavy = heavy;
             c.nthreads = 2;
             CHECK(as_gram(views[v], kk, ix, wt, G, &c) == AS_OK, "%s", c.msg);
             CHECK(rel_diff(n, G, R) <= 1e-13, "n=%lld d=%lld heavy=%g view %d subset %d: rel diff %g",
@@ -91,7 +98,6 @@ static void test_against_naive(int64_t n, int64_t d, int64_t rank, double heavy)
             CHECK(symmetric(n, G), "view %d subset %d: not symmetric", v, sub);
         }
     }
-    as_gram_heavy = saved;
     check_views_free(&V);
     free(X); free(R); free(G); free(w); free(idx);
 }
@@ -110,7 +116,7 @@ static void test_threads(void)
     check_views_make(&V, n, d, X);
     views[0] = &V.D; views[1] = &V.S32;
     for (v = 0; v < 2; v++) {
-        as_common_init(&c);
+        test_init(&c);
         c.nthreads = 1;
         CHECK(as_gram(views[v], -1, NULL, NULL, G1, &c) == AS_OK, "%s", c.msg);
         for (t = 2; t <= 4; t++) {
@@ -120,9 +126,9 @@ static void test_threads(void)
                   "view %d: %d threads give other bits than 1", v, t);
         }
         /* the dense panels' baseline code: the bits of the AVX2 one */
-        as_gram_avx2 = 0;
+        c.tune.gram_avx2 = 0;
         CHECK(as_gram(views[v], -1, NULL, NULL, Gt, &c) == AS_OK, "%s", c.msg);
-        as_gram_avx2 = 1;
+        c.tune.gram_avx2 = 1;
         CHECK(memcmp(G1, Gt, sizeof(double) * (size_t)nn) == 0,
               "view %d: the baseline dense panels give other bits than the AVX2 ones", v);
     }
@@ -140,13 +146,10 @@ static void test_pair(double heavy, double share)
            *H = malloc(sizeof(double) * (size_t)nn), *G2 = malloc(sizeof(double) * (size_t)nn),
            *H2 = malloc(sizeof(double) * (size_t)nn), *w = malloc(sizeof(double) * (size_t)d);
     int64_t *idx = malloc(sizeof(int64_t) * (size_t)d);
-    double saved = as_gram_heavy, saved_share = as_gram_pair_share;
     check_views V;
     const as_matrix *views[3];
     int v, th;
     as_common c;
-    as_gram_heavy = heavy;
-    as_gram_pair_share = share;
     check_views_make(&V, n, d, X);
     views[0] = &V.S32; views[1] = &V.S64; views[2] = &V.D;
     for (pat = 0; pat < 3; pat++) {
@@ -159,7 +162,9 @@ static void test_pair(double heavy, double share)
             }
         for (v = 0; v < 3; v++)
             for (th = 1; th <= 3; th++) {
-                as_common_init(&c);
+                test_init(&c);
+                c.tune.gram_heavy = heavy;
+                c.tune.gram_pair_share = share;
                 c.nthreads = th;
                 CHECK(as_gram(views[v], -1, NULL, NULL, G2, &c) == AS_OK, "%s", c.msg);
                 CHECK(as_gram(views[v], k, idx, w, H2, &c) == AS_OK, "%s", c.msg);
@@ -174,8 +179,6 @@ static void test_pair(double heavy, double share)
                       heavy, share, v, (long long)pat, th);
             }
     }
-    as_gram_heavy = saved;
-    as_gram_pair_share = saved_share;
     check_views_free(&V);
     free(X); free(G); free(H); free(G2); free(H2); free(w); free(idx);
 }
@@ -250,7 +253,7 @@ static void test_metrics_interrupt(void)
     as_metrics M;
     int st;
     check_views_make(&V, n, d, X);
-    as_common_init(&c);
+    test_init(&c);
     c.interrupt_fn = check_interrupt;
     check_polls = 0;
     check_stop_at = 1;
@@ -271,7 +274,6 @@ static void test_light_order(void)
     double *X = calloc((size_t)(n * d), sizeof(double)), *G = malloc(sizeof(double) * (size_t)nn),
            *R = malloc(sizeof(double) * (size_t)nn), *w = malloc(sizeof(double) * (size_t)d);
     int64_t *idx = malloc(sizeof(int64_t) * (size_t)d), i, j;
-    double saved = as_gram_heavy;
     check_views V;
     int v, th;
     as_common c;
@@ -293,25 +295,23 @@ static void test_light_order(void)
             }
             R[b + a * n] = R[a + b * n] = s;
         }
-    as_gram_heavy = 2.0;   /* every column light */
     check_views_make(&V, n, d, X);
     for (v = 0; v < 2; v++)
         for (th = 1; th <= 2; th++) {
-            as_common_init(&c);
+            test_init(&c);
+            c.tune.gram_heavy = 2.0;   /* every column light */
             c.nthreads = th;
             CHECK(as_gram(v == 0 ? &V.S32 : &V.S64, k, idx, w, G, &c) == AS_OK, "%s", c.msg);
             CHECK(memcmp(G, R, sizeof(double) * (size_t)nn) == 0,
                   "light order: view %d, %d threads: not the bits of the plain loop (rel diff %g)", v, th,
                   rel_diff(n, G, R));
         }
-    as_gram_heavy = saved;
     check_views_free(&V);
     free(X); free(G); free(R); free(w); free(idx);
 }
 
 int main(void)
 {
-    as_parallel_min_work = 0;   /* small inputs on several threads too: the bits must not change */
     test_against_naive(5, 40, 5, 0.25);
     test_against_naive(37, 500, 37, 0.25);
     test_against_naive(37, 500, 10, 0.25);    /* rank-deficient */

@@ -5,7 +5,6 @@
 #include <time.h>
 
 /* the drivers' block sizes as the core sets them (tests narrow them) */
-static double round_default, pass_default;
 
 static double *gauss(int64_t len, uint64_t seed)
 {
@@ -101,7 +100,7 @@ static void test_geqp3(void)
               memcmp(t1, t2, 8 * (size_t)k) == 0, "%s: the bits of dgeqp3", what);
         check_qr_properties(what, m, n, A0, A2, p2, 1e-12);
         /* narrow panels, no dlaqp2 tail: another factorization, the same properties */
-        as_la_pass_bytes = 16.0 * m * n;
+        c.tune.la_pass_bytes = 16.0 * m * n;
         memcpy(A2, A0, 8 * (size_t)m * n);
         CHECK(as_geqp3(m, n, A2, m, p2, t2, &c) == AS_OK, "%s: %s", what, c.msg);
         strcat(what, ", narrow panels");
@@ -110,7 +109,6 @@ static void test_geqp3(void)
             CHECK(fabs(A2[200 + (size_t)200 * m]) < 1e-12 * fabs(A2[0]), "%s: rank 200 found (R_201 = %g)", what,
                   A2[200 + (size_t)200 * m]);
         }
-        as_la_pass_bytes = pass_default;
         free(A0); free(A1); free(A2); free(t1); free(t2); free(p1); free(p2); free(work);
     }
 }
@@ -176,13 +174,12 @@ static void test_syev(void)
                       (!withz || memcmp(A1, Z2, 8 * (size_t)n * n) == 0), "%s: the bits of LAPACK's driver", what);
                 if (n >= 150 && sc == 0 && withz) {
                     /* the back-transformation in blocks of 64 columns */
-                    as_la_round_madds = 1;
+                    c.tune.la_round_madds = 1;
                     memcpy(A2, A0, 8 * (size_t)n * n);
                     CHECK(as_syev(n, A2, w2, Z2, &c) == AS_OK, "%s", c.msg);
                     snprintf(what, sizeof what, "dsyevd n = %d, blocks", n);
                     CHECK(memcmp(w1, w2, 8 * (size_t)n) == 0, "%s: the same eigenvalues", what);
                     check_eig_properties(what, n, A0, w2, Z2);
-                    as_la_round_madds = round_default;
                 }
                 free(A0); free(A1); free(A2); free(w1); free(w2); free(Z1); free(Z2); free(isuppz);
                 free(work); free(iwork);
@@ -231,13 +228,13 @@ static void test_products(void)
     double alpha = 0.7, beta = -0.3;
     as_common c;
     as_common_init(&c);
-    as_parallel_min_work = 0;
+    c.tune.parallel_min_work = 0;
+    c.tune.la_round_madds = 1;   /* gemm: k in panels of 256 */
     for (tr = 0; tr < 4; tr++) {
         const char *ta = tr & 1 ? "T" : "N", *tb = tr & 2 ? "T" : "N";
         int lda = tr & 1 ? k : m, ldb = tr & 2 ? n : k;
         memcpy(C1, C0, 8 * (size_t)m * n);
         dgemm_(ta, tb, &m, &n, &k, &alpha, A, &lda, B, &ldb, &beta, C1, &m, 1, 1);
-        as_la_round_madds = 1;   /* k in panels of 256 */
         for (nt = 1; nt <= 4; nt++) {
             c.nthreads = nt;
             memcpy(C2, C0, 8 * (size_t)m * n);
@@ -247,7 +244,6 @@ static void test_products(void)
             if (nt == 1) memcpy(C3, C2, 8 * (size_t)m * n);
             CHECK(memcmp(C2, C3, 8 * (size_t)m * n) == 0, "gemm %s%s: %d threads, other bits than 1", ta, tb, nt);
         }
-        as_la_round_madds = round_default;
     }
     for (tr = 0; tr < 4; tr++) {
         const char *uplo = tr & 1 ? "U" : "L", *trans = tr & 2 ? "T" : "N";
@@ -255,7 +251,6 @@ static void test_products(void)
         double err = 0, mx = 0;
         memcpy(C1, C0, 8 * (size_t)n * n);
         dsyrk_(uplo, trans, &n, &k, &alpha, A, &lda, &beta, C1, &n, 1, 1);
-        as_la_round_madds = 1;
         for (nt = 1; nt <= 3; nt++) {
             c.nthreads = nt;
             memcpy(C2, C0, 8 * (size_t)n * n);
@@ -271,7 +266,6 @@ static void test_products(void)
             if (nt == 1) memcpy(C3, C2, 8 * (size_t)n * n);
             CHECK(memcmp(C2, C3, 8 * (size_t)n * n) == 0, "syrk %s%s: %d threads, other bits than 1", uplo, trans, nt);
         }
-        as_la_round_madds = round_default;
     }
     {
         /* U from the QR of a Gaussian (well conditioned), 600 right-hand sides */
@@ -281,17 +275,14 @@ static void test_products(void)
             for (i = 0; i < r; i++) U[i + (size_t)j * r] = i > j ? 0 : i == j ? 10 + fabs(U[i + (size_t)j * r]) : U[i + (size_t)j * r];
         memcpy(C1, B, 8 * (size_t)r * q);
         dtrsm_("L", "U", "N", "N", &r, &q, &one, U, &r, C1, &r, 1, 1, 1, 1);
-        as_la_round_madds = 1;
         for (nt = 1; nt <= 3; nt++) {
             c.nthreads = nt;
             memcpy(C2, B, 8 * (size_t)r * q);
             CHECK(as_trsm_blocks(r, q, U, r, C2, r, &c) == AS_OK, "%s", c.msg);
             CHECK(memcmp(C1, C2, 8 * (size_t)r * q) == 0, "trsm: %d threads, not the bits of dtrsm", nt);
         }
-        as_la_round_madds = round_default;
         free(U);
     }
-    as_parallel_min_work = 3e7;
     free(A); free(B); free(C0); free(C1); free(C2); free(C3);
 }
 
@@ -309,6 +300,8 @@ static int run_la(void *arg, as_common *c)
     double *A = malloc(8 * (size_t)len), *w = malloc(8 * (size_t)(L->m + L->n)), *Z = malloc(8 * (size_t)len);
     int *jp = malloc(sizeof(int) * (size_t)L->n), st;
     memcpy(A, L->A, 8 * (size_t)len);
+    c->tune.la_pass_bytes = 8.0 * 400 * 60 * 6;   /* panels of 4 columns: many polls */
+    c->tune.la_round_madds = 1;
     if (L->kind == 0) st = as_geqp3(L->m, L->n, A, L->m, jp, w, c);
     else if (L->kind == 1) st = as_syev(L->n, A, w, Z, c);
     else st = as_syev(L->n, A, w, NULL, c);
@@ -322,15 +315,11 @@ static void test_failures(void)
     la_case cases[] = {{0, 400, 60, NULL}, {1, 80, 80, NULL}, {3, 80, 80, NULL}};
     const char *names[] = {"geqp3", "syev", "syev values"};
     int t;
-    as_la_pass_bytes = 8.0 * 400 * 60 * 6;   /* panels of 4 columns: many polls */
-    as_la_round_madds = 1;
     for (t = 0; t < 3; t++) {
         cases[t].A = t == 0 ? G : S;
         check_every_failure(names[t], run_la, &cases[t]);
     }
     CHECK(check_polls_total > 15, "interrupt polls exercised: %ld", check_polls_total);
-    as_la_pass_bytes = pass_default;
-    as_la_round_madds = round_default;
     free(G);
     free(S);
 }
@@ -432,8 +421,6 @@ int main(void)
 {
     /* LAPACK's drivers here on one BLAS thread, as the core's run */
     as_blas_threads_set(1);
-    round_default = as_la_round_madds;
-    pass_default = as_la_pass_bytes;
     test_geqp3();
     test_syev();
     test_products();

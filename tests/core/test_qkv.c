@@ -3,6 +3,14 @@
 #include "as_internal.h"
 #include <string.h>
 
+/* A context for these tests: small inputs on several threads too (the bits
+   must not change). */
+static void test_init(as_common *c)
+{
+    as_common_init(c);
+    c->tune.parallel_min_work = 0;
+}
+
 /* n x d, a few large entries per row and many small ones (sparse when dens < 1) */
 static double *make_m(int64_t n, int64_t d, double dens, double scale, uint64_t seed)
 {
@@ -88,12 +96,12 @@ static void test_view_vs_copy(int64_t n1, int64_t n2, int64_t d, double dens, in
     o.m = 6 * (n1 + n2);
     o.probabilities = prob;
     o.sampling = sampling;
-    as_common_init(&c);
+    test_init(&c);
     CHECK(as_rand(&VZ.S32, &o, &b, &c) == AS_OK, "%s", c.msg);
     for (vq = 0; vq < 2; vq++)
         for (vk = 0; vk < 2; vk++) {
             as_view_stacked(&S, qs[vq], ks[vk]);
-            as_common_init(&c);
+            test_init(&c);
             c.nthreads = 1 + vq + vk;
             CHECK(as_rand(&S, &o, &a, &c) == AS_OK, "%s", c.msg);
             CHECK(a.k == b.k && a.rank == b.rank, "prob %d views %d%d: k %lld vs %lld, rank %lld vs %lld",
@@ -119,7 +127,7 @@ static void test_metrics(int64_t n1, int64_t n2, int64_t d, int64_t dv, double s
     double *L = malloc(sizeof(double) * (size_t)(n1 * n2)), *Lh = malloc(sizeof(double) * (size_t)(n1 * n2));
     double *A = malloc(sizeof(double) * (size_t)(n1 * n2)), *Ah = malloc(sizeof(double) * (size_t)(n1 * n2));
     double *out = malloc(sizeof(double) * (size_t)(n1 * (n2 > dv ? n2 : dv)));
-    double inf = 0, rel = 0, oe = 0, ore = 0, saved = as_qk_block, diff;
+    double inf = 0, rel = 0, oe = 0, ore = 0, diff, block;
     check_views VQ, VK;
     as_matrix S;
     as_rand_options o;
@@ -133,7 +141,7 @@ static void test_metrics(int64_t n1, int64_t n2, int64_t d, int64_t dv, double s
     as_rand_options_init(&o);
     o.seed = seed;
     o.m = 4 * (n1 + n2);
-    as_common_init(&c);
+    test_init(&c);
     /* one call: the sample of [Q; K] and its metrics */
     o.spectral = 1;
     CHECK(as_rand_qkv(&VQ.S32, &VK.D, V, dv, &o, &s, &c) == AS_OK, "%s", c.msg);
@@ -173,9 +181,10 @@ static void test_metrics(int64_t n1, int64_t n2, int64_t d, int64_t dv, double s
     CHECK(as_attention_qkv(&VQ.S32, &VK.D, NULL, 0, out, &c) == AS_OK, "%s", c.msg);
     for (diff = 0, i = 0; i < n1 * n2; i++) diff = fmax(diff, fabs(out[i] - A[i]));
     CHECK(diff <= 1e-13, "attention(Q, K) differs from the plain one by %g", diff);
-    as_qk_block = 3.0 * (double)n2;
+    block = c.tune.qk_block;
+    c.tune.qk_block = 3.0 * (double)n2;
     CHECK(as_attention_qkv(&VQ.D, &VK.S64, V, dv, out, &c) == AS_OK, "%s", c.msg);
-    as_qk_block = saved;
+    c.tune.qk_block = block;
     for (diff = 0, i = 0; i < n1; i++)
         for (l = 0; l < dv; l++) {
             double y = 0;
@@ -207,7 +216,7 @@ static void test_q_equals_k(void)
     o.seed = 5;
     o.m = 200;
     o.probabilities = AS_PROB_NORM;
-    as_common_init(&c);
+    test_init(&c);
     CHECK(as_rand(&V.S32, &o, &a, &c) == AS_OK, "%s", c.msg);
     CHECK(as_rand(&S, &o, &b, &c) == AS_OK, "%s", c.msg);
     CHECK(a.k == b.k && memcmp(a.index, b.index, sizeof(int64_t) * (size_t)a.k) == 0 &&
@@ -246,7 +255,7 @@ static void test_det(void)
         o.eps = 0.5;
         o.search = search;
         o.leaf = 32;
-        as_common_init(&c);
+        test_init(&c);
         CHECK(as_det(&S, &o, &s, &c) == AS_OK, "%s", c.msg);
         CHECK(s.rank == n1 + n2 && s.k <= (int64_t)ceil(o.eps > 0 ? 14.0 * (double)(n1 + n2) : 0),
               "rank %lld, k %lld", (long long)s.rank, (long long)s.k);
@@ -277,7 +286,7 @@ static void test_qkv_call(void)
     as_sample a, b;
     as_common c;
     stack_dense(n1, n2, d, Q, K, &QD, &KD, &S);
-    as_common_init(&c);
+    test_init(&c);
     as_rand_options_init(&o);
     o.seed = 5;
     o.m = 200;
@@ -352,7 +361,7 @@ static void test_threads(void)
     check_views_make(&VQ, n1, d, Q);
     check_views_make(&VK, n2, d, K);
     as_view_stacked(&S, &VQ.D, &VK.S32);
-    as_common_init(&c);
+    test_init(&c);
     c.nthreads = 1;
     CHECK(as_gram(&S, -1, NULL, NULL, G1, &c) == AS_OK, "%s", c.msg);
     for (t = 2; t <= 4; t++) {
@@ -423,7 +432,7 @@ static void test_bad_inputs(void)
     as_view_dense(&B, 2, 2, K, 2);
     as_view_stacked(&S, &A, &B);
     as_rand_options_init(&o);
-    as_common_init(&c);
+    test_init(&c);
     CHECK(as_rand(&S, &o, &s, &c) == AS_ERR_INPUT && strstr(c.msg, "K has 2 columns but X has 3"),
           "another d: %s", c.msg);
     CHECK(as_attention_qkv(&A, &B, NULL, 0, out, &c) == AS_ERR_INPUT && strstr(c.msg, "K must have as many columns as Q (d = 3 features), got 2"),
@@ -444,7 +453,7 @@ static void test_messages_name_k(void)
     as_det_options od;
     as_sample s;
     as_common c;
-    as_common_init(&c);
+    test_init(&c);
     for (t = 0; t < n * d; t++) K[t] = 1e160 * Q[t];
     as_view_dense(&A, n, d, Q, n);
     as_view_dense(&B, n, d, K, n);
@@ -488,7 +497,6 @@ static void test_cross_kinds(void)
     as_matrix Sz, Dz;
     as_common c;
     int kq, kk, sub;
-    double saved = as_qk_blas_madds;
     for (t = 0; t < k; t++) {
         idx[t] = 2 * t + (t % 3 == 0);
         w[t] = 0.5 + as_rng_unif(53, 1, (uint64_t)t);
@@ -496,10 +504,10 @@ static void test_cross_kinds(void)
     check_views_make(&VQ, n1, d, Q);
     check_views_make(&VK, n2, d, K);
     as_view_dense(&Dz, N, d, Z, N);
-    as_common_init(&c);
+    test_init(&c);
     for (sub = 0; sub < 4; sub++) {
         /* sub 0, 1: dense pairs by dgemm; 2, 3: by the loops */
-        as_qk_blas_madds = sub < 2 ? 0 : INFINITY;
+        c.tune.qk_blas_madds = sub < 2 ? 0 : INFINITY;
         naive_logits(n1, n2, d, Q, K, (sub & 1) ? k : 0, (sub & 1) ? idx : NULL, (sub & 1) ? w : NULL, L);
         CHECK(as_gram(&Dz, (sub & 1) ? k : -1, (sub & 1) ? idx : NULL, (sub & 1) ? w : NULL, Gz, &c) == AS_OK, "%s", c.msg);
         for (kq = 0; kq < 3; kq++)
@@ -525,7 +533,7 @@ static void test_cross_kinds(void)
                 CHECK(gerr <= 1e-12 * Gz[0] * 10, "kinds %d %d sub %d: stacked Gram off by %g", kq, kk, sub, gerr);
             }
     }
-    as_qk_blas_madds = 0;
+    c.tune.qk_blas_madds = 0;
     /* rows b0..b1-1 of B only: the blocks of as_attention_qkv */
     naive_logits(n1, n2, d, Q, K, 0, NULL, NULL, L);
     CHECK(as_cross_gram(&VK.D, &VQ.D, -1, NULL, NULL, 3, 7, C, &c) == AS_OK, "%s", c.msg);
@@ -535,7 +543,6 @@ static void test_cross_kinds(void)
             for (b = 0; b < n2; b++) err = fmax(err, fabs(C[b + a * n2] - L[(a + 3) + b * n1]));
         CHECK(err <= 1e-12, "rows 3..6 of Q: off by %g", err);
     }
-    as_qk_blas_madds = saved;
     check_views_free(&VQ); check_views_free(&VK);
     free(Q); free(K); free(Z); free(L); free(C); free(G); free(Gz);
 }
@@ -553,7 +560,7 @@ static void test_memory(void)
     as_sample s;
     as_common c;
     stack_dense(n1, n2, d, Q, K, &A, &B, &S);
-    as_common_init(&c);
+    test_init(&c);
     as_rand_options_init(&o);
     o.seed = 3;
     o.m = 200;
@@ -620,7 +627,7 @@ static void test_stacked_gram_memory(void)
     check_views_make(&VQ, n1, d, Q);
     check_views_make(&VK, n2, d, K);
     for (kind = 0; kind < 2; kind++) {
-        as_common_init(&c);
+        test_init(&c);
         c.malloc_fn = peak_malloc;
         c.free_fn = peak_free;
         as_view_stacked(&S, &VQ.D, kind ? &VK.S32 : &VK.D);
@@ -636,7 +643,6 @@ static void test_stacked_gram_memory(void)
 
 int main(void)
 {
-    as_parallel_min_work = 0;   /* small inputs on several threads too: the bits must not change */
     test_view_vs_copy(15, 11, 700, 0.3, AS_PROB_LEVERAGE, AS_SAMPLING_IID);
     test_view_vs_copy(15, 11, 700, 0.3, AS_PROB_LEVERAGE, AS_SAMPLING_POISSON);
     test_view_vs_copy(6, 9, 30, 0.5, AS_PROB_LEVERAGE, AS_SAMPLING_IID);   /* d <= s1: exact scores */

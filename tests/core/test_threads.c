@@ -3,6 +3,14 @@
 #include "as_internal.h"
 #include <string.h>
 
+/* A context for these tests: small inputs on several threads too (the bits
+   must not change). */
+static void test_init(as_common *c)
+{
+    as_common_init(c);
+    c->tune.parallel_min_work = 0;
+}
+
 typedef struct csc {
     int64_t n, d, nnz;
     int32_t *p32, *i32;
@@ -68,7 +76,7 @@ static void check_invariance(const char *what, const as_matrix *X32, const as_ma
     int64_t d = X32->ncol, rank = -1;
     double *lev_ref = malloc(8 * (size_t)d), *lev = malloc(8 * (size_t)d);
     int nt, avx;
-    as_common_init(&c);
+    test_init(&c);
     as_rand_options_init(&o);
     o.seed = 2026;
     c.nthreads = 1;
@@ -80,7 +88,7 @@ static void check_invariance(const char *what, const as_matrix *X32, const as_ma
         for (avx = 0; avx <= 1; avx++) {
             const as_matrix *X = (nt + avx) % 2 ? X64 : X32;
             c.nthreads = nt;
-            as_scores_avx2 = avx;
+            c.tune.scores_avx2 = avx;
             CHECK(as_rand(X, &o, &other, &c) == AS_OK, "%s: %s", what, c.msg);
             CHECK(same_sample(&ref, &other), "%s: %d thread(s), avx2 %d, %s: same sample as 1 thread",
                   what, nt, avx, X == X64 ? "CSC64" : "CSC32");
@@ -89,7 +97,6 @@ static void check_invariance(const char *what, const as_matrix *X32, const as_ma
             CHECK(memcmp(lev, lev_ref, 8 * (size_t)d) == 0, "%s: %d thread(s), avx2 %d: same leverage scores",
                   what, nt, avx);
         }
-    as_scores_avx2 = 1;
     as_sample_free(&ref, &c);
     free(lev_ref);
     free(lev);
@@ -102,7 +109,7 @@ static void check_factor3(const char *what, const as_matrix *X)
     as_rand_options o;
     int64_t d = X->ncol, j, rank, bad = 0;
     double *ex = malloc(8 * (size_t)d), *ap = malloc(8 * (size_t)d), lo = 1e300, hi = 0;
-    as_common_init(&c);
+    test_init(&c);
     as_rand_options_init(&o);
     o.seed = 7;
     o.leverage = AS_LEV_EXACT;
@@ -124,7 +131,6 @@ static void check_factor3(const char *what, const as_matrix *X)
 
 int main(void)
 {
-    as_parallel_min_work = 0;   /* small inputs on several threads too: the bits must not change */
     /* full rank (the Cholesky of the sketch's Gram) and rank-deficient (the
        pivoted-QR fallback); d spans several 4096-column chunks of the sketch
        and 16384-column chunks of the score pass */
@@ -147,7 +153,7 @@ int main(void)
         as_sample a, b;
         for (t = 0; t < n * d; t++) X[t] = as_rng_normal(5, 1, (uint64_t)t);
         as_view_dense(&D, n, d, X, n);
-        as_common_init(&c);
+        test_init(&c);
         as_rand_options_init(&o);
         o.seed = 3;
         c.nthreads = 1;
