@@ -149,6 +149,9 @@ int as_gr_make_h(gr_state *s, double *H, as_common *c);
 void as_gr_make_m(gr_state *s, const double *H, as_common *c);
 /* K and b of the current row and entry weights. */
 int as_gr_normal(gr_state *s, as_common *c);
+/* Lawson's step from the errors of the last as_gr_rel (rowrel, diagrel):
+   the row and diagonal weights times their error, scaled to mean 1. */
+void as_gr_reweight(gr_state *s);
 /* Refit and reweight (as_greedy_lawson steps), keeping the weights with the
    smallest rel; H and *rel are theirs. */
 int as_gr_fit(gr_state *s, double *rel, as_common *c);
