@@ -204,7 +204,8 @@ enum { AS_HAS_KEYS = 1,      /* queries != keys: K given                       *
        AS_HAS_SPECTRAL = 8,  /* attention_error with spectral = true           */
        AS_HAS_BLOCKS = 16,   /* X read by blocks (as_blocks)                   */
        AS_HAS_REFIT = 32,    /* option 'refit'                                 */
-       AS_HAS_CANDIDATES = 64 }; /* greedy: the candidates are a sample         */
+       AS_HAS_CANDIDATES = 64, /* greedy: the candidates are a sample           */
+       AS_HAS_MEMORY = 128 };  /* greedy: 'memory' held fewer columns than a round asked for */
 
 typedef struct as_field {
     const char *name;      /* as the user reads it ("rel_error", "seed", ...)  */
@@ -234,7 +235,8 @@ const char *as_sample_warning(const as_sample *S, char *buf, size_t len);
 /* The warning of a result that missed its target (into buf; NULL: none),
    raised by the front-ends as they return it (Octave's identifier
    "attsparse:targetMissed"): a greedy run whose exact rel_error is above
-   option 'rel' (no column lowered the error further). */
+   option 'rel' (no column lowered the error further, or 'memory' held no
+   more: AS_HAS_MEMORY). */
 const char *as_target_warning(const as_sample *S, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ randomized */

@@ -56,3 +56,20 @@ test_that("refit = TRUE on a sample of thousands of columns: no k x k system, re
   expect_interrupted("set.seed(1); X <- matrix(rnorm(200 * 20000), 200) * 0.012",
                      "attsparse_rand(X, m = 20000, seed = 1, refit = TRUE, threads = 1)", delay = 1.5, within = 1.5)
 })
+
+test_that("greedy: 'memory' is checked against the most a run allocates, and a cap that binds midway names 'memory'", {
+  set.seed(1)
+  X <- matrix(rnorm(60 * 3000), 60) * 0.05
+  msg <- tryCatch(attsparse_greedy(X, k = 300, memory = 0.01), error = conditionMessage)
+  expect_match(msg, "up to 300 columns kept\\): [0-9.]+ MiB of working arrays, above 'memory'")
+  need <- as.numeric(sub(".*kept\\): ([0-9.]+) MiB.*", "\\1", msg))
+  # the figure checked holds the whole run: the arrays never grow past the budget
+  r <- attsparse_greedy(X, k = 300, memory = need + 0.01)
+  expect_lte(r$k, 300)
+  expect_gt(r$k, 100)
+  # a target that needs more columns than the cap holds: the best found with a warning, or a refusal,
+  # naming 'memory' either way (never "no column lowered the error further")
+  res <- tryCatch(attsparse_greedy(X, rel = 0.01, memory = need + 0.01),
+                  warning = conditionMessage, error = conditionMessage)
+  expect_match(res, "'memory'")
+})
