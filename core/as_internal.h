@@ -43,6 +43,10 @@ int as_error(as_common *c, int status, const char *fmt, ...)
 /* Ask the front-end whether to stop; call on the main thread only. */
 int as_interrupted(as_common *c);
 
+/* Samples of more columns than this are refitted without the k x k normal
+   equations: the default of c->tune.refit_k_max (refit.c says why). */
+#define AS_REFIT_K_MAX 1024
+
 /* A long call's progress line: always when verbose; otherwise once the call
    has run AS_STATUS_AFTER seconds, at most one every AS_STATUS_EVERY seconds
    (a user waiting on a long call sees it move; a short call prints nothing). */

@@ -40,6 +40,7 @@ typedef struct as_tune {
     double greedy_prune_share; /* greedy: pruning's work, a share of the budget   */
     double det_phi_tol;        /* det: relative slack of the potentials           */
     int64_t det_refresh_cols;  /* det: columns between refreshes; 0: automatic    */
+    int64_t refit_k_max;       /* refit: above this many columns, without K      */
     int    greedy_lawson;      /* greedy: Lawson reweighting steps                */
     int    greedy_centre, greedy_gain, greedy_two;  /* greedy: parts of the path  */
     int    estimate_split;     /* bootstrap estimate on split columns             */
@@ -231,7 +232,8 @@ enum { AS_HAS_KEYS = 1,      /* queries != keys: K given                       *
        AS_HAS_SPECTRAL = 8,  /* attention_error with spectral = true           */
        AS_HAS_BLOCKS = 16,   /* X read by blocks (as_blocks)                   */
        AS_HAS_REFIT = 32,    /* option 'refit'                                 */
-       AS_HAS_CANDIDATES = 64 }; /* greedy: the candidates are a sample         */
+       AS_HAS_CANDIDATES = 64, /* greedy: the candidates are a sample           */
+       AS_HAS_MEMORY = 128 };  /* greedy: 'memory' held fewer columns than a round asked for */
 
 typedef struct as_field {
     const char *name;      /* as the user reads it ("rel_error", "seed", ...)  */
@@ -261,7 +263,8 @@ const char *as_sample_warning(const as_sample *S, char *buf, size_t len);
 /* The warning of a result that missed its target (into buf; NULL: none),
    raised by the front-ends as they return it (Octave's identifier
    "attsparse:targetMissed"): a greedy run whose exact rel_error is above
-   option 'rel' (no column lowered the error further). */
+   option 'rel' (no column lowered the error further, or 'memory' held no
+   more: AS_HAS_MEMORY). */
 const char *as_target_warning(const as_sample *S, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ randomized */

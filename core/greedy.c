@@ -394,6 +394,8 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
         }
         if (stall >= 8) break;
     }
+    /* 'memory' held no more columns: the rounds end with the best so far (the result warns) */
+    if (c->status == AS_ERR_TOOBIG && s->capped) c->status = AS_OK;
 done:
     as_free(c, picks);
     as_free(c, shortlist);

@@ -211,6 +211,11 @@ static void gr_reweight(gr_state *s)
     gr_diag_entries(s);
 }
 
+void as_gr_reweight(gr_state *s)
+{
+    gr_reweight(s);
+}
+
 /* ------------------------------------------------------------------ the refit */
 /* Refit and reweight (s->path.lawson steps), keeping the weights with the
    smallest rel; H and *rel are theirs. */

@@ -100,6 +100,8 @@ typedef struct gr_state {
     double mem_mb;           /* option 'memory'                    */
     double work;             /* refits made, weighed by k^2 (the prune's budget) */
     double work_cap;         /* the rounds stop past this much work (INFINITY: no cap) */
+    int64_t kmax;            /* kept columns checked against 'memory' before the run (0: none) */
+    int capped;              /* 'memory' held fewer columns than a round asked for */
 } gr_state;
 
 /* Candidate t's column of X. */
@@ -112,12 +114,15 @@ static inline int64_t gr_col(const gr_state *s, int64_t t)
 /* The method's own path: the tunables' values. */
 gr_path as_gr_path_default(const as_common *c);
 /* The working arrays for up to kmax kept columns, checked against the cap
-   mem_mb (`what`: the caller, for the message). */
-int as_gr_memory(const gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c);
+   mem_mb (`what`: the caller, for the message); s->kmax = kmax, the most the
+   arrays then grow to. */
+int as_gr_memory(gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c);
 /* X X' (G: the caller's, or NULL: computed), its attention, row lse; H = 0;
    the row weights 1. */
 int as_gr_setup(gr_state *s, const double *G, as_common *c);
-/* Add the picked candidates to the kept columns (weight 0 until the refit). */
+/* Add the picked candidates to the kept columns (weight 0 until the refit):
+   as many of the first ones as 'memory' holds (s->capped set when fewer
+   than m); AS_ERR_TOOBIG, nothing added, when it holds none. */
 int as_gr_add(gr_state *s, const gr_pick *picks, int64_t m, as_common *c);
 /* Drop the kept columns whose weight is 0. */
 void as_gr_compact(gr_state *s);
@@ -153,6 +158,9 @@ int as_gr_make_h(gr_state *s, double *H, as_common *c);
 void as_gr_make_m(gr_state *s, const double *H, as_common *c);
 /* K and b of the current row and entry weights. */
 int as_gr_normal(gr_state *s, as_common *c);
+/* Lawson's step from the errors of the last as_gr_rel (rowrel, diagrel):
+   the row and diagonal weights times their error, scaled to mean 1. */
+void as_gr_reweight(gr_state *s);
 /* Refit and reweight (c->tune.greedy_lawson steps), keeping the weights with the
    smallest rel; H and *rel are theirs. */
 int as_gr_fit(gr_state *s, double *rel, as_common *c);

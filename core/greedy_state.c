@@ -13,19 +13,44 @@
    In c->tune (defaults by as_common_init): greedy_batch 0.05, greedy_lawson 2,
    greedy_diag 0.3, greedy_prune_share 4, greedy_centre, greedy_gain, greedy_two 1. */
 
-/* The working arrays for up to kmax kept columns (and the candidates'
-   alpha, d of them at most), checked against the 'memory' cap: six n x n
-   matrices, the kept columns' four n x k, five k x k and 15 k-vectors, alpha. */
-int as_gr_memory(const gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c)
+/* Bytes of the working arrays for up to kmax kept columns (and the
+   candidates' alpha, d of them at most): eight n x n matrices (X X', its
+   attention, H, R, M, X X' handed back, the products' and the metrics'
+   scratch), the kept columns' four n x k, five k x k and 22 k-vectors (the
+   arrays, the solver's, the rounds' best, the result), alpha, nine per
+   candidate (their offsets, |x|^2, 1'x, score, norm, the rounds' picks (two)
+   and shortlist, the cache's positions), the passes' three blocks (a sparse
+   X's products at up to 2^20 stored entries) and 24 n-vectors (the row
+   weights, the snapshots'). */
+static double gr_bytes(const gr_state *s, int64_t kmax)
 {
-    double n = (double)s->n, k = (double)kmax, bytes;
+    double n = (double)s->n, k = (double)kmax, pass;
     int64_t t, entries = 0;
-    char msg[160];
     for (t = 0; t < s->nc; t++) entries += as_col_nnz(s->X, gr_col(s, t));
-    bytes = 8.0 * (6.0 * n * n + 4.0 * n * k + 5.0 * k * k + 15.0 * k + (double)entries + 7.0 * (double)s->nc);
-    if (kmax > 0) snprintf(msg, sizeof msg, "%s (n = %.0f rows, up to %.0f columns kept)", what, n, k);
-    else snprintf(msg, sizeof msg, "%s (n = %.0f rows, before any column is kept)", what, n);
-    return as_mem_check(c, bytes, mem_mb, msg);
+    pass = 3.0 * 256.0 * n + (s->X->kind == AS_DENSE ? 0.0 : 1048576.0);
+    return 8.0 * (8.0 * n * n + 4.0 * n * k + 5.0 * k * k + 22.0 * k + (double)entries + 9.0 * (double)s->nc + pass +
+                  24.0 * n);
+}
+
+/* Whether the arrays for kmax kept columns fit under 'memory'. */
+static int gr_fits(const gr_state *s, int64_t kmax)
+{
+    double cap = s->mem_mb > 0 ? s->mem_mb : as_mem_default_mb();
+    return cap <= 0 || gr_bytes(s, kmax) / 1048576.0 <= cap;
+}
+
+static int gr_memory_check(const gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c)
+{
+    char msg[160];
+    if (kmax > 0) snprintf(msg, sizeof msg, "%s (n = %.0f rows, up to %.0f columns kept)", what, (double)s->n, (double)kmax);
+    else snprintf(msg, sizeof msg, "%s (n = %.0f rows, before any column is kept)", what, (double)s->n);
+    return as_mem_check(c, gr_bytes(s, kmax), mem_mb, msg);
+}
+
+int as_gr_memory(gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c)
+{
+    s->kmax = kmax > 0 ? kmax : 0;
+    return gr_memory_check(s, kmax, mem_mb, what, c);
 }
 
 int as_gr_snap_alloc(const gr_state *s, int64_t kroom, gr_snap *p, as_common *c)
@@ -98,7 +123,9 @@ static int gr_scratch(gr_state *s, int64_t cap, as_common *c)
     return as_nnls_work_alloc(&s->nnls, cap, c);
 }
 
-/* Room for `need` kept columns (the arrays grow by half). */
+/* Room for `need` kept columns (the arrays grow by half, never past the
+   maximum checked before the run); where 'memory' holds fewer, room for as
+   many as it holds (s->capped), AS_ERR_TOOBIG when that is no more than now. */
 static int gr_reserve(gr_state *s, int64_t need, as_common *c)
 {
     int64_t n = s->n, cap;
@@ -107,7 +134,20 @@ static int gr_reserve(gr_state *s, int64_t need, as_common *c)
     if (cap < need) cap = need;
     if (cap < 16) cap = 16;
     if (cap > s->nc) cap = s->nc > need ? s->nc : need;
-    if (as_gr_memory(s, cap, s->mem_mb, "the greedy method", c) != AS_OK) return c->status;
+    if (s->kmax > 0 && cap > s->kmax) cap = s->kmax > need ? s->kmax : need;
+    if (!gr_fits(s, cap)) {
+        /* the most columns 'memory' holds: lo fits, hi does not */
+        int64_t lo = s->kcap, hi = cap;
+        while (hi - lo > 1) {
+            int64_t mid = lo + (hi - lo) / 2;
+            if (gr_fits(s, mid)) lo = mid;
+            else hi = mid;
+        }
+        if (lo < need) s->capped = 1;
+        if (lo <= s->kcap)
+            return s->kcap > s->k ? AS_OK : gr_memory_check(s, need, s->mem_mb, "the greedy method", c);
+        cap = lo;
+    }
 #define GR_GROW(ptr, count, type)                                                         \
     do {                                                                                  \
         type *p_ = as_malloc(c, (size_t)(count), sizeof(type));                            \
@@ -157,6 +197,7 @@ int as_gr_add(gr_state *s, const gr_pick *picks, int64_t m, as_common *c)
 {
     int64_t t;
     if (gr_reserve(s, s->k + m, c) != AS_OK) return c->status;
+    if (m > s->kcap - s->k) m = s->kcap - s->k;
     for (t = 0; t < m; t++) {
         int64_t a = s->k++, q = picks[t].t;
         s->sel[a] = q;
@@ -258,6 +299,7 @@ int as_gr_result(gr_state *s, as_sample *out, as_common *c)
         out->weight[a] = ord[a].v;
     }
     out->k = k;
+    if (s->capped) out->has |= AS_HAS_MEMORY;
     as_free(c, ord);
     return AS_OK;
 }

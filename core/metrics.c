@@ -367,7 +367,9 @@ const char *as_target_warning(const as_sample *S, char *buf, size_t len)
     buf[0] = '\0';
     if (S->call != AS_FOR_GREEDY || isnan(S->rel_target) || !(S->metrics.rel > S->rel_target)) return NULL;
     snprintf(buf, len, "the target rel = %.4g%% was not met: the best found keeps %lld columns with rel %.4g%% "
-             "(no column lowered the error further)", 100 * S->rel_target, (long long)S->k, 100 * S->metrics.rel);
+             "(%s)", 100 * S->rel_target, (long long)S->k, 100 * S->metrics.rel,
+             (S->has & AS_HAS_MEMORY) ? "'memory' held no more columns: raise it for more"
+                                      : "no column lowered the error further");
     return buf;
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <math.h>
 #include <string.h>
+#include <time.h>
 #include "attsparse.h"
 
 static int check_passed = 0, check_failed = 0;
@@ -173,4 +174,32 @@ static inline int check_report(const char *name)
     printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
     return check_failed ? 1 : 0;
 }
+/* ---- how far apart the interrupt polls are (c.interrupt_fn = gap_hook; a
+   test that defines _POSIX_C_SOURCE, for clock_gettime) */
+#if defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 199309L
+static double gap_last, gap_max, gap_start;
+static double gap_stop_after;
+
+/* CPU seconds of the calling thread: the work between two polls, which is
+   their distance on an idle core, whatever else the machine runs (the LAPACK
+   pieces run on the caller's thread, the BLAS on one thread). */
+static inline double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The longest gap in gap_max; stop once gap_stop_after seconds of CPU passed
+   since gap_start. */
+static inline int gap_hook(void *ctx)
+{
+    double t = cpu_s();
+    (void)ctx;
+    gap_max = fmax(gap_max, t - gap_last);
+    gap_last = t;
+    return t - gap_start > gap_stop_after;
+}
+#endif
+
 #endif

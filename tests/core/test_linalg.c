@@ -326,28 +326,6 @@ static void test_failures(void)
 
 /* ------------------------------------------------------------ how far apart the polls are */
 
-static double gap_last, gap_max, gap_start;
-static double gap_stop_after;
-
-/* CPU seconds of the calling thread: the work between two polls, which is
-   their distance on an idle core, whatever else the machine runs (the LAPACK
-   pieces run on the caller's thread, the BLAS on one thread). */
-static double cpu_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
-
-static int gap_hook(void *ctx)
-{
-    double t = cpu_s();
-    (void)ctx;
-    gap_max = fmax(gap_max, t - gap_last);
-    gap_last = t;
-    return t - gap_start > gap_stop_after;
-}
-
 /* The most CPU time between polls (the start counts as one) in whole calls,
    the hook stopping each after a few seconds of CPU: exact leverage scores
    (a pivoted QR of the 12000 x 1500 X': dgeqp3 takes 7 s with its only poll

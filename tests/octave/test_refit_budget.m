@@ -37,3 +37,42 @@
 %! assert (top.weight, six.weight);
 %! [~, ~, seven] = attsparse_greedy (X, "k", 7);
 %! assert (seven.max_columns, 7);
+
+## refit = true on a sample of thousands of columns (12611 kept: the k x k normal equations would take
+## 6 GB): refitted without them, rel at most half the sample's own; Ctrl-C 1.5 s in (the sample takes
+## 0.4 s, the refit 3 s) stops it within a second and the session goes on
+%!test
+%! randn ("seed", 1);
+%! X = randn (200, 20000) * 0.012;
+%! [~, ~, plain] = attsparse_rand (X, "m", 20000, "seed", 1, "threads", 1);
+%! [~, ~, fit] = attsparse_rand (X, "m", 20000, "seed", 1, "threads", 1, "refit", true, "memory", 500);
+%! assert (fit.refit_rel, plain.rel_error);
+%! assert (fit.rel_error < 0.5 * plain.rel_error);
+%! assert (fit.k > 10000 && all (ismember (fit.index, plain.index)));
+%! interrupt_call ("randn ('seed', 1); X = randn (200, 20000) * 0.012;",
+%!                 "attsparse_rand (X, 'm', 20000, 'seed', 1, 'refit', true, 'threads', 1)", 1.5,
+%!                 "the refit of attsparse_rand, m = 20000");
+
+## greedy: 'memory' is checked against the most a run allocates (the arrays never grow past the budget),
+## and a cap that binds midway in target mode names 'memory' (the best found with a warning, or a refusal)
+%!test
+%! randn ("seed", 1);
+%! X = randn (60, 3000) * 0.05;
+%! try
+%!   attsparse_greedy (X, "k", 300, "memory", 0.01);
+%!   error ("not refused");
+%! catch err
+%!   tok = regexp (err.message, "up to 300 columns kept\\): ([0-9.]+) MiB of working arrays, above 'memory'", "tokens", "once");
+%!   assert (! isempty (tok), err.message);
+%! end_try_catch
+%! need = str2double (tok{1});
+%! [~, ~, r] = attsparse_greedy (X, "k", 300, "memory", need + 0.01);
+%! assert (r.k <= 300 && r.k > 100);
+%! lastwarn ("");
+%! try
+%!   attsparse_greedy (X, "rel", 0.01, "memory", need + 0.01);
+%!   msg = lastwarn ();
+%! catch err
+%!   msg = err.message;
+%! end_try_catch
+%! assert (! isempty (strfind (msg, "'memory'")), msg);
