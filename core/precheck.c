@@ -4,22 +4,56 @@
 #include "as_internal.h"
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 /* The relative attention error of any Y with logits within [-g, g] is below exp(2 g) - 1; past
    2 g = log(DBL_MAX) it is not representable and Att(X) has entries below DBL_MIN. */
 #define AS_LOGIT_OVERFLOW 709.78
 
+/* The stored entries' rows and squares, by row. */
+typedef struct pc_entry { int64_t row; double v2; } pc_entry;
+
+static int pc_cmp(const void *pa, const void *pb)
+{
+    const pc_entry *a = pa, *b = pb;
+    return a->row < b->row ? -1 : (a->row > b->row);
+}
+
+/* max_i (X X')_ii: a sum per row, or, when X stores fewer entries than it has rows (a sparse X
+   of billions of rows), over its stored entries sorted by row: memory in the stored entries. */
+static int pc_gmax(const as_matrix *X, double *g, as_common *c)
+{
+    int64_t n = X->nrow, d = X->ncol, j, nnz = 0, t = 0;
+    *g = 0;
+    for (j = 0; j < d; j++) nnz += as_col_nnz(X, j);
+    if (nnz < n) {
+        pc_entry *e = as_malloc(c, (size_t)(nnz > 0 ? nnz : 1), sizeof(pc_entry));
+        double s = 0;
+        if (e == NULL) return c->status;
+        for (j = 0; j < d; j++) AS_FOR_COL(X, j, row, v, { e[t].row = row; e[t].v2 = v * v; t++; });
+        qsort(e, (size_t)nnz, sizeof *e, pc_cmp);
+        for (t = 0; t < nnz; t++) {
+            s = t > 0 && e[t].row == e[t - 1].row ? s + e[t].v2 : e[t].v2;
+            if (s > *g) *g = s;
+        }
+        as_free(c, e);
+    } else {
+        double *rs = (double *)as_calloc(c, (size_t)n, sizeof(double));
+        if (rs == NULL) return c->status;
+        for (j = 0; j < d; j++) AS_FOR_COL(X, j, row, v, { rs[row] += v * v; });
+        for (j = 0; j < n; j++) if (rs[j] > *g) *g = rs[j];
+        as_free(c, rs);
+    }
+    return AS_OK;
+}
+
 int as_precheck(const as_matrix *X, double rel_target, as_precheck_out *out, as_common *c)
 {
-    int64_t n = X->nrow, d = X->ncol, j;
-    double *rs, g = 0;
+    int64_t n = X->nrow, d = X->ncol;
+    double g = 0;
     memset(out, 0, sizeof(*out));
     if (n <= 0 || d <= 0) return AS_OK;
-    rs = (double *)as_calloc(c, (size_t)n, sizeof(double));
-    if (rs == NULL) return c->status;
-    for (j = 0; j < d; j++) AS_FOR_COL(X, j, row, v, { rs[row] += v * v; });
-    for (j = 0; j < n; j++) if (rs[j] > g) g = rs[j];
-    as_free(c, rs);
+    if (pc_gmax(X, &g, c) != AS_OK) return c->status;
     out->gmax = g;
     out->scale = g > 0 ? sqrt(1 / g) : 1;
     if (n > d && n >= AS_PRECHECK_ROWS) {
