@@ -30,6 +30,8 @@
 ## centre the features and scale @var{X} so that max @code{(X * X')_ii} = r, the transform recorded
 ## @item attsparse_apply
 ## a result applied to new rows: their kept columns, prepared and weighted (R's @code{predict})
+## @item attsparse_store
+## a result per feature: weights, kept flags, the kept columns of @var{Y}.
 ## @item attsparse_print
 ## a result in a few lines
 ## @end table
