@@ -218,18 +218,18 @@ check-fast: $(CORE_TESTS) r octave
 CHECK_STAGES = check-core check-flags check-r check-vignette check-octave check-cross check-octave-pkg $(EXTRA_CHECKS) \
                $(if $(shell command -v pdflatex),check-cran)
 check: $(call DEPS_DONE,$(CHECK_DEPS))
-	@mkdir -p $(BUILD)/check; pass=0; fail=0; \
-	for s in $(CHECK_STAGES); do echo "==== make $$s"; \
+	@mkdir -p $(BUILD)/check; pass=0; fail=0; start=$$(date +%s); \
+	for s in $(CHECK_STAGES); do echo "==== make $$s"; t0=$$(date +%s); \
 	  $(MAKE) --no-print-directory $$s 2>&1 | tee $(BUILD)/check/$$s.log; st=$${PIPESTATUS[0]}; \
 	  line=$$(grep -E '^[^ ].*: [0-9]+ passed, [0-9]+ failed' $(BUILD)/check/$$s.log | tail -1); \
 	  p=$$(echo "$$line" | sed -nE 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\1/p'); \
 	  f=$$(echo "$$line" | sed -nE 's/.*: ([0-9]+) passed, ([0-9]+) failed.*/\2/p'); \
 	  p=$${p:-0}; f=$${f:-0}; if [ $$st -ne 0 ] && [ $$f -eq 0 ]; then f=1; line="$$s: exited $$st"; echo "$$line"; fi; \
-	  lines="$$lines  $${line:-$$s: no counts}"$$'\n'; pass=$$((pass+p)); fail=$$((fail+f)); done; \
+	  lines="$$lines  $${line:-$$s: no counts} ($$(( $$(date +%s) - t0 )) s)"$$'\n'; pass=$$((pass+p)); fail=$$((fail+f)); done; \
 	$(if $(shell command -v pdflatex),,echo "check-cran skipped: no pdflatex (tools/install-deps.sh tex)";) \
 	echo "==== make check: $(words $(CHECK_STAGES)) stages"; \
 	printf '%s' "$$lines"; \
-	echo "$$pass passed, $$fail failed"; [ $$fail -eq 0 ]
+	echo "$$pass passed, $$fail failed ($$(( $$(date +%s) - start )) s)"; [ $$fail -eq 0 ]
 # both front-ends: R writes every number of its tables (build/demo/r/tables.txt), Octave's run checks its own against them
 # (tests/fixtures/demo-tables.R, demo_tables.m)
 demo: $(call DEPS_DONE,$(DEMO_DEPS))

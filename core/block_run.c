@@ -616,6 +616,7 @@ int as_blocks_new(int what, int64_t n, int64_t d, const void *o, const as_matrix
                   int64_t width, int64_t workers, as_blocks **run, as_common *c)
 {
     static uint64_t count = 0;
+    uint64_t serial;
     as_blocks *B;
     int i, full = 0;
     *run = NULL;
@@ -632,7 +633,10 @@ int as_blocks_new(int what, int64_t n, int64_t d, const void *o, const as_matrix
     B->what = what;
     B->kind = -1;
     B->t0 = as_wtime();
-    B->id = as_rng_u64((uint64_t)(B->t0 * 1e9), ++count, (uint64_t)(uintptr_t)B);
+    /* concurrent calls each take their own number */
+#pragma omp atomic capture
+    serial = ++count;
+    B->id = as_rng_u64((uint64_t)(B->t0 * 1e9), serial, (uint64_t)(uintptr_t)B);
     as_sample_init(&B->R.S);
     B->R.metrics = B->R.S.metrics;
     B->R.rank = 0;

@@ -1,4 +1,4 @@
-/* det_shared.h: what the deterministic algorithm's files share (det.c: options, budget, driver; det_tree.c: the search tree; det_bss.c: the barrier steps). */
+/* det_shared.h: what the deterministic algorithm's files share (det.c: options, budget, driver; det_tree.c: the search tree; det_bss.c: the barrier steps; det_score.c: their column scores). */
 #ifndef AS_DET_SHARED_H
 #define AS_DET_SHARED_H
 
