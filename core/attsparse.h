@@ -485,16 +485,20 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
    the variance of the sampling), forms H* and takes rel(Att(H*), Att(H));
    the estimate is a high quantile of these: AS_ESTIMATE_B Grams of Y more.
    Target mode (o->rel not NaN): Poisson pilots with m = AS_PILOT_FACTOR *
-   rank per candidate probabilities (all three under AS_PROB_AUTO), the one
-   with the smallest rel_estimate * sqrt(k) kept; then m is predicted by the
-   estimate's m^-1/2 law, AS_TARGET_MARGIN (rel_estimate / rel)^2 times the
-   last (at least 1.25 times when it misses), each round a superset of the
-   last's columns, until rel_estimate <= rel, every column kept, m at
-   AS_M_MAX or AS_TARGET_ROUNDS samples. When a sample meets rel with room
-   to spare (that factor below AS_TARGET_SHRINK), the smaller m is tried (a
-   subset, kept when its estimate meets rel, not below the rank); once a
-   smaller m misses, the geometric mean of it and the smallest m that met,
-   while they differ by more than AS_TARGET_SHRINK. With eps given (not
+   rank per candidate probabilities (all three under AS_PROB_AUTO); then m
+   is predicted from the estimate's spread (the variance of the columns left
+   to chance at m against the sample's own, AS_TARGET_MARGIN to spare), and
+   the pilot kept is the one whose probabilities keep the fewest columns at
+   its predicted m (expected k = sum_j min(1, m p_j)). Each round is a
+   superset of the last's columns (at least 1.25 times its m when it misses,
+   and at most AS_TARGET_GROW times when its estimate rests on fewer than
+   AS_TARGET_FEW columns left to chance), until rel_estimate <= rel, every column
+   kept, m at AS_M_MAX or AS_TARGET_ROUNDS samples. When a sample meets rel
+   with room to spare (the predicted m below AS_TARGET_SHRINK times its
+   own), the smaller m is tried (a subset, kept when its estimate meets rel,
+   not below the rank); once a smaller m misses, the geometric mean of it
+   and the smallest m that met, while they differ by more than
+   AS_TARGET_SHRINK. With eps given (not
    NaN), only leverage and mixed probabilities are candidates and m is at
    least as_default_m(rank, eps, delta_s, beta) of the picked ones, the
    default mode's m for that eps: the matrix Chernoff bound holds for
@@ -506,6 +510,8 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
 #define AS_TARGET_ROUNDS 12
 #define AS_TARGET_SHRINK 0.8
 #define AS_TARGET_MARGIN 1.5
+#define AS_TARGET_GROW 4
+#define AS_TARGET_FEW 30
 /* Read by blocks, a growing round gathers the columns of this many times its
    m (a superset of its own: the rounds after it, up to that m, read nothing). */
 #define AS_TARGET_READ_AHEAD 4

@@ -114,36 +114,36 @@ static int as_target_want(as_target *T, as_tsample **list, int ns, as_common *c)
     return AS_OK;
 }
 
-/* The spread of the kept sample's error at m' relative to its own m: the
-   variance proxy sum_j (1 - q'_j) / q'_j ||x_j||^4 (the Frobenius norm of
-   the variance of the error of Y Y' with q' = min(1, m' p_j)), estimated
-   from the kept columns (each over its q), against the same at m. Columns
-   that become certain leave the sum: the error falls faster than m^-1/2. */
-static double as_target_spread(const as_target *T, double mp)
+/* The spread of sample S's error at m' relative to its own m: the variance
+   proxy sum_j (1 - q'_j) / q'_j ||x_j||^4 (the Frobenius norm of the variance
+   of the error of Y Y' with q' = min(1, m' p_j)), estimated from the kept
+   columns (each over its q), against the same at m; prob (total: its sum)
+   the probabilities S was drawn from. Columns that become certain leave the
+   sum: the error falls faster than m^-1/2. */
+static double as_target_spread(const as_tsample *S, const double *prob, double total, double mp)
 {
-    const as_tsample *S = &T->S;
     double v = 0, v0 = 0;
     int64_t t;
     for (t = 0; t < S->S.k; t++) {
-        double pj = T->prob[S->S.index[t]] / T->total, q = S->q[t], qp = mp * pj;
+        double pj = prob[S->S.index[t]] / total, q = S->q[t], qp = mp * pj;
         if (qp < 1) v += S->g[t] / q * (1 / qp - 1);
         if (q < 1) v0 += S->g[t] / q * (1 / q - 1);
     }
     return v0 > 0 ? sqrt(v / v0) : NAN;
 }
 
-/* The m at which the kept sample's estimate e would meet rel by the spread
+/* The m at which sample S's estimate e would meet rel by the spread
    (log-ratios: log1p), AS_TARGET_MARGIN of m to spare; NaN when the spread
    cannot say (no column left to chance). */
-static double as_target_predict(const as_target *T, double e, double rel)
+static double as_target_predict(const as_tsample *S, const double *prob, double total, double e, double rel)
 {
-    double goal = log1p(rel) / log1p(e) / sqrt(AS_TARGET_MARGIN), lo = 1, hi = (double)AS_M_MAX, m = (double)T->S.m;
+    double goal = log1p(rel) / log1p(e) / sqrt(AS_TARGET_MARGIN), lo = 1, hi = (double)AS_M_MAX, m = (double)S->m;
     int it;
-    if (!(e > 0) || isnan(as_target_spread(T, m))) return NAN;
-    if (as_target_spread(T, hi) > goal) return hi;
+    if (!(e > 0) || isnan(as_target_spread(S, prob, total, m))) return NAN;
+    if (as_target_spread(S, prob, total, hi) > goal) return hi;
     for (it = 0; it < 64 && hi - lo > 0.5; it++) {
         double mid = sqrt(lo * hi);
-        if (as_target_spread(T, mid) > goal) lo = mid;
+        if (as_target_spread(S, prob, total, mid) > goal) lo = mid;
         else hi = mid;
     }
     return ceil(hi);
@@ -158,16 +158,29 @@ static int64_t as_target_next_m(const as_target *T)
     double e = S->S.rel_estimate, rel = T->o->rel, mn;
     int64_t m = S->m;
     if (T->rounds >= AS_TARGET_ROUNDS) return 0;
-    mn = isnan(e) ? NAN : as_target_predict(T, e, rel);
+    mn = isnan(e) ? NAN : as_target_predict(S, T->prob, T->total, e, rel);
     if (e <= rel) {
-        /* meets it: one smaller sample (a subset), while it saves enough */
-        if (T->miss_m > 0 || !(mn <= AS_TARGET_SHRINK * (double)m) || m <= T->mmin) return 0;
+        /* meets it: one smaller sample (a subset), while it saves enough;
+           once a smaller one missed, the geometric mean of the two (a
+           bisection on m) */
+        if (T->miss_m > 0) mn = floor(sqrt((double)T->miss_m * (double)m));
+        if (!(mn <= AS_TARGET_SHRINK * (double)m) || m <= T->mmin || (T->miss_m > 0 && mn <= (double)T->miss_m))
+            return 0;
         return (int64_t)(mn < (double)T->mmin ? (double)T->mmin : mn);
     }
     if (S->S.k >= T->kpos || m >= AS_M_MAX) return 0;
     /* no estimate (nothing left to chance): the largest step */
-    if (isnan(mn)) mn = 4 * (double)m;
+    if (isnan(mn)) mn = AS_TARGET_GROW * (double)m;
     if (mn < 1.25 * (double)m) mn = ceil(1.25 * (double)m);
+    /* an estimate from fewer than AS_TARGET_FEW columns left to chance is
+       a variance estimate from few terms (off by tens of percent, more with
+       unequal terms, and the predicted m by its square): at most
+       AS_TARGET_GROW times the last m a round then */
+    if (mn > AS_TARGET_GROW * (double)m) {
+        int64_t t, ku = 0;
+        for (t = 0; t < S->S.k; t++) ku += S->q[t] < 1;
+        if (ku < AS_TARGET_FEW) mn = AS_TARGET_GROW * (double)m;
+    }
     /* below an m that met it */
     if (T->met_m > 0 && mn >= (double)T->met_m) mn = floor(sqrt((double)m * (double)T->met_m));
     if (mn <= (double)m) return 0;
@@ -188,19 +201,38 @@ static int as_target_decide(as_target *T, as_common *c)
     return AS_OK;
 }
 
-/* After the pilots' estimates: pick one, and the floor of eps. */
+/* After the pilots' estimates: pick one, and the floor of eps. Each pilot's
+   scheme is judged by the columns it would keep at the target: the m its
+   estimate predicts (as the rounds predict it, at least the rank) and the
+   expected k = sum_j min(1, m p_j) there, exact for Poisson sampling. So a
+   scheme whose heavy columns become certain (norm probabilities on counts)
+   is judged by the few columns it keeps, not by its draws. A pilot whose
+   estimate cannot be extrapolated (no column left to chance) is judged by its
+   own k when it meets the target; one without an estimate is the last choice;
+   ties go to the smaller estimate * sqrt(k). */
 static int as_target_pick(as_target *T, as_common *c)
 {
     int t, b = -1;
-    double bestscore = INFINITY;
+    double bestk = INFINITY, bestscore = INFINITY, floor_m = T->rank > 0 ? (double)T->rank : 1;
     for (t = 0; t < T->ncand; t++) {
         as_tsample *p = &T->pilot[t];
-        /* a pilot without an estimate (no column left to chance) is the last choice */
-        double score = isnan(p->S.rel_estimate) ? INFINITY : p->S.rel_estimate * sqrt((double)p->S.k);
-        as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g", T->cand[t], (long long)p->m,
-                    (long long)p->S.k, p->S.rel_estimate);
-        if (b < 0 || score < bestscore) {
+        double e = p->S.rel_estimate, score = isnan(e) ? INFINITY : e * sqrt((double)p->S.k), kx = INFINITY, mn;
+        if (!isnan(e)) {
+            as_scheme_probabilities(T->d, T->cand[t], T->lev, T->nrm, T->prob);
+            T->total = as_sum(T->d, T->prob);
+            mn = as_target_predict(p, T->prob, T->total, e, T->o->rel);
+            if (isnan(mn)) kx = e <= T->o->rel ? (double)p->S.k : INFINITY;
+            else {
+                int64_t j;
+                double mp = mn > floor_m ? mn : floor_m;
+                for (kx = 0, j = 0; j < T->d; j++) kx += fmin(1.0, mp * T->prob[j] / T->total);
+            }
+        }
+        as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g; at the target about %.4g columns",
+                    T->cand[t], (long long)p->m, (long long)p->S.k, e, kx);
+        if (b < 0 || kx < bestk || (kx == bestk && score < bestscore)) {
             b = t;
+            bestk = kx;
             bestscore = score;
         }
     }

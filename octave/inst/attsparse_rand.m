@@ -89,16 +89,19 @@
 ## @qcode{"m"}, nor with @qcode{"estimate", "none"}.  Poisson pilot samples
 ## (@code{m = 4 rank}) estimate the error of the leverage, norm and mixed
 ## probabilities (only the given one when @qcode{"probabilities"} is set);
-## the one with the smallest estimate per kept column is used.  Its
-## estimate predicts the @var{m} of the target: the sampling variance of
+## each estimate predicts the @var{m} of the target (below), and the
+## probabilities that would keep the fewest columns at their predicted
+## @var{m} are used.  Their estimate predicts the @var{m} of the target: the sampling variance of
 ## its columns at a larger @var{m} (the columns that become certain leave
 ## it, else the error falls like @code{m^(-1/2)}), with 1.5 times the
 ## @var{m} to spare; each round keeps a superset of the previous round's
-## columns (at least 1.25 times its @var{m} when it missed, at most 12
-## rounds) until the estimate meets the target or every column is kept.
-## A sample that meets the target with room to spare tries the smaller
-## predicted @var{m} once (a subset, kept when its estimate meets the
-## target, @var{m} at least the rank).  With @qcode{"eps"} given, only
+## columns (at least 1.25 times its @var{m} when it missed, at most 4
+## times when its estimate rests on fewer than 30 columns left to chance,
+## at most 12 rounds) until the estimate meets the target or every column
+## is kept.  A sample that meets the target with room to spare tries the
+## smaller predicted @var{m} (a subset, kept when its estimate meets the
+## target, @var{m} at least the rank); when that misses, the geometric
+## mean of the two @var{m}, while it saves a fifth.  With @qcode{"eps"} given, only
 ## leverage and mixed probabilities are candidates and @var{m} is at least
 ## the default @var{m} for that @var{eps} (the spectral guarantee, with
 ## probability 1 - @var{delta}).  @var{info}.rounds counts the samples,
