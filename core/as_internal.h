@@ -48,10 +48,9 @@ int as_interrupted(as_common *c);
 #define AS_REFIT_K_MAX 1024
 
 /* A long call's progress line: always when verbose; otherwise once the call
-   has run AS_STATUS_AFTER seconds, at most one every AS_STATUS_EVERY seconds
-   (a user waiting on a long call sees it move; a short call prints nothing). */
-#define AS_STATUS_AFTER 2.0
-#define AS_STATUS_EVERY 2.0
+   has run c->tune.status_after seconds (2), at most one every
+   c->tune.status_every seconds (2): a user waiting on a long call sees it
+   move; a short call prints nothing. */
 void as_status(as_common *c, const char *fmt, ...)
 #ifdef __GNUC__
     __attribute__((format(printf, 2, 3)))

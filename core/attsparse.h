@@ -41,6 +41,8 @@ typedef struct as_tune {
     double det_phi_tol;        /* det: relative slack of the potentials           */
     int64_t det_refresh_cols;  /* det: columns between refreshes; 0: automatic    */
     int64_t refit_k_max;       /* refit: above this many columns, without K      */
+    double status_after, status_every; /* progress lines: after this many
+                                  seconds of a call, at most one this often */
     int    greedy_lawson;      /* greedy: Lawson reweighting steps                */
     int    greedy_centre, greedy_gain, greedy_two;  /* greedy: parts of the path  */
     int    estimate_split;     /* bootstrap estimate on split columns             */
@@ -67,6 +69,9 @@ typedef struct as_common {
     double started;        /* when the call began (as_common_init): a long
                               one reports its progress through print_fn     */
     double reported;       /* when it last did                                */
+    const char *phase;     /* the long step under way (NULL: none): its name
+                              and the time so far are reported at the
+                              interrupt polls                                */
     int    status;         /* status of the last call                         */
     char   msg[512];       /* message of the last error                       */
     as_tune tune;          /* internal tuning (above); as_common_init sets it */

@@ -461,6 +461,9 @@ static int as_pass_start(as_blocks *B, as_common *c)
                 (f & AS_PF_GRAM) ? " X X'" : "", (f & AS_PF_GATHER) ? "the chosen columns" : "",
                 (f & AS_PF_WHOLE) ? "all of X, no wider than a sketch" : "", (long long)B->nblocks,
                 (long long)((f & AS_PF_WHOLE) ? d : w));
+    if (!c->verbose)
+        as_status(c, "blocks: pass %d of %d over %lld blocks, %.1f s", B->pass + 1, B->npass, (long long)B->nblocks,
+                  as_wtime() - c->started);
     return AS_OK;
 }
 

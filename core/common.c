@@ -36,6 +36,8 @@ void as_common_init(as_common *c)
     c->malloc_fn = malloc;
     c->free_fn = free;
     c->tune.parallel_min_work = 3e7;
+    c->tune.status_after = 2.0;
+    c->tune.status_every = 2.0;
     c->tune.qk_block = 4194304.0;
     c->tune.qk_blas_madds = 1048576.0;
     c->tune.gram_heavy = 0.25;
@@ -109,6 +111,7 @@ void as_free(as_common *c, void *ptr)
 
 int as_interrupted(as_common *c)
 {
+    if (c->phase && !c->verbose) as_status(c, "%s, %.1f s", c->phase, as_wtime() - c->started);
     if (c->interrupt_fn != NULL && c->interrupt_fn(c->ctx))
         return as_error(c, AS_ERR_INTERRUPT, "interrupted by the user");
     return AS_OK;
@@ -132,7 +135,7 @@ void as_status(as_common *c, const char *fmt, ...)
     double now;
     if (c->print_fn == NULL) return;
     now = as_wtime();
-    if (!c->verbose && (now - c->started < AS_STATUS_AFTER || now - c->reported < AS_STATUS_EVERY)) return;
+    if (!c->verbose && (now - c->started < c->tune.status_after || now - c->reported < c->tune.status_every)) return;
     c->reported = now;
     va_start(ap, fmt);
     vsnprintf(line, sizeof(line), fmt, ap);

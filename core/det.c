@@ -115,6 +115,7 @@ static int as_det_direct(const as_matrix *X, const as_det_options *o, int keep_g
 
     G = as_malloc(c, (size_t)(n * n), sizeof(double));
     if (!G) goto done;
+    c->phase = Lo.use_tree ? "det: X X' and the search tree of the columns" : "det: X X'";
     if (Lo.use_tree) {
         T.L = Lo.L;
         T.lf = Lo.lf;
@@ -177,6 +178,7 @@ static int as_det_direct(const as_matrix *X, const as_det_options *o, int keep_g
         if (c->status != AS_OK) goto done;
     }
 
+    c->phase = NULL;   /* the steps report their own progress */
     as_bss_plan_init(o->eps, r, o->batch, &P);
     P.use_tree = Lo.use_tree;
     P.white = Lo.white;
@@ -211,6 +213,7 @@ static int as_det_direct(const as_matrix *X, const as_det_options *o, int keep_g
     as_progress(c, "det: %lld distinct columns, eps bound %.4g", (long long)out->k, out->eps_bound);
 
 done:
+    c->phase = NULL;
     as_free(c, G);
     as_free(c, T.P);
     as_free(c, W);

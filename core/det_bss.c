@@ -291,6 +291,9 @@ static int as_det_steps(as_det_run *R, as_det_top *top, as_det_pick *picks, as_c
                 as_progress(c, "det: a long run: %lld iterations, %lld done in %.0f s, about %.0f s in all",
                             (long long)Q, (long long)z.q, el, est);
         }
+        if (!c->verbose)
+            as_status(c, "det: iteration %lld of %lld, %.0f s elapsed, about %.0f s left", (long long)z.q, (long long)Q,
+                      difftime(time(NULL), t_start), difftime(time(NULL), t_start) / (double)z.q * (double)(Q - z.q));
         if (c->verbose && ((z.q * 10) / Q != ((z.q - s_done) * 10) / Q ||
                            difftime(time(NULL), t_last) >= AS_DET_PROGRESS_SEC)) {
             double el = difftime(time(NULL), t_start);

@@ -360,6 +360,10 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
         } else if (as_gr_add(s, picks, m, c) != AS_OK || as_gr_fit(s, rel, c) != AS_OK) break;
         as_gr_compact(s);
         (*rounds)++;
+        if (*rounds == 1 && s->path.centre && as_wtime() - c->started >= c->tune.status_after)
+            as_status(c, "greedy: the first round took %.1f s (a pass over %lld candidate columns) and each round to come "
+                      "takes about as long: a long run; the randomized method with a 'rel' target is far faster, with "
+                      "more columns", as_wtime() - c->started, (long long)s->d);
         if (isnan(target))
             as_status(c, "greedy%s: round %lld: %lld columns (budget %lld), rel %.4g%%, %.1f s", gr_path_words(s),
                       (long long)*rounds, (long long)s->k, (long long)budget, 100 * *rel, as_wtime() - c->started);

@@ -401,8 +401,10 @@ int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectr
     if (spectral < 0) spectral = error;
     if (!rel && !spectral) return AS_OK;
     t0 = as_wtime();
-    if (as_metrics_of(X, G, S->k, S->index, S->weight, spectral, &S->metrics, c) != AS_OK)
-        return c->status;
+    c->phase = G ? "metrics: the error of Y against the exact X X'" : "metrics: the exact X X' and the error of Y";
+    as_metrics_of(X, G, S->k, S->index, S->weight, spectral, &S->metrics, c);
+    c->phase = NULL;
+    if (c->status != AS_OK) return c->status;
     if (!error) S->metrics.inf = S->metrics.baseline = S->metrics.r = NAN;
     if (!rel) S->metrics.rel = NAN;
     S->error_time = as_wtime() - t0;

@@ -27,6 +27,7 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
                         (long long)d, (long long)n);
     as_progress(c, "leverage: %s scores, %lld x %lld %s", exact ? "exact" : "approximate",
                 (long long)(exact ? d : P.s1), (long long)n, exact ? "copy of X'" : "sparse embedding");
+    c->phase = "leverage: the scores of the columns";
     if (exact) {
         if (as_exact_factor(X, o, &F, c) != AS_OK) goto done;
     } else {
@@ -49,6 +50,7 @@ int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores
     as_progress(c, "leverage: rank %lld, score pass with %lld columns", (long long)F.rank, (long long)F.q);
     as_block_scores(X, 0, F.NT, F.q, F.qs, scores, NULL, c);
 done:
+    c->phase = NULL;
     as_free(c, MT);
     as_block_factor_free(&F, c);
     return c->status;
@@ -161,6 +163,7 @@ int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_
         out->s1 = L.s1;
         out->s = L.s;
         out->s2 = L.s2;
+        as_status(c, "rand: leverage scores of %lld columns, %.1f s", (long long)d, as_wtime() - c->started);
     } else out->rank = n < d ? n : d;
     if (need_nrm) {
         for (j = 0; j < d; j++) nrm[j] = as_col_norm_prob(X, j, 1.0);
@@ -192,6 +195,9 @@ done:
         double *G = NULL;
         if (c->status == AS_OK && o->refit) as_refit(X, &G, o->mem_mb, out, c);
         out->time = as_wtime() - t0;
+        if (c->status == AS_OK && (o->error || o->spectral))
+            as_status(c, "rand: %lld columns kept, %.1f s; the error against X X' next", (long long)out->k,
+                      as_wtime() - c->started);
         if (c->status == AS_OK) as_sample_metrics(X, G, o->error, o->spectral, out, c);
         as_free(c, G);
     }

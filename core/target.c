@@ -279,6 +279,9 @@ static int as_target_judge(as_target *T, as_common *c)
     int smaller = N->m < T->S.m, met = N->S.rel_estimate <= T->o->rel;
     as_progress(c, "target: round %d, m = %lld, k = %lld, estimate %.3g", T->rounds, (long long)N->m,
                 (long long)N->S.k, N->S.rel_estimate);
+    if (!c->verbose)
+        as_status(c, "rand: target round %d: %lld columns, estimated rel %.3g%% (target %.3g%%), %.1f s", T->rounds,
+                  (long long)N->S.k, 100 * N->S.rel_estimate, 100 * T->o->rel, as_wtime() - c->started);
     if (met) T->met_m = T->met_m > 0 && T->met_m < N->m ? T->met_m : N->m;
     else if (smaller) T->miss_m = N->m;
     if (smaller && !met) {

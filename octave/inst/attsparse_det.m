@@ -62,6 +62,8 @@
 ## cores.  Results do not depend on it.
 ## @item @qcode{"verbose"}
 ## Print progress lines (false).
+## Without it, a call that runs longer than 2 s prints a progress line
+## every 2 s on stderr.
 ## @item @qcode{"K"}, @qcode{"V"}
 ## Keys (@var{n2}-by-@var{d}) and values (@var{n2}-by-@var{dv}) for attention with
 ## Q != K, as in @code{attsparse_rand}: BSS runs on the stacked @code{[@var{X}; @var{K}]}

@@ -82,6 +82,9 @@
 ## cores.  Results do not depend on it.
 ## @item @qcode{"verbose"}
 ## Print a progress line per round (false).
+## Without it, a call that runs longer than 2 s prints a progress line
+## every 2 s on stderr.  When the first round alone takes 2 s, it says the
+## run will be long and that @code{attsparse_rand} with @qcode{"rel"} is faster.
 ## @end table
 ##
 ## @var{info} has the fields @code{index}, @code{weight}, @code{m} and

@@ -166,6 +166,8 @@
 ## cores; at most 4 times the online CPUs.  Results do not depend on it.
 ## @item @qcode{"verbose"}
 ## Print progress lines (false).
+## Without it, a call that runs longer than 2 s prints a progress line
+## every 2 s on stderr.
 ## @item @qcode{"K"}
 ## Keys for attention with queries @var{X} and keys @var{K} (Q != K): an
 ## @var{n2}-by-@var{d} matrix, full or sparse (mixed with @var{X} is fine).

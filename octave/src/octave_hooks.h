@@ -9,7 +9,7 @@ int octave_hook_interrupt (void *ctx);
    a seed the caller did not give (rand ("seed", s) reproduces a run). */
 double octave_hook_unif (void *ctx);
 
-/* The core's print_fn: one line on Octave's stdout, flushed. */
+/* The core's print_fn: one line on Octave's stderr, flushed. */
 void octave_hook_print (void *ctx, const char *line);
 
 /* mexCallMATLAB (nlhs, plhs, nrhs, prhs, fn); a Ctrl-C while Octave runs the
