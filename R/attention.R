@@ -5,12 +5,12 @@
 qk_inputs <- function(X, K, V) {
   if (is.null(K) && is.null(V)) return(NULL)
   if (!is.null(K)) K <- as_input(K, "K")
-  list(K = K, V = qk_values(V, if (is.null(K)) nrow(X) else nrow(K), if (is.null(K)) "X" else "K"))
+  list(K = K, V = qk_values(V))
 }
 
 # V as a base double matrix: the kinds X may be (as_input: dense, sparse, a data frame), and a
 # plain vector is one column; its shape is checked by the glue, its values by the core.
-qk_values <- function(V, n2, keys) {
+qk_values <- function(V) {
   if (is.null(V)) return(NULL)
   if (is.null(dim(V)) && !is.object(V) && (is.numeric(V) || is.logical(V) || is.complex(V)))
     V <- matrix(V, ncol = 1L)
@@ -18,8 +18,6 @@ qk_values <- function(V, n2, keys) {
   if (!is.matrix(V)) V <- as.matrix(V)
   V
 }
-
-elapsed <- function() proc.time()[["elapsed"]]
 
 # The options of the core call with K or V: they go beside the options (the glue stacks [X; K] without a
 # copy; the core computes the metrics of Att(X, K) and Att V in the same call).
@@ -34,7 +32,7 @@ attention <- function(Q, K = Q, V = NULL, ...) {
   opts <- core_options(list(...))
   Q <- as_input(Q, "Q")
   K <- as_input(K, "K")
-  V <- qk_values(V, nrow(K), "K")
+  V <- qk_values(V)
   out <- .Call(C_attention, Q, K, V, opts)
   dn <- list(rownames(Q), if (is.null(V)) rownames(K) else colnames(V))
   if (!all(vapply(dn, is.null, NA))) dimnames(out) <- dn

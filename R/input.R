@@ -69,13 +69,6 @@ check_number <- function(x, name, lower = -Inf, upper = Inf, whole = FALSE, null
   invisible(x)
 }
 
-# A probability-like number in the open interval (0, 1), as the core says it.
-check_open_unit <- function(x, name) {
-  check_number(x, name)
-  if (!(x > 0 && x < 1)) stop(sprintf("'%s' must be in (0, 1), got %s", name, format(x)), call. = FALSE)
-  invisible(x)
-}
-
 check_flag <- function(x, name) {
   if (!is.logical(x) || length(x) != 1L || is.na(x))
     stop(sprintf("'%s' must be TRUE or FALSE", name), call. = FALSE)

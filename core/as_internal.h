@@ -181,7 +181,7 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
    greedy_centre, greedy_gain, greedy_two, parts switched off for its
    ablation (1: on). */
 
-/* ---- Q != K (qk.c) */
+/* ---- Q != K (qk_attention.c) */
 /* as_qk_error with its two N x N Grams under mem_mb MiB (0: 3/4 of the
    physical memory; as_rand_qkv, as_det_qkv: the option 'memory'). */
 int as_qk_error_cap(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
@@ -241,7 +241,7 @@ int as_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c);
 int as_whiten_null(int64_t n, double *G, double **W, int64_t *rank, double **null, double *lmax,
                    as_common *c);
 
-/* ---- the block passes (blocks.c; driven by block_run.c, and by as_rand
+/* ---- the block passes (rand_passes.c; driven by block_run.c, and by as_rand
    over X as one block): see "block input" in attsparse.h */
 typedef struct as_block_plan {
     int64_t n, d;       /* X is n x d                                       */
@@ -370,11 +370,11 @@ int as_sketch_cols(const as_matrix *X, int64_t j0, int64_t s1, int64_t s, uint64
 /* scores[j] = || x_j' N ||^2, NT = N' (q x n, leading dimension qs) (leverage.c). */
 int as_scores_cols(const as_matrix *X, const double *NT, int64_t q, int64_t qs, double *scores,
                    as_common *c);
-/* The canonical chunk width for s1 sketch rows (blocks.c). */
+/* The canonical chunk width for s1 sketch rows (rand_passes.c). */
 int64_t as_block_chunk(int64_t s1);
 /* as_block_plan_init without its checks (as_rand's own path, target mode included). */
 void as_block_plan_fill(int64_t n, int64_t d, const as_rand_options *o, as_block_plan *P);
-/* Pass 1 over X as one block: MT (n x s1) = the chunk-ordered sum (blocks.c). */
+/* Pass 1 over X as one block: MT (n x s1) = the chunk-ordered sum (rand_passes.c). */
 int as_block_sketch_all(const as_block_plan *P, const as_matrix *X, uint64_t seed, double *MT,
                         as_common *c);
 /* The sampling of as_rand and as_block_sample: prob (a work array) from lev
@@ -402,7 +402,7 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
 int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int sampling,
                       const double *term, const double *rowsq, as_common *c);
 /* rowsq (n) = the diagonal of X X' summed as the block passes sum it (see
-   as_block_rowsq): chunk leaves added in chunk order (blocks.c). */
+   as_block_rowsq): chunk leaves added in chunk order (rand_passes.c). */
 int as_block_rowsq_all(const as_block_plan *P, const as_matrix *X, double *rowsq, as_common *c);
 /* Nonzero (default): with Poisson sampling, as_estimate makes the Gram of
    the columns kept for certain once; 0: every resample's Gram whole.

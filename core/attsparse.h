@@ -796,7 +796,7 @@ enum { AS_OUT_GRAM = 0, AS_OUT_SYM_ATTENTION = 1, AS_OUT_ATTENTION = 2 };
 int as_output_check(int what, const as_matrix *Q, const as_matrix *K, int64_t dv,
                     const as_metrics_options *o, as_common *c);
 
-/* ------------------------------------------------------------------ Q != K (qk.c; gram.c) */
+/* ------------------------------------------------------------------ Q != K (qk_attention.c; gram.c) */
 /* C ((nrow(A)) x (b1 - b0), column-major) = A(:, idx) diag(w)^2 B(b0:b1-1, idx)':
    row j of C pairs row j of A with rows b0.. of B. index == NULL: all columns,
    weight == NULL: weights 1. A, B dense or CSC with the same ncol. Dense A and

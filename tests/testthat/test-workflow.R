@@ -181,3 +181,20 @@ test_that("verbose progress comes through message(), so suppressMessages() hides
 test_that("rows whose squared norms overflow get their own message, not a scale of 0", {
   expect_message(attsparse:::precheck(matrix(1e200, 2, 5)), "the squared norms of X's rows overflow")
 })
+
+test_that("a dgCMatrix subclass with slots of its own (as quanteda's dfm) runs as its dgCMatrix part", {
+  e <- new.env()
+  methods::setClass("dfmLike", contains = "dgCMatrix", slots = c(docvars = "data.frame"), where = e)
+  X <- wide()
+  S <- Matrix::Matrix(X * (abs(X) > 0.05), sparse = TRUE)
+  dimnames(S) <- list(paste0("doc", seq_len(nrow(S))), paste0("term", seq_len(ncol(S))))
+  D <- methods::new("dfmLike", S, docvars = data.frame(id = seq_len(nrow(S))))
+  expect_s4_class(D, "dgCMatrix")
+  P <- attsparse_prepare(D)
+  expect_identical(as.matrix(P), as.matrix(attsparse_prepare(S)))
+  g <- attsparse_greedy(P, rel = 0.05)
+  expect_identical(coef(g), coef(attsparse_greedy(attsparse_prepare(S), rel = 0.05)))
+  expect_true(all(startsWith(names(coef(g)), "term")))
+  # new documents of the same class, their columns in another order
+  expect_equal(predict(g, D[, rev(seq_len(ncol(D)))]), predict(g, S))
+})

@@ -1,4 +1,4 @@
-/* qkv.c: the sketches with keys and values: as_rand and as_det on the stacked [X; K], then the metrics of Att(X, K) and Att V from the same call. */
+/* qk_sketch.c: the sketches with keys and values: as_rand and as_det on the stacked [X; K], then the metrics of Att(X, K) and Att V from the same call. */
 #include "as_internal.h"
 
 /* The metrics of a sample S of [X; K] (of X when K is NULL) that 'error' and

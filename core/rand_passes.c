@@ -1,4 +1,4 @@
-/* blocks.c: the randomized algorithm as passes over blocks of columns (larger than memory, or spread over workers). */
+/* rand_passes.c: the randomized algorithm as passes over blocks of columns (larger than memory, or spread over workers). */
 #include "as_internal.h"
 #include <float.h>
 

@@ -1,4 +1,4 @@
-/* qk.c: Q != K primitives: the metrics of Att(Q, K) and Att V, the shapes and values of K and V, exact attention by blocks of rows (the Grams: gram.c; the stacked view's scores: leverage.c; the sketches with keys and values: qkv.c). */
+/* qk_attention.c: Q != K primitives: the metrics of Att(Q, K) and Att V, the shapes and values of K and V, exact attention by blocks of rows (the Grams: gram.c; the stacked view's scores: leverage.c; the sketches with keys and values: qk_sketch.c). */
 #include "as_internal.h"
 #include <float.h>
 #include <stdio.h>
