@@ -145,6 +145,23 @@ test_that("a SingleCellExperiment: features as rows, results written back, new c
   expect_equal(predict(res, new), as.matrix(res$Y)[1:4, ], ignore_attr = TRUE, tolerance = 1e-13)
 })
 
+test_that("a container with a DelayedArray assay is read by blocks, with BPPARAM as elsewhere", {
+  skip_if_not_installed("SummarizedExperiment")
+  skip_if_not_installed("DelayedArray")
+  skip_if_not_installed("BiocParallel")
+  set.seed(2)
+  counts <- matrix(rpois(300 * 20, 3), 300, 20, dimnames = list(paste0("g", 1:300), paste0("s", 1:20)))
+  logc <- log1p(counts) / 8
+  se <- SummarizedExperiment::SummarizedExperiment(list(logcounts = DelayedArray::DelayedArray(logc)))
+  r0 <- attsparse_rand(t(logc), m = 200, seed = 4, sampling = "poisson")
+  r1 <- attsparse_rand(se, m = 200, seed = 4, sampling = "poisson", BPPARAM = BiocParallel::SerialParam(),
+                       block_columns = 64)
+  expect_identical(r1$index, r0$index)
+  expect_identical(r1$weight, r0$weight)
+  expect_equal(r1$rel_error, r0$rel_error, tolerance = 1e-12)
+  expect_error(attsparse_rand(se, BPPARAM = 2), "BiocParallelParam")
+})
+
 test_that("the traps are said before any work: logits that overflow, Y = 0 within the target, X transposed", {
   X <- wide()
   g <- max(rowSums((40 * X)^2))
