@@ -35,6 +35,7 @@ attsparse_rand <- function(X, ...) {
   if (!is.null(blocks)) {
     if (!is.null(opts[["K"]]) || !is.null(opts[["V"]]))
       stop("'K' and 'V' need X in memory, not a DelayedMatrix", call. = FALSE)
+    precheck_shape(X)          # R/precheck.R: its shape's trap, before any pass
     return(rand_blocks(X, blocks))
   }
   X <- as_input(X)

@@ -10,3 +10,10 @@ precheck <- function(X, rel = NULL) {
   if (nzchar(p$message)) message(p$message)
   invisible(p)
 }
+
+# An X read by blocks (a DelayedMatrix): the trap of its shape alone, before any pass.
+precheck_shape <- function(X) {
+  w <- .Call(C_precheck_shape, as.numeric(nrow(X)), as.numeric(ncol(X)))
+  if (nzchar(w)) warning(w, call. = FALSE, immediate. = TRUE)
+  invisible(w)
+}

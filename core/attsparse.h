@@ -883,6 +883,8 @@ typedef struct as_precheck_out {
     char   scale_note[384];    /* the message, when flags has AS_PRECHECK_OVERFLOW or _TRIVIAL */
 } as_precheck_out;
 int as_precheck(const as_matrix *X, double rel_target, as_precheck_out *out, as_common *c);
+/* The trap of the shape alone, for an X read by blocks (before any pass): X transposed. */
+void as_precheck_shape(int64_t n, int64_t d, as_precheck_out *out);
 
 #ifdef __cplusplus
 }

@@ -47,15 +47,10 @@ static int pc_gmax(const as_matrix *X, double *g, as_common *c)
     return AS_OK;
 }
 
-int as_precheck(const as_matrix *X, double rel_target, as_precheck_out *out, as_common *c)
+void as_precheck_shape(int64_t n, int64_t d, as_precheck_out *out)
 {
-    int64_t n = X->nrow, d = X->ncol;
-    double g = 0;
     memset(out, 0, sizeof(*out));
-    if (n <= 0 || d <= 0) return AS_OK;
-    if (pc_gmax(X, &g, c) != AS_OK) return c->status;
-    out->gmax = g;
-    out->scale = g > 0 ? sqrt(1 / g) : 1;
+    out->scale = 1;
     if (n > d && n >= AS_PRECHECK_ROWS) {
         out->flags |= AS_PRECHECK_TRANSPOSED;
         snprintf(out->transposed, sizeof(out->transposed),
@@ -63,6 +58,17 @@ int as_precheck(const as_matrix *X, double rel_target, as_precheck_out *out, as_
                  "one row per sample; if the rows are features (a Bioconductor assay), give t(X) in R, X' in Octave",
                  (long long)n, (long long)d);
     }
+}
+
+int as_precheck(const as_matrix *X, double rel_target, as_precheck_out *out, as_common *c)
+{
+    int64_t n = X->nrow, d = X->ncol;
+    double g = 0;
+    as_precheck_shape(n, d, out);
+    if (n <= 0 || d <= 0) return AS_OK;
+    if (pc_gmax(X, &g, c) != AS_OK) return c->status;
+    out->gmax = g;
+    out->scale = g > 0 ? sqrt(1 / g) : 1;
     if (!isfinite(g)) {
         out->flags |= AS_PRECHECK_OVERFLOW;
         out->scale = 0;

@@ -17,6 +17,7 @@ SEXP as_r_gram(SEXP X, SEXP opts);
 SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts);
 SEXP as_r_blocks_refuse(SEXP method);
 SEXP as_r_precheck(SEXP X, SEXP rel);
+SEXP as_r_precheck_shape(SEXP n, SEXP d);
 /* rblocks.c */
 SEXP as_r_blocks_new(SEXP what, SEXP n, SEXP d, SEXP opts, SEXP Y, SEXP width, SEXP workers);
 SEXP as_r_blocks_next(SEXP ptr);
@@ -41,6 +42,7 @@ static const R_CallMethodDef call_methods[] = {
     {"attention", (DL_FUNC)&as_r_attention, 4},
     {"blocks_refuse", (DL_FUNC)&as_r_blocks_refuse, 1},
     {"precheck", (DL_FUNC)&as_r_precheck, 2},
+    {"precheck_shape", (DL_FUNC)&as_r_precheck_shape, 2},
     {"blocks_new", (DL_FUNC)&as_r_blocks_new, 7},
     {"blocks_next", (DL_FUNC)&as_r_blocks_next, 1},
     {"blocks_task_block", (DL_FUNC)&as_r_blocks_task_block, 2},

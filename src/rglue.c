@@ -644,6 +644,14 @@ SEXP as_r_option_table(SEXP call)
     return out;
 }
 
+/* The trap of an X read by blocks, from its shape alone (core/precheck.c): the warning, "" when none. */
+SEXP as_r_precheck_shape(SEXP n, SEXP d)
+{
+    as_precheck_out out;
+    as_precheck_shape((int64_t)Rf_asReal(n), (int64_t)Rf_asReal(d), &out);
+    return Rf_mkString((out.flags & AS_PRECHECK_TRANSPOSED) ? out.transposed : "");
+}
+
 /* The traps of X found before any work (core/precheck.c): list(warning, message, scale), the texts
    empty when there is none; R raises them (R/precheck.R). */
 SEXP as_r_precheck(SEXP X, SEXP rel)

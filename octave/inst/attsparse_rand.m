@@ -268,6 +268,7 @@ function [Y, err, info] = attsparse_rand (X, varargin)
       error ("attsparse:badArgument", "attsparse_rand: a block reader X does not take K or V");
     endif
     [rd, ncol, nrow, block, rest] = reader_args (X, opts, "attsparse_rand");
+    precheck ([nrow, ncol], {}, "attsparse_rand", NaN, "shape");   # its shape's trap, before any pass
     [Y, err, info] = __attsparse__ ("rand_blocks", rd, ncol, nrow, block, rest{:});
     info = with_prepare (info, prep);
     return;

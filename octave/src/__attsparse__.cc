@@ -14,6 +14,7 @@
 //   e              = __attsparse__ ("error_blocks", reader, ncol, nrow, block, Y, name, value, ...)
 //                    __attsparse__ ("blocks_refuse", "det"|"greedy"): the core's error for X by blocks
 //   [warn, note]   = __attsparse__ ("precheck", X, rel): the traps of X before any work ("" for none)
+//   warn           = __attsparse__ ("precheck_shape", nrow, ncol): a block reader's shape's trap
 //   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", {K}, {V}, X, name, value, ...)
 //                    Q != K: the command on [X; K] ({} for X) with values V ({} for none)
 // The inst/*.m wrappers convert single/logical/integer input to double and
@@ -871,6 +872,15 @@ void cmd_precheck (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[
   plhs[1] = mxCreateString ((out.flags & (AS_PRECHECK_OVERFLOW | AS_PRECHECK_TRIVIAL)) ? out.scale_note : "");
 }
 
+// The trap of an X read by blocks, from its shape (nrow, ncol) alone: the warning, "" when none.
+void cmd_precheck_shape (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  as_precheck_out out;
+  need_args (w, nrhs, 2);
+  as_precheck_shape ((int64_t) mxGetScalar (prhs[0]), (int64_t) mxGetScalar (prhs[1]), &out);
+  plhs[0] = mxCreateString ((out.flags & AS_PRECHECK_TRANSPOSED) ? out.transposed : "");
+}
+
 const Command commands[] = {
   { "rand", "attsparse_rand", cmd_rand },
   { "det", "attsparse_det", cmd_det },
@@ -887,6 +897,7 @@ const Command commands[] = {
   { "error_blocks", "attention_error", cmd_error_blocks },
   { "blocks_refuse", "attsparse", cmd_blocks_refuse },
   { "precheck", "attsparse", cmd_precheck },
+  { "precheck_shape", "attsparse", cmd_precheck_shape },
 };
 
 // The core's refusal of X by blocks (a reader) for a method that needs X in

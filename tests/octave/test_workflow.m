@@ -51,6 +51,10 @@
 
 ## the traps before any work: X transposed is a warning naming X'
 %!warning <give t\(X\) in R, X' in Octave> attsparse_rand (randn (1200, 30) / 10, "m", 5, "error", false, "seed", 1);
+## a block reader: said from its shape, before any pass
+%!warning <X has more rows \(1200\) than columns \(30\)> 
+%! B = randn (1200, 30) / 10;
+%! attsparse_rand (@(a, b) B(:, a:b), "ncol", 30, "nrow", 1200, "m", 5, "error", false, "seed", 1);
 
 %!test
 %! ## logits that overflow, and Y = 0 within the target: the same rule as R's, from the core

@@ -181,6 +181,10 @@ test_that("the traps are said before any work: logits that overflow, Y = 0 withi
   # more rows than columns, many rows: a warning naming t(X) before the run
   B <- matrix(rnorm(1200 * 30), 1200) / 10
   expect_warning(attsparse_rand(B, m = 5, error = FALSE, seed = 1), "give t\\(X\\) in R")
+  # read by blocks (a DelayedMatrix): said from its shape, before any pass
+  if (requireNamespace("DelayedArray", quietly = TRUE))
+    expect_warning(attsparse_rand(DelayedArray::DelayedArray(B), m = 5, error = FALSE, seed = 1),
+                   "X has more rows \\(1200\\) than columns \\(30\\).*give t\\(X\\) in R")
   expect_warning(attsparse:::precheck(B[1:999, ]), NA)
 })
 

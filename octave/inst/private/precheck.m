@@ -1,7 +1,8 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
 ## precheck.m: the traps of X said before any work (the core's rule, core/precheck.c): X transposed (a warning), logits that overflow or so small that Y = 0 meets the target (a note on stderr with the scale to use).
+## With a fifth argument "shape", X is [nrow, ncol] of a block reader: the trap of the shape alone, before any pass.
 
-function precheck (X, opts, fname, rel_default)
+function precheck (X, opts, fname, rel_default, what)
   rel = rel_default;
   if (! (isnumeric (rel) && isscalar (rel)))
     rel = NaN;
@@ -15,7 +16,12 @@ function precheck (X, opts, fname, rel_default)
     rel = NaN;   # a column budget: no target
   endif
   try
-    [warn, note] = __attsparse__ ("precheck", X, double (rel));
+    if (nargin > 4 && strcmp (what, "shape"))
+      warn = __attsparse__ ("precheck_shape", X(1), X(2));
+      note = "";
+    else
+      [warn, note] = __attsparse__ ("precheck", X, double (rel));
+    endif
   catch
     return;   # a bad X: the call itself says what is wrong, under its own name
   end_try_catch
