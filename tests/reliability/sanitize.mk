@@ -51,9 +51,11 @@ endef
 $(eval $(call san_build,$(ASAN_DIR),$(ASAN_CFLAGS)))
 $(eval $(call san_build,$(VG_DIR),$(VG_CFLAGS)))
 
-# the programs run two at a time, as under valgrind below, reported in order
+# the programs run two at a time, as under valgrind below, the longest first (test_refit: 2 minutes under ASan,
+# test_bits and test_nomem about 30 s), reported in order
+ASAN_LONG   := $(filter %/test_refit,$(ASAN_TESTS)) $(filter %/test_bits %/test_nomem,$(ASAN_TESTS))
 check-sanitize: $(ASAN_TESTS)
-	@printf '%s\n' $(ASAN_TESTS) | xargs -P 2 -I{} sh -c '$(ASAN_ENV) {} >{}.log 2>&1; echo $$? >{}.status'
+	@printf '%s\n' $(ASAN_LONG) $(filter-out $(ASAN_LONG),$(ASAN_TESTS)) | xargs -P 2 -I{} sh -c '$(ASAN_ENV) {} >{}.log 2>&1; echo $$? >{}.status'
 	@fail=0; for t in $(ASAN_TESTS); do echo "== asan+ubsan $$t"; \
 	  st=$$(cat $$t.status); tail -1 $$t.log; \
 	  if [ $$st -ne 0 ] || grep -qE "runtime error|ERROR: (Address|Leak)Sanitizer" $$t.log; then \
