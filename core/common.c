@@ -117,20 +117,25 @@ int as_interrupted(as_common *c)
     return AS_OK;
 }
 
-void as_progress(as_common *c, const char *fmt, ...)
+/* One line through the print hook. */
+static void as_vprint(as_common *c, const char *fmt, va_list ap)
 {
     char line[256];
+    vsnprintf(line, sizeof(line), fmt, ap);
+    c->print_fn(c->ctx, line);
+}
+
+void as_progress(as_common *c, const char *fmt, ...)
+{
     va_list ap;
     if (!c->verbose || c->print_fn == NULL) return;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
+    as_vprint(c, fmt, ap);
     va_end(ap);
-    c->print_fn(c->ctx, line);
 }
 
 void as_status(as_common *c, const char *fmt, ...)
 {
-    char line[256];
     va_list ap;
     double now;
     if (c->print_fn == NULL) return;
@@ -138,9 +143,8 @@ void as_status(as_common *c, const char *fmt, ...)
     if (!c->verbose && (now - c->started < c->tune.status_after || now - c->reported < c->tune.status_every)) return;
     c->reported = now;
     va_start(ap, fmt);
-    vsnprintf(line, sizeof(line), fmt, ap);
+    as_vprint(c, fmt, ap);
     va_end(ap);
-    c->print_fn(c->ctx, line);
 }
 
 int as_threads_cap(void)
