@@ -5,13 +5,14 @@
 set -euo pipefail
 tool=$1 dir=$2
 steps=(
-  "plain greedy, Frobenius refit|centre=0 gain=0 lawson=0 diag=0 prune=0 two=0 batch=0.05"
-  "+ gain per norm|centre=0 gain=1 lawson=0 diag=0 prune=0 two=0 batch=0.05"
-  "+ row-centred error|centre=1 gain=1 lawson=0 diag=0 prune=0 two=0 batch=0.05"
-  "+ row weights (Lawson)|centre=1 gain=1 lawson=2 diag=0 prune=0 two=0 batch=0.05"
-  "+ diagonal weight tried|centre=1 gain=1 lawson=2 diag=0.3 prune=0 two=0 batch=0.05"
-  "+ two choices a column|centre=1 gain=1 lawson=2 diag=0.3 prune=0 two=1 batch=0.05"
-  "+ prune (shipped)|centre=1 gain=1 lawson=2 diag=0.3 prune=4 two=1 batch=0.05"
+  "plain greedy, Frobenius refit|centre=0 gain=0 lawson=0 diag=0 prune=0 two=0 batch=0.05 minimax=0"
+  "+ gain per norm|centre=0 gain=1 lawson=0 diag=0 prune=0 two=0 batch=0.05 minimax=0"
+  "+ row-centred error|centre=1 gain=1 lawson=0 diag=0 prune=0 two=0 batch=0.05 minimax=0"
+  "+ row weights (Lawson)|centre=1 gain=1 lawson=2 diag=0 prune=0 two=0 batch=0.05 minimax=0"
+  "+ diagonal weight tried|centre=1 gain=1 lawson=2 diag=0.3 prune=0 two=0 batch=0.05 minimax=0"
+  "+ two choices a column|centre=1 gain=1 lawson=2 diag=0.3 prune=0 two=1 batch=0.05 minimax=0"
+  "+ prune|centre=1 gain=1 lawson=2 diag=0.3 prune=4 two=1 batch=0.05 minimax=0"
+  "+ minimax fit, its prune (shipped)|centre=1 gain=1 lawson=2 diag=0.3 prune=4 two=1 batch=0.05 minimax=8"
 )
 inputs=()
 for f in crude acq golub lung example; do [ -s "$dir/$f.bin" ] && inputs+=("$f"); done

@@ -167,8 +167,8 @@ double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
 
 /* The refit of option 'refit' (as_rand, as_det; refit.c): the weights of
    S's columns (S->index) chosen again, nonnegative, by the greedy method's
-   reweighted least squares against X X', the weights with the smallest exact
-   rel kept (the sample's own among them); zero weights dropped (S->k may
+   reweighted least squares against X X' (and its minimax fit where n^2 is
+   small), the weights with the smallest exact rel kept (the sample's own among them); zero weights dropped (S->k may
    shrink); S->refit_rel the rel before, S->estimate none (AS_WHY_REFIT).
    *G: X X' (n x n) when the caller has it, else NULL: then computed here and
    handed back (the caller frees it with as_free); mem_mb: option 'memory'. */

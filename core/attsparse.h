@@ -44,6 +44,7 @@ typedef struct as_tune {
     double status_after, status_every; /* progress lines: after this many
                                   seconds of a call, at most one this often */
     int    greedy_lawson;      /* greedy: Lawson reweighting steps                */
+    int    greedy_minimax;     /* greedy: steps of the minimax fit (0: none)      */
     int    greedy_centre, greedy_gain, greedy_two;  /* greedy: parts of the path  */
     int    estimate_split;     /* bootstrap estimate on split columns             */
     int    spectral_chol;      /* spectral error: try the Cholesky route first    */

@@ -33,7 +33,10 @@
    ||phi_j||^2 (those whose own best weight lowers f the most; a share of
    the columns kept, at least one), refits, and reweights; the rounds stop
    when the exact rel of H meets the target (or k columns are kept); then
-   the smallest-weight columns are pruned while rel still meets it. The
+   the smallest-weight columns are pruned while rel still meets it. Where
+   n^2 is small the weights are then fitted to the max itself (Lawson's rule
+   on every entry, not only rows: greedy_fit.c's minimax fit) and the prune
+   runs again with that fit. The
    exact rel is computed from G and H at every step: the result's rel_error
    is a certificate, never an estimate.
 
@@ -135,7 +138,7 @@ static double gr_reach(const gr_state *s, int64_t a)
    on, and after a few of those in a row the other order is tried. Its refits cost at most c->tune.greedy_prune_share
    times what the rounds' did (counted in k^2 per refit: the same on every
    machine). */
-static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
+static int gr_prune(gr_state *s, double target, double *rel, int minimax, as_common *c)
 {
     int64_t k, a, q;
     gr_pick *order = NULL;
@@ -154,7 +157,7 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
         int64_t open = 0;
         k = s->k;
         if (how == 0 && as_gr_normal(s, c) != AS_OK) goto done;
-        s->fresh = how == 0;   /* the trial's first refit: the same u and columns (dropping sets weights) */
+        s->fresh = how == 0 && !minimax;   /* the trial's first refit: the same u and columns (dropping sets weights) */
         for (a = 0; a < k; a++) {
             /* largest first: the smallest loss of f, or the smallest move of the error;
                the columns whose drop alone failed last */
@@ -172,7 +175,8 @@ static int gr_prune(gr_state *s, double target, double *rel, as_common *c)
             s->w[order[a].t] = 0;
             s->ban[order[a].t] = 1;
         }
-        if (as_gr_fit(s, &r, c) != AS_OK) goto done;
+        r = INFINITY;
+        if ((minimax ? as_gr_fit_minimax(s, &r, AS_GREEDY_MM_TRIAL, c) : as_gr_fit(s, &r, c)) != AS_OK) goto done;
         for (a = 0; a < k; a++) s->ban[a] = 0;
         as_status(c, "greedy%s: prune %lld of %lld columns: rel %.4g%% (target %.4g%%), %.1f s", gr_path_words(s),
                   (long long)q, (long long)k, 100 * r, 100 * target, as_wtime() - c->started);
@@ -202,6 +206,22 @@ done:
     for (a = 0; a < s->k; a++) s->in[s->sel[a]] = 1;
     as_free(c, order);
     as_gr_snap_free(&save, c);
+    return c->status;
+}
+
+/* The minimax fit of the kept columns (when 'memory' holds its entries),
+   then, where it meets the target, the prune again with it: the columns the
+   proxy's fit needed and the largest error itself does not. */
+static int gr_minimax(gr_state *s, double target, double *rel, as_common *c)
+{
+    double r = *rel;
+    if (c->tune.greedy_minimax <= 0 || s->k == 0 || !as_gr_minimax_room(s, c)) return c->status;
+    if (as_gr_fit_minimax(s, &r, c->tune.greedy_minimax, c) != AS_OK) return c->status;
+    as_status(c, "greedy%s: minimax fit of %lld columns: rel %.4g%%, %.1f s", gr_path_words(s), (long long)s->k,
+              100 * r, as_wtime() - c->started);
+    *rel = r;
+    as_gr_compact(s);
+    if (!isnan(target) && *rel <= target && s->k > 1) return gr_prune(s, target, rel, 1, c);
     return c->status;
 }
 
@@ -484,8 +504,9 @@ static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, 
             if (!keep.sel || !keep.w) goto done;
         }
         if (gr_rounds(&s, target, budget, &rel, &rounds, trail, lead, &keep, c) != AS_OK) goto done;
-        if (!isnan(target) && rel <= target && s.k > 1 && gr_prune(&s, target, &rel, c) != AS_OK) goto done;
+        if (!isnan(target) && rel <= target && s.k > 1 && gr_prune(&s, target, &rel, 0, c) != AS_OK) goto done;
         if (isnan(target) && s.k > 0 && gr_polish(&s, &rel, c) != AS_OK) goto done;
+        if (s.path.centre && gr_minimax(&s, target, &rel, c) != AS_OK) goto done;
         /* a budget: the best columns of the rounds when the last ones, polished, are worse
            (a larger budget passes through every state a smaller one ends in) */
         if (keep.k >= 0 && keep.rel < rel &&

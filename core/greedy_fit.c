@@ -6,9 +6,10 @@
 #define AS_GREEDY_U_FLOOR 1e-3
 
 /* ------------------------------------------------------------------ errors */
-/* rel of H against G, and each row's off the diagonal (rowrel, may be NULL)
-   and on it (s->diagrel). */
-double as_gr_rel(const gr_state *s, const double *H, double *rowrel, as_common *c)
+/* rel of H against G, each row's off the diagonal (rowrel, may be NULL) and
+   on it (s->diagrel, with rowrel), each entry's (err, may be NULL: entry
+   (i, l) at l + i n). */
+static double gr_errors(const gr_state *s, const double *H, double *rowrel, double *err, as_common *c)
 {
     int64_t n = s->n;
     double rel = 0;
@@ -22,10 +23,13 @@ double as_gr_rel(const gr_state *s, const double *H, double *rowrel, as_common *
 #pragma omp for schedule(static)
 #endif
         for (a = 0; a < n; a++) {
-            double lh = as_lse(n, H + a * n), r = 0, q;
-            for (b = 0; b < n; b++)
-                if (b != a) r = fmax(r, fabs(expm1((H[b + a * n] - lh) - (s->G[b + a * n] - s->lg[a]))));
-            q = fabs(expm1((H[a + a * n] - lh) - (s->G[a + a * n] - s->lg[a])));
+            double lh = as_lse(n, H + a * n), r = 0, q = 0;
+            for (b = 0; b < n; b++) {
+                double e = fabs(expm1((H[b + a * n] - lh) - (s->G[b + a * n] - s->lg[a])));
+                if (err) err[b + a * n] = e;
+                if (b != a) r = fmax(r, e);
+                else q = e;
+            }
             if (rowrel) {
                 rowrel[a] = r;
                 s->diagrel[a] = q;
@@ -38,6 +42,11 @@ double as_gr_rel(const gr_state *s, const double *H, double *rowrel, as_common *
         rel = fmax(rel, mx);
     }
     return rel;
+}
+
+double as_gr_rel(const gr_state *s, const double *H, double *rowrel, as_common *c)
+{
+    return gr_errors(s, H, rowrel, NULL, c);
 }
 
 /* H = sum_a w_a x_a x_a' over the kept columns. */
@@ -214,6 +223,63 @@ static void gr_reweight(gr_state *s)
 void as_gr_reweight(gr_state *s)
 {
     gr_reweight(s);
+}
+
+/* ------------------------------------------------------------------ the minimax fit */
+/* Lawson's step on every entry from the errors in s->err (the largest: rel):
+   each entry's weight times its error over rel (the first: the error over
+   rel), the entries' weights then scaled to as much in all as the rows'. */
+static void gr_mm_entries(gr_state *s, double rel)
+{
+    int64_t n = s->n, i, l, e;
+    double tot = 0, usum = 0;
+    if (!(rel > 0)) return;
+    if (s->ne != n * n) {
+        for (e = 0, i = 0; i < n; i++)
+            for (l = 0; l < n; l++, e++) {
+                s->E[e].i = i;
+                s->E[e].l = l;
+                s->E[e].z = 1;
+            }
+        s->ne = n * n;
+    }
+    for (e = 0; e < s->ne; e++) {
+        s->E[e].z *= s->err[s->E[e].l + s->E[e].i * n] / rel;
+        tot += s->E[e].z;
+    }
+    for (i = 0; i < n; i++) usum += s->u[i];
+    if (tot > 0)
+        for (e = 0; e < s->ne; e++) s->E[e].z *= (double)n * usum / tot;
+}
+
+int as_gr_fit_minimax(gr_state *s, double *rel, int steps, as_common *c)
+{
+    int it;
+    double best = *rel, r;
+    if (s->k == 0 || steps <= 0) return AS_OK;
+    if (isfinite(best)) as_gr_snap_take(s, &s->best);
+    if (!s->mm) {
+        /* the entries' first weights from the current weights' errors */
+        if (as_gr_make_h(s, s->H, c) != AS_OK) return c->status;
+        gr_mm_entries(s, gr_errors(s, s->H, NULL, s->err, c));
+        s->mm = 1;
+    }
+    for (it = 0; it <= steps; it++) {
+        if (as_interrupted(c)) return c->status;
+        s->work += (double)s->k * (double)s->k;
+        if (as_gr_normal(s, c) != AS_OK || gr_solve(s, c) != AS_OK || as_gr_make_h(s, s->H, c) != AS_OK)
+            return c->status;
+        r = gr_errors(s, s->H, NULL, s->err, c);
+        if (r < best) {
+            best = r;
+            as_gr_snap_take(s, &s->best);
+        }
+        if (it < steps) gr_mm_entries(s, r);
+    }
+    as_gr_snap_put(s, &s->best);
+    if (as_gr_make_h(s, s->H, c) != AS_OK) return c->status;
+    *rel = as_gr_rel(s, s->H, s->rowrel, c);
+    return AS_OK;
 }
 
 /* ------------------------------------------------------------------ the refit */

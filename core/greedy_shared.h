@@ -10,6 +10,12 @@
 /* Refits of option 'refit' at most, and of a budget run's polish (each with
    its reweighting steps). */
 #define AS_GREEDY_REFIT_STEPS 4
+/* The minimax fit weighs every entry of the n x n error: it is made when n^2
+   is at most this (n <= 90). */
+#define AS_GREEDY_MM_ENTRIES 8192
+/* Steps of the minimax fit in each of its prune's trials (from the weights
+   of the last columns kept). */
+#define AS_GREEDY_MM_TRIAL 2
 
 /* memcpy that takes a null pointer with a size of 0 (no columns kept yet, no entry weights yet),
    which memcpy itself must not be given. */
@@ -102,6 +108,9 @@ typedef struct gr_state {
     double work_cap;         /* the rounds stop past this much work (INFINITY: no cap) */
     int64_t kmax;            /* kept columns checked against 'memory' before the run (0: none) */
     int capped;              /* 'memory' held fewer columns than a round asked for */
+    /* the minimax fit (greedy_fit.c) */
+    int mm;                  /* E holds the minimax fit's entries (u at its floor) */
+    double *err;             /* n x n: each entry's exact error (row i in column i) */
 } gr_state;
 
 /* Candidate t's column of X. */
@@ -164,6 +173,17 @@ void as_gr_reweight(gr_state *s);
 /* Refit and reweight (c->tune.greedy_lawson steps), keeping the weights with the
    smallest rel; H and *rel are theirs. */
 int as_gr_fit(gr_state *s, double *rel, as_common *c);
+/* Room for the minimax fit's entries (all n^2 of them) when there are at most
+   AS_GREEDY_MM_ENTRIES and 'memory' holds them: 1 when there is, 0 when not
+   (the fit is then not made). */
+int as_gr_minimax_room(gr_state *s, as_common *c);
+/* The minimax fit: the kept columns' weights refitted toward the smallest
+   largest error itself, by Lawson's reweighting of every single entry of the
+   error (iteratively reweighted least squares toward the max norm): `steps`
+   steps, the weights with the smallest exact rel kept.
+   *rel on entry: the current weights' rel (INFINITY: they are not a fit, as
+   in the prune's trials); on return, that of the weights kept (H theirs). */
+int as_gr_fit_minimax(gr_state *s, double *rel, int steps, as_common *c);
 /* Kept columns that are positive multiples of one another merged into one
    (the weight of both), kept when rel still meets the target (a budget: is
    no worse); H and *rel those of the columns kept. */

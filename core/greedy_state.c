@@ -174,12 +174,47 @@ void as_gr_free(gr_state *s, as_common *c)
     void *arrays[] = {s->off, s->alpha, s->nx2, s->csum, s->score, s->norm, s->in, s->scratch_ri, s->scratch_xv,
                       s->G, s->A, s->lg, s->H, s->R, s->M, s->u, s->dg, s->E, s->rowrel, s->diagrel,
                       s->r1, s->rho, s->su, s->sel, s->col, s->w, s->sw, s->ban, s->Xs, s->XA, s->K, s->b,
-                      s->U, s->C, s->cpos, s->csel, s->cold, s->cnew, s->Cn, s->Bn};
+                      s->U, s->C, s->cpos, s->csel, s->cold, s->cnew, s->Cn, s->Bn, s->err};
     size_t t;
     for (t = 0; t < sizeof arrays / sizeof arrays[0]; t++) as_free(c, arrays[t]);
     as_nnls_work_free(&s->nnls, c);
     as_gr_snap_free(&s->best, c);
     memset(s, 0, sizeof(*s));
+}
+
+int as_gr_minimax_room(gr_state *s, as_common *c)
+{
+    int64_t n = s->n, need = n * n, cap = s->kcap > 0 ? s->kcap : 1;
+    double mb = s->mem_mb > 0 ? s->mem_mb : as_mem_default_mb(), extra;
+    gr_entry *E, *bE;
+    double *U;
+    if (s->err) return 1;
+    if (need > AS_GREEDY_MM_ENTRIES) return 0;
+    if (need < s->necap) need = s->necap;
+    /* the errors, the larger operands, the entries of the state, its best and the prune's snapshot */
+    extra = 8.0 * (double)n * (double)n + 8.0 * (double)(need - s->necap) * (double)cap +
+            3.0 * (double)need * (double)sizeof(gr_entry);
+    if (mb > 0 && (gr_bytes(s, s->kcap) + extra) / 1048576.0 > mb) return 0;
+    s->err = as_malloc(c, (size_t)(n * n), sizeof(double));
+    E = as_malloc(c, (size_t)need, sizeof(gr_entry));
+    bE = as_malloc(c, (size_t)need, sizeof(gr_entry));
+    U = as_malloc(c, (size_t)((n + need) * cap), sizeof(double));
+    if (!s->err || !E || !bE || !U) {
+        as_free(c, E);
+        as_free(c, bE);
+        as_free(c, U);
+        return 0;
+    }
+    gr_copy(E, s->E, sizeof(gr_entry) * (size_t)s->ne);
+    gr_copy(bE, s->best.E, sizeof(gr_entry) * (size_t)s->best.ne);
+    as_free(c, s->E);
+    as_free(c, s->best.E);
+    as_free(c, s->U);
+    s->E = E;
+    s->best.E = bE;
+    s->U = U;
+    s->necap = need;
+    return 1;
 }
 
 /* Column a of Xs and XA from candidate q. */

@@ -89,6 +89,13 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
     }
     if (rel < rel0 || a > 0) gr_copy(s.w, w0, sizeof(double) * (size_t)k);
     else for (a = 0; a < k; a++) s.w[a] = S->weight[a] * S->weight[a];
+    /* the minimax fit from the weights kept, where n^2 is small (it keeps the best) */
+    if (k > 0 && c->tune.greedy_minimax > 0 && as_gr_minimax_room(&s, c)) {
+        if (as_gr_make_h(&s, s.H, c) != AS_OK) goto done;
+        rel = as_gr_rel(&s, s.H, s.rowrel, c);
+        if (as_gr_fit_minimax(&s, &rel, c->tune.greedy_minimax, c) != AS_OK) goto done;
+    }
+    if (c->status != AS_OK) goto done;
 kept:
     /* S's columns in their order, zero weights dropped */
     {

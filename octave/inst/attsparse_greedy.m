@@ -20,7 +20,9 @@
 ## @code{G}: @var{info}.rel_error, the largest
 ## @code{abs (Att(@var{Y}) ./ Att(@var{X}) - 1)}, is exact, a certificate and not
 ## an estimate.  At the end the columns whose weight matters least are pruned
-## while the target still holds.  No randomness unless @var{X} is so wide that
+## while the target still holds; with up to 90 rows, the weights are then
+## fitted to the largest error itself (Lawson's reweighting of every entry of
+## the @var{n}-by-@var{n} error) and the prune runs again.  No randomness unless @var{X} is so wide that
 ## a pass over its columns costs more than a few @code{X * X'}: then the
 ## candidates are a sample (option @qcode{"candidates"}), and the certificate
 ## stays exact.
