@@ -81,6 +81,12 @@ double as_wtime(void);
    caller has it (else NULL: computed here). */
 int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t *index,
                   const double *weight, int spectral, as_metrics *out, as_common *c);
+/* Whether the spectral metrics are asked for: option 'spectral' (-1, its
+   default: as option 'error'). */
+int as_spectral_asked(int error, int spectral);
+/* The metrics not asked for set to NaN: inf, baseline, r without 'error',
+   rel without `rel`. */
+void as_metrics_mask(as_metrics *M, int error, int rel);
 /* S->metrics and S->error_time as asked by the options 'error' and 'spectral'
    (spectral < 0: as error); G as for as_metrics_of. */
 int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,

@@ -369,11 +369,10 @@ static int as_run_metrics(as_blocks *B, as_common *c)
     /* read whole, the in-memory call made them */
     if (!B->metrics || (B->flags[0] & AS_PF_WHOLE)) return AS_OK;
     as_run_kept(B, &Xs);
-    mo.spectral = B->o.spectral < 0 ? B->o.error : B->o.spectral;
+    mo.spectral = as_spectral_asked(B->o.error, B->o.spectral);
     if (as_attention_error_gram(B->P.n, B->G, &Xs, B->R.S.weight, &mo, &B->R.S.metrics, c) != AS_OK)
         return c->status;
-    if (!B->o.error)
-        B->R.S.metrics.inf = B->R.S.metrics.rel = B->R.S.metrics.baseline = B->R.S.metrics.r = NAN;
+    as_metrics_mask(&B->R.S.metrics, B->o.error, B->o.error);
     B->R.S.error_time = as_wtime() - t0;
     return AS_OK;
 }

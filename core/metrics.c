@@ -392,21 +392,31 @@ int as_output_check(int what, const as_matrix *Q, const as_matrix *K, int64_t dv
                            o->mem_mb, desc, "");
 }
 
+int as_spectral_asked(int error, int spectral)
+{
+    return spectral < 0 ? error : spectral;
+}
+
+void as_metrics_mask(as_metrics *M, int error, int rel)
+{
+    if (!error) M->inf = M->baseline = M->r = NAN;
+    if (!rel) M->rel = NAN;
+}
+
 int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,
                       as_sample *S, as_common *c)
 {
     double t0;
     /* a refit has X X' at hand: the exact rel of the weights it chose costs Y Y' only, and is kept */
     int rel = error || (G != NULL && (S->has & AS_HAS_REFIT));
-    if (spectral < 0) spectral = error;
+    spectral = as_spectral_asked(error, spectral);
     if (!rel && !spectral) return AS_OK;
     t0 = as_wtime();
     c->phase = G ? "metrics: the error of Y against the exact X X'" : "metrics: the exact X X' and the error of Y";
     as_metrics_of(X, G, S->k, S->index, S->weight, spectral, &S->metrics, c);
     c->phase = NULL;
     if (c->status != AS_OK) return c->status;
-    if (!error) S->metrics.inf = S->metrics.baseline = S->metrics.r = NAN;
-    if (!rel) S->metrics.rel = NAN;
+    as_metrics_mask(&S->metrics, error, rel);
     S->error_time = as_wtime() - t0;
     return AS_OK;
 }

@@ -10,7 +10,7 @@ static int as_qkv_metrics(const as_matrix *X, const as_matrix *K, const double *
     as_matrix Z;
     as_qk_metrics Q;
     double t0 = as_wtime();
-    if (spectral < 0) spectral = error;
+    spectral = as_spectral_asked(error, spectral);
     if (K == NULL && (!error || V == NULL)) return AS_OK;   /* the run's own metrics */
     if (K != NULL && !error && !spectral) return AS_OK;
     as_view_stacked(&Z, X, K != NULL ? K : X);
@@ -18,7 +18,7 @@ static int as_qkv_metrics(const as_matrix *X, const as_matrix *K, const double *
         return c->status;
     if (K != NULL) {
         S->metrics = Q.att;
-        if (!error) S->metrics.inf = S->metrics.rel = S->metrics.baseline = S->metrics.r = NAN;
+        as_metrics_mask(&S->metrics, error, error);
         S->error_time = 0;
     }
     if (error) {
