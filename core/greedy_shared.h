@@ -109,7 +109,7 @@ typedef struct gr_state {
     int64_t kmax;            /* kept columns checked against 'memory' before the run (0: none) */
     int capped;              /* 'memory' held fewer columns than a round asked for */
     /* the minimax fit (greedy_fit.c) */
-    int mm;                  /* E holds the minimax fit's entries (u at its floor) */
+    int mm;                  /* E has held the minimax fit's entries (set by its first call) */
     double *err;             /* n x n: each entry's exact error (row i in column i) */
 } gr_state;
 
