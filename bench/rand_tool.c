@@ -8,7 +8,8 @@
                                               as_greedy per target (a rel such as 0.02, or kN: a budget
                                               of N columns): columns kept, exact rel, rounds, seconds;
                                               NAME=VALUE sets the method's internal tunables (batch,
-                                              lawson, diag, prune, centre, gain, two, minimax) and threads, for
+                                              lawson, diag, prune, centre, gain, two, minimax, kmax: the K-free
+                                              fit past kmax kept columns) and threads, for
                                               the ablation table (make bench-greedy)
    File format (little-endian): "ASBIN001", int64 n, d, nnz, kind (0 dense, 1 CSC);
    dense: n*d doubles, column-major; CSC: int32 p[d+1], int32 i[nnz], double x[nnz]. */
@@ -265,9 +266,10 @@ int main(int argc, char **argv)
                 else if (strncmp(a, "gain=", 5) == 0) ctx.tune.greedy_gain = (int)v;
                 else if (strncmp(a, "two=", 4) == 0) ctx.tune.greedy_two = (int)v;
                 else if (strncmp(a, "minimax=", 8) == 0) ctx.tune.greedy_minimax = (int)v;
+                else if (strncmp(a, "kmax=", 5) == 0) ctx.tune.greedy_k_max = (int64_t)v;
                 else if (strncmp(a, "threads=", 8) == 0) ctx.nthreads = (int)v;
                 else if (strncmp(a, "verbose=", 8) == 0) { ctx.verbose = (int)v; ctx.print_fn = on_line; }
-                else die("greedy: unknown setting (batch, lawson, diag, prune, centre, gain, two, minimax, threads, verbose)");
+                else die("greedy: unknown setting (batch, lawson, diag, prune, centre, gain, two, minimax, kmax, threads, verbose)");
                 continue;
             }
             as_greedy_options_init(&o);

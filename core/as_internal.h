@@ -46,6 +46,10 @@ int as_interrupted(as_common *c);
 /* Samples of more columns than this are refitted without the k x k normal
    equations: the default of c->tune.refit_k_max (refit.c says why). */
 #define AS_REFIT_K_MAX 1024
+/* The greedy method's kept columns are fitted without them past this many
+   (the K-based fit's five k x k arrays: 670 MB), and before where that costs
+   less (greedy.c's gr_kfree): the default of c->tune.greedy_k_max. */
+#define AS_GREEDY_K_MAX 4096
 
 /* A long call's progress line: always when verbose; otherwise once the call
    has run c->tune.status_after seconds (2), at most one every

@@ -1,5 +1,5 @@
 /* greedy.c: the fewest columns for an attention error: greedy selection with nonnegative reweighting, the exact rel of the result as its certificate. */
-#include "greedy_shared.h"
+#include "refit_cd.h"
 #include <stdlib.h>
 
 /* The method (DESIGN.md section 10).
@@ -48,7 +48,8 @@
 /* The files: this driver (the rounds, the choice of two, the prune, the
    polish); greedy_pass.c the passes over the candidates (scores, norms);
    greedy_fit.c the fit of the kept columns (the normal equations, the
-   reweighting, the exact rel); nnls.c the nonnegative solve; greedy_state.c
+   reweighting, the exact rel); refit_cd.c the fit without the normal
+   equations, and the choice between the two; nnls.c the nonnegative solve; greedy_state.c
    the arrays and snapshots; refit.c the same fit for a given sample (option
    'refit' of as_rand and as_det). */
 
@@ -161,14 +162,24 @@ static int gr_prune(gr_state *s, double target, double *rel, int minimax, as_com
     while (s->k > 1 && s->work < (1.0 + share) * budget) {
         double r;
         int64_t open = 0;
+        int kfree;
         k = s->k;
-        if (how == 0 && as_gr_normal(s, c) != AS_OK) goto done;
-        s->fresh = how == 0 && !minimax;   /* the trial's first refit: the same u and columns (dropping sets weights) */
+        /* K's diagonal (the K-free fit: the kept columns' norms ||phi_a||_W^2, the same numbers) */
+        kfree = as_gr_kfree(s);
+        if (how == 0 && !kfree && as_gr_normal(s, c) != AS_OK) goto done;
+        if (how == 0 && kfree) {
+            s->score_kept = 1;
+            as_gr_scores(s, s->sel, k, c);
+            s->score_kept = 0;
+            if (c->status != AS_OK) goto done;
+        }
+        s->fresh = how == 0 && !minimax && !kfree;   /* the trial's first refit: the same u and columns (dropping sets weights) */
         for (a = 0; a < k; a++) {
             /* largest first: the smallest loss of f, or the smallest move of the error;
                the columns whose drop alone failed last */
             int shut = s->in[s->sel[a]] == 2;
-            order[a].v = shut ? -INFINITY : how == 0 ? -s->w[a] * s->w[a] * s->K[a + a * k] : -s->w[a] * gr_reach(s, a);
+            double kaa = kfree ? s->norm[s->sel[a]] : s->K[a + a * k];
+            order[a].v = shut ? -INFINITY : how == 0 ? -s->w[a] * s->w[a] * kaa : -s->w[a] * gr_reach(s, a);
             order[a].t = a;
             open += !shut;
         }
@@ -182,7 +193,7 @@ static int gr_prune(gr_state *s, double target, double *rel, int minimax, as_com
             s->ban[order[a].t] = 1;
         }
         r = INFINITY;
-        if ((minimax ? as_gr_fit_minimax(s, &r, AS_GREEDY_MM_TRIAL, c) : as_gr_fit(s, &r, c)) != AS_OK) goto done;
+        if ((minimax ? as_gr_fit_minimax(s, &r, AS_GREEDY_MM_TRIAL, c) : as_gr_refit(s, &r, c)) != AS_OK) goto done;
         for (a = 0; a < k; a++) s->ban[a] = 0;
         as_status(c, "greedy%s: prune %lld of %lld columns: rel %.4g%% (target %.4g%%), %.1f s", gr_path_words(s),
                   (long long)q, (long long)k, 100 * r, 100 * target, as_wtime() - c->started);
@@ -245,13 +256,13 @@ static int gr_try_two(gr_state *s, const gr_pick *picks, double *rel, as_common 
         goto done;
     as_gr_snap_take(s, &before);
     /* the first choice: its state after the refit kept aside */
-    if (as_gr_add(s, picks, 1, c) != AS_OK || as_gr_fit(s, &r0, c) != AS_OK) goto done;
+    if (as_gr_add(s, picks, 1, c) != AS_OK || as_gr_refit(s, &r0, c) != AS_OK) goto done;
     as_gr_snap_take(s, &first);
     /* the second, from the state before */
     s->k = k;
     s->in[picks[0].t] = 0;
     as_gr_snap_put(s, &before);
-    if (as_gr_add(s, picks + 1, 1, c) != AS_OK || as_gr_fit(s, &r1, c) != AS_OK) goto done;
+    if (as_gr_add(s, picks + 1, 1, c) != AS_OK || as_gr_refit(s, &r1, c) != AS_OK) goto done;
     *rel = r1;
     if (r0 < r1) {
         /* back to the first */
@@ -383,7 +394,7 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
         }
         if (s->path.two && m == 1 && gr_select(s, list, np, 1, !raw, picks + 1) == 1 && picks[1].t != picks[0].t) {
             if (gr_try_two(s, picks, rel, c) != AS_OK) break;
-        } else if (as_gr_add(s, picks, m, c) != AS_OK || as_gr_fit(s, rel, c) != AS_OK) break;
+        } else if (as_gr_add(s, picks, m, c) != AS_OK || as_gr_refit(s, rel, c) != AS_OK) break;
         as_gr_compact(s);
         (*rounds)++;
         if (*rounds == 1 && s->path.centre && as_wtime() - c->started >= c->tune.status_after)
@@ -442,7 +453,7 @@ static int gr_polish(gr_state *s, double *rel, as_common *c)
     gr_copy(w, s->w, sizeof(double) * (size_t)s->k);
     for (t = 0; t < AS_GREEDY_REFIT_STEPS; t++) {
         double r;
-        if (as_gr_fit(s, &r, c) != AS_OK) break;
+        if (as_gr_refit(s, &r, c) != AS_OK) break;
         if (!(r < *rel)) break;
         *rel = r;
         gr_copy(w, s->w, sizeof(double) * (size_t)s->k);

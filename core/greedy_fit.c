@@ -119,16 +119,16 @@ static int gr_gram_kept(gr_state *s, as_common *c)
     }
     for (b = 0; b < k; b++)
         for (a = 0; a < k; a++)
-            if (pos[a] >= 0 && pos[b] >= 0) Cn[a + b * k] = s->C[pos[a] + pos[b] * s->kcap];
+            if (pos[a] >= 0 && pos[b] >= 0) Cn[a + b * k] = s->C[pos[a] + pos[b] * s->kscr];
     for (q = 0; q < m; q++) {
         double sq = s->csum[s->sel[newa[q]]];
         for (a = 0; a < k; a++)
             Cn[a + newa[q] * k] = Cn[newa[q] + a * k] = B[a + q * k] - s->csum[s->sel[a]] * sq / (double)n;
     }
-    /* the cache: C (leading dimension kcap) and each candidate's position in it */
+    /* the cache: C (leading dimension kscr) and each candidate's position in it */
     for (a = 0; a < s->ck; a++) s->cpos[s->csel[a]] = -1;
     for (b = 0; b < k; b++) {
-        gr_copy(s->C + b * s->kcap, Cn + b * k, sizeof(double) * (size_t)k);
+        gr_copy(s->C + b * s->kscr, Cn + b * k, sizeof(double) * (size_t)k);
         s->cpos[s->sel[b]] = b;
         s->csel[b] = s->sel[b];
     }
@@ -142,7 +142,7 @@ static int gr_gram_kept(gr_state *s, as_common *c)
    K = (P'P) o C + [V; sqrt(z) Phi]'[V; sqrt(z) Phi], two products. */
 int as_gr_normal(gr_state *s, as_common *c)
 {
-    int64_t n = s->n, k = s->k, a, b, i, e, ld = s->kcap, nv = n + s->ne;
+    int64_t n = s->n, k = s->k, a, b, i, e, ld = s->kscr, nv = n + s->ne;
     double *U = s->U, *K = s->K, *su = s->su, rn = sqrt((double)n);
     if (k == 0) return AS_OK;
     if (gr_gram_kept(s, c) != AS_OK) return c->status;

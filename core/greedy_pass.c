@@ -51,9 +51,6 @@ static int64_t gr_entries(const gr_state *s, int64_t t, int64_t *ri, double *xv)
 /* A pass over candidates: the positions list[p] (list NULL: p itself) for p
    in blocks [p0, p1); y + yo[p - p0] receives the product at candidate
    list[p]'s stored rows (yo: the running sum of their counts). */
-/* A pass over candidates: the positions list[p] (list NULL: p itself) for p
-   in blocks [p0, p1); y + yo[p - p0] receives the product at candidate
-   list[p]'s stored rows (yo: the running sum of their counts). */
 typedef struct gr_pass {
     const int64_t *list;
     const double *B;     /* the n x n matrix applied                   */
@@ -266,7 +263,7 @@ static void gr_score_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t
     const double *al = s->alpha + s->off[q], *yq = P->y + P->yo[p - P->p0];
     double g = 0, nr = 0;
     gr_state *w = (gr_state *)s;   /* each q writes its own entries */
-    if (s->in[q]) {
+    if (s->in[q] && !s->score_kept) {
         w->score[q] = w->norm[q] = 0;
         return;
     }

@@ -67,6 +67,7 @@ typedef struct gr_state {
     double *nx2, *csum;      /* |x_j|^2 and 1'x_j per candidate    */
     double *score, *norm;    /* per candidate                      */
     unsigned char *in;       /* per candidate: kept (the prune: 2, kept for good) */
+    int score_kept;          /* the passes score kept candidates too (else 0: the K-free fit's gradient) */
     int64_t *scratch_ri;     /* per thread: n rows of a column     */
     double *scratch_xv;      /* per thread: n values of a column   */
     int nscratch;            /* threads it has room for            */
@@ -107,6 +108,8 @@ typedef struct gr_state {
     double work;             /* refits made, weighed by k^2 (the prune's budget) */
     double work_cap;         /* the rounds stop past this much work (INFINITY: no cap) */
     int64_t kmax;            /* kept columns checked against 'memory' before the run (0: none) */
+    int64_t kfit;            /* the most kept columns fitted with K (c->tune.greedy_k_max; the refit's: refit_k_max) */
+    int64_t kscr;            /* the K-based fit's scratch holds this many columns (C's leading dimension) */
     int capped;              /* 'memory' held fewer columns than a round asked for */
     /* the minimax fit (greedy_fit.c) */
     int mm;                  /* E has held the minimax fit's entries (set by its first call) */
@@ -124,7 +127,8 @@ static inline int64_t gr_col(const gr_state *s, int64_t t)
 gr_path as_gr_path_default(const as_common *c);
 /* The working arrays for up to kmax kept columns, checked against the cap
    mem_mb (`what`: the caller, for the message); s->kmax = kmax, the most the
-   arrays then grow to. */
+   arrays then grow to; s->kfit = c->tune.greedy_k_max, past which the kept
+   columns are fitted without K (the K-based scratch grows no further). */
 int as_gr_memory(gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c);
 /* X X' (G: the caller's, or NULL: computed), its attention, row lse; H = 0;
    the row weights 1. */

@@ -13,6 +13,14 @@
    In c->tune (defaults by as_common_init): greedy_batch 0.05, greedy_lawson 2,
    greedy_diag 0.3, greedy_prune_share 4, greedy_centre, greedy_gain, greedy_two 1. */
 
+/* Room of the K-based fit's scratch (K, the cache, the solver's) when the
+   arrays hold cap kept columns: past s->kfit the fit is made without K. */
+static int64_t gr_scratch_room(const gr_state *s, int64_t cap)
+{
+    int64_t kf = s->kfit > 16 ? s->kfit : 16;
+    return cap < kf ? cap : kf;
+}
+
 /* Bytes of the working arrays for up to kmax kept columns (and the
    candidates' alpha, d of them at most): eight n x n matrices (X X', its
    attention, H, R, M, X X' handed back, the products' and the metrics'
@@ -24,12 +32,14 @@
    weights, the snapshots'). */
 static double gr_bytes(const gr_state *s, int64_t kmax)
 {
-    double n = (double)s->n, k = (double)kmax, pass;
+    double n = (double)s->n, k = (double)kmax, kk = (double)gr_scratch_room(s, kmax), pass, kfree;
     int64_t t, entries = 0;
     for (t = 0; t < s->nc; t++) entries += as_col_nnz(s->X, gr_col(s, t));
     pass = 3.0 * 256.0 * n + (s->X->kind == AS_DENSE ? 0.0 : 1048576.0);
-    return 8.0 * (8.0 * n * n + 4.0 * n * k + 5.0 * k * k + 22.0 * k + (double)entries + 9.0 * (double)s->nc + pass +
-                  24.0 * n);
+    /* past s->kfit columns, the K-free fit's three n x n and eight k-vectors */
+    kfree = kmax > s->kfit ? 3.0 * n * n + 8.0 * k : 0.0;
+    return 8.0 * (8.0 * n * n + 4.0 * n * k + 5.0 * kk * kk + 22.0 * k + (double)entries + 9.0 * (double)s->nc + pass +
+                  24.0 * n + kfree);
 }
 
 /* Whether the arrays for kmax kept columns fit under 'memory'. */
@@ -50,6 +60,7 @@ static int gr_memory_check(const gr_state *s, int64_t kmax, double mem_mb, const
 int as_gr_memory(gr_state *s, int64_t kmax, double mem_mb, const char *what, as_common *c)
 {
     s->kmax = kmax > 0 ? kmax : 0;
+    s->kfit = c->tune.greedy_k_max;
     return gr_memory_check(s, kmax, mem_mb, what, c);
 }
 
@@ -97,6 +108,7 @@ void as_gr_snap_put(gr_state *s, const gr_snap *p)
 static int gr_scratch(gr_state *s, int64_t cap, as_common *c)
 {
     int64_t a, n = s->n;
+    s->kscr = 0;
     for (a = 0; a < s->ck; a++) s->cpos[s->csel[a]] = -1;
     s->ck = 0;
     if (!s->cpos) {
@@ -118,9 +130,11 @@ static int gr_scratch(gr_state *s, int64_t cap, as_common *c)
     s->b = as_malloc(c, (size_t)cap, sizeof(double));
     s->U = as_malloc(c, (size_t)((n + s->necap) * cap), sizeof(double));
     s->best.w = as_malloc(c, (size_t)cap, sizeof(double));
-    if (!s->C || !s->csel || !s->cold || !s->cnew || !s->Cn || !s->Bn || !s->K || !s->b || !s->U || !s->best.w)
+    if (!s->C || !s->csel || !s->cold || !s->cnew || !s->Cn || !s->Bn || !s->K || !s->b || !s->U || !s->best.w ||
+        as_nnls_work_alloc(&s->nnls, cap, c) != AS_OK)
         return c->status;
-    return as_nnls_work_alloc(&s->nnls, cap, c);
+    s->kscr = cap;
+    return AS_OK;
 }
 
 /* Room for `need` kept columns (the arrays grow by half, never past the
@@ -164,7 +178,8 @@ static int gr_reserve(gr_state *s, int64_t need, as_common *c)
     GR_GROW(s->Xs, n * cap, double);
     GR_GROW(s->XA, n * cap, double);
 #undef GR_GROW
-    if (gr_scratch(s, cap, c) != AS_OK) return c->status;
+    /* the scratch anew at every growth (its cache recomputed: the same bits as when it always held cap) */
+    if (gr_scratch(s, gr_scratch_room(s, cap), c) != AS_OK) return c->status;
     s->kcap = cap;
     return AS_OK;
 }
@@ -184,10 +199,11 @@ void as_gr_free(gr_state *s, as_common *c)
 
 int as_gr_minimax_room(gr_state *s, as_common *c)
 {
-    int64_t n = s->n, need = n * n, cap = s->kcap > 0 ? s->kcap : 1;
+    int64_t n = s->n, need = n * n, cap = s->kscr > 0 ? s->kscr : 1;
     double mb = s->mem_mb > 0 ? s->mem_mb : as_mem_default_mb(), extra;
     gr_entry *E, *bE;
     double *U;
+    if (s->k > s->kfit) return 0;   /* the fit needs K */
     if (s->err) return 1;
     if (need > AS_GREEDY_MM_ENTRIES) return 0;
     if (need < s->necap) need = s->necap;
@@ -200,6 +216,8 @@ int as_gr_minimax_room(gr_state *s, as_common *c)
     bE = as_malloc(c, (size_t)need, sizeof(gr_entry));
     U = as_malloc(c, (size_t)((n + need) * cap), sizeof(double));
     if (!s->err || !E || !bE || !U) {
+        as_free(c, s->err);
+        s->err = NULL;
         as_free(c, E);
         as_free(c, bE);
         as_free(c, U);

@@ -53,7 +53,9 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
     w0 = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
     if (!s.score || !s.norm || !s.in || !all || !w0 || as_gr_prepare(&s, c) != AS_OK) goto done;
     if (kfree) {
-        /* the sample's columns as they are, their weights refitted without K */
+        /* the sample's columns as they are, their weights refitted without K: 8 rounds of
+           at most 12 steps, each round until a step gains less than 0.1% of f */
+        const as_kfree_plan plan = {8, 12, 1e-3, 1};
         s.w = as_malloc(c, (size_t)k, sizeof(double));
         s.sw = as_malloc(c, (size_t)k, sizeof(double));
         s.col = as_malloc(c, (size_t)k, sizeof(int64_t));
@@ -65,7 +67,7 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
         }
         if (as_gr_make_h(&s, s.H, c) != AS_OK) goto done;
         S->refit_rel = as_gr_rel(&s, s.H, s.rowrel, c);
-        if (as_refit_kfree(&s, &rel, c) != AS_OK) goto done;
+        if (as_refit_kfree(&s, &plan, &rel, c) != AS_OK) goto done;
         goto kept;
     }
     for (a = 0; a < k; a++) {

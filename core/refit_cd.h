@@ -16,8 +16,24 @@ double as_refit_kfree_bytes(int64_t n, int64_t k, int64_t entries);
    projected gradient steps (each column's own Newton step as the direction,
    the exact minimum along it, the weights clipped at 0) with Lawson's
    reweighting between rounds; H follows by the step's low-rank update and is
-   computed anew (and its exact rel compared) every few steps. s->w, s->H and
-   *rel are the best weights found (never worse than the start's). */
-int as_refit_kfree(gr_state *s, double *rel, as_common *c);
+   computed anew (and its exact rel compared) every few steps. s->w, s->H,
+   s->rowrel and *rel are the best weights found (plan->start: never worse
+   than the start's). The greedy method's kept columns (s->sel not NULL) are
+   fitted the same way, the columns it holds at 0 (s->ban) left there. */
+typedef struct as_kfree_plan {
+    int rounds;              /* rounds at most (Lawson's reweighting between two) */
+    int steps;               /* steps per round at most            */
+    double tol;              /* a round ends at a step that lowers f by less than this share of it */
+    int start;               /* the starting weights count among the results (0: only the steps') */
+} as_kfree_plan;
+int as_refit_kfree(gr_state *s, const as_kfree_plan *plan, double *rel, as_common *c);
+
+/* The greedy method's refit of its kept columns (as_gr_fit's contract: *rel,
+   H and the rows' errors those of the weights kept): with the k x k normal
+   equations, or without them where as_gr_kfree says so. */
+int as_gr_refit(gr_state *s, double *rel, as_common *c);
+/* Whether the kept columns of s are fitted without K: past s->kfit columns,
+   or where that costs far less (refit_cd.c says how it is counted). */
+int as_gr_kfree(const gr_state *s);
 
 #endif

@@ -486,8 +486,59 @@ static void test_wide_sparse(void)
     free(X);
 }
 
+/* Past c->tune.greedy_k_max kept columns the greedy method fits without K
+   (refit_cd.c): with the limit at 8 the rounds and the prune past 8 columns
+   take the K-free fit. Targets met with the exact rel as the certificate,
+   the columns at most 1.5 times the K-based run's (plus 2), the same bits on
+   1 and 3 threads, and in a sparse and a dense view. */
+static void test_kfree(void)
+{
+    double *X = gauss(12, 3000, 0.05, 12, 0.15, 77);
+    const double targets[2] = {0.02, 0.005};
+    check_views V;
+    int r, v;
+    check_views_make(&V, 12, 3000, X);
+    for (v = 0; v < 2; v++)
+        for (r = 0; r < 2; r++) {
+            const as_matrix *A = v == 0 ? &V.S32 : &V.D;
+            as_sample S[3];
+            as_metrics M;
+            int t;
+            for (t = 0; t < 3; t++) {
+                as_common c;
+                as_greedy_options o;
+                as_common_init(&c);
+                c.tune.greedy_k_max = t == 0 ? 100000 : 8;
+                c.nthreads = t == 2 ? 3 : 1;
+                as_greedy_options_init(&o);
+                o.rel = targets[r];
+                CHECK(as_greedy(A, &o, &S[t], &c) == AS_OK, "K-free greedy, view %d, rel %g: %s", v, targets[r], c.msg);
+            }
+            M = measure(A, &S[1]);
+            CHECK(S[1].metrics.rel <= targets[r] && close_rel(S[1].metrics.rel, M.rel, 1e-12) && well_formed(&S[1], 3000),
+                  "K-free greedy, view %d, rel %g: rel %.17g (as_attention_error %.17g), k %lld", v, targets[r],
+                  S[1].metrics.rel, M.rel, (long long)S[1].k);
+            CHECK(S[1].k > 8, "K-free greedy, view %d, rel %g: %lld columns, none fitted without K", v, targets[r],
+                  (long long)S[1].k);
+            CHECK((double)S[1].k <= 1.5 * (double)S[0].k + 2,
+                  "K-free greedy, view %d, rel %g: %lld columns, the K-based fit %lld", v, targets[r],
+                  (long long)S[1].k, (long long)S[0].k);
+            CHECK(S[2].k == S[1].k && memcmp(S[2].index, S[1].index, 8 * (size_t)S[1].k) == 0 &&
+                      memcmp(S[2].weight, S[1].weight, 8 * (size_t)S[1].k) == 0,
+                  "K-free greedy, view %d, rel %g: 3 threads give other columns or weights than 1", v, targets[r]);
+            for (t = 0; t < 3; t++) {
+                as_common c;
+                as_common_init(&c);
+                as_sample_free(&S[t], &c);
+            }
+        }
+    check_views_free(&V);
+    free(X);
+}
+
 int main(void)
 {
+    test_kfree();
     test_targets();
     test_wide_sparse();
     test_zero_and_tiny();
