@@ -163,7 +163,7 @@ include octave/octave.mk
 # ---------------------------------------------------------------- benchmarks
 # each fragment adds its targets to BENCH_TARGETS
 BENCH_TARGETS :=
-include bench/accuracy.mk bench/det.mk bench/gram.mk bench/greedy.mk bench/ooc.mk bench/rand.mk bench/robust.mk
+include bench/accuracy.mk bench/det.mk bench/gram.mk bench/greedy.mk bench/greedy_scale.mk bench/ooc.mk bench/rand.mk bench/robust.mk
 bench: $(BENCH_TARGETS)
 
 # ---------------------------------------------------------------- reliability

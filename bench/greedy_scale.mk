@@ -1,0 +1,14 @@
+# greedy_scale.mk: the greedy method at scale against the target mode and gram() in one R process (bench/greedy_scale.R);
+# included by the top-level Makefile.
+# make bench-greedy-scale    inputs in build/bench/scale, the table in docs/greedy.md (about 6 minutes on 2 idle cores)
+SCALE_DIR := $(BUILD)/bench/scale
+
+.PHONY: bench-greedy-scale
+BENCH_TARGETS += bench-greedy-scale
+bench-greedy-scale: $(BUILD)/bench/rand_tool | deps-bench
+	$(MAKE) --no-print-directory r
+	mkdir -p $(SCALE_DIR)
+	[ -s $(SCALE_DIR)/zipf10k.bin ] || $(BUILD)/bench/rand_tool gen-sparse $(SCALE_DIR)/zipf10k.bin 200 10000 1e5 1
+	[ -s $(SCALE_DIR)/zipf20k.bin ] || $(BUILD)/bench/rand_tool gen-sparse $(SCALE_DIR)/zipf20k.bin 200 20000 2e5 1
+	[ -s $(SCALE_DIR)/zipf50k.bin ] || $(BUILD)/bench/rand_tool gen-sparse $(SCALE_DIR)/zipf50k.bin 200 50000 5e5 1
+	RLIB=$(RLIB) $(RSCRIPT) bench/greedy_scale.R $(SCALE_DIR) --doc docs/greedy.md
