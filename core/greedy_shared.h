@@ -17,6 +17,11 @@
    of the last columns kept). */
 #define AS_GREEDY_MM_TRIAL 2
 
+/* The kept columns may be fitted without the k x k normal equations only
+   where their refit costs more than this many multiply-adds (about a second;
+   refit_cd.c's as_gr_kfree), or past c->tune.greedy_k_max columns. */
+#define AS_GREEDY_KFREE_LONG 1e9
+
 /* memcpy that takes a null pointer with a size of 0 (no columns kept yet, no entry weights yet),
    which memcpy itself must not be given. */
 static inline void gr_copy(void *dst, const void *src, size_t bytes)

@@ -247,9 +247,8 @@ done:
    half of its rounds' most. */
 #define GR_KFREE_COST 60.0
 /* ... and taken where it costs at most this share of the K-based fit's, and
-   that one at least this many multiply-adds (about a second a refit). */
+   that one at least AS_GREEDY_KFREE_LONG multiply-adds (greedy_shared.h). */
 #define GR_KFREE_SAVE 8.0
-#define GR_KFREE_LONG 1e9
 
 /* Whether the kept columns are fitted without K (as_refit_kfree) rather than
    with the k x k normal equations (greedy_fit.c): past s->kfit columns
@@ -279,7 +278,7 @@ int as_gr_kfree(const gr_state *s)
         gram += nz * nz;
     }
     kcost = k * k * k / 3.0 + 2.0 * n * k * k;
-    return kcost > GR_KFREE_LONG && GR_KFREE_SAVE * GR_KFREE_COST * (3.0 * gram + 8.0 * n * n) < kcost;
+    return kcost > AS_GREEDY_KFREE_LONG && GR_KFREE_SAVE * GR_KFREE_COST * (3.0 * gram + 8.0 * n * n) < kcost;
 }
 
 /* The refit of the kept columns and its reweighting (*rel, H, the rows'
