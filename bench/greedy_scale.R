@@ -41,9 +41,9 @@ timed <- function(expr) {
 rows <- list()
 for (inp in inputs) {
   X <- inp$x()
-  gt <- sapply(1:3, function(r) timed(gram(X))$s)
-  G <- gram(X)
-  tg <- median(gt)
+  gt <- lapply(1:3, function(r) timed(gram(X)))
+  G <- gt[[1]]$v
+  tg <- median(sapply(gt, `[[`, "s"))
   cat(sprintf("%s: gram() %.3f s\n", inp$name, tg))
   for (t in inp$targets) {
     g <- timed(attsparse_greedy(X, rel = t))

@@ -48,7 +48,7 @@ int as_interrupted(as_common *c);
 #define AS_REFIT_K_MAX 1024
 /* The greedy method's kept columns are fitted without them past this many
    (the K-based fit's five k x k arrays: 670 MB), and before where that costs
-   less (greedy.c's gr_kfree): the default of c->tune.greedy_k_max. */
+   less (refit_cd.c's as_gr_kfree): the default of c->tune.greedy_k_max. */
 #define AS_GREEDY_K_MAX 4096
 
 /* A long call's progress line: always when verbose; otherwise once the call

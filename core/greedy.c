@@ -167,12 +167,7 @@ static int gr_prune(gr_state *s, double target, double *rel, int minimax, as_com
         /* K's diagonal (the K-free fit: the kept columns' norms ||phi_a||_W^2, the same numbers) */
         kfree = as_gr_kfree(s);
         if (how == 0 && !kfree && as_gr_normal(s, c) != AS_OK) goto done;
-        if (how == 0 && kfree) {
-            s->score_kept = 1;
-            as_gr_scores(s, s->sel, k, c);
-            s->score_kept = 0;
-            if (c->status != AS_OK) goto done;
-        }
+        if (how == 0 && kfree && as_gr_scores_kept(s, c) != AS_OK) goto done;
         s->fresh = how == 0 && !minimax && !kfree;   /* the trial's first refit: the same u and columns (dropping sets weights) */
         for (a = 0; a < k; a++) {
             /* largest first: the smallest loss of f, or the smallest move of the error;

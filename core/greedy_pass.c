@@ -53,6 +53,7 @@ static int64_t gr_entries(const gr_state *s, int64_t t, int64_t *ri, double *xv)
    list[p]'s stored rows (yo: the running sum of their counts). */
 typedef struct gr_pass {
     const int64_t *list;
+    int kept;            /* kept candidates scored too (else their score and norm are 0) */
     const double *B;     /* the n x n matrix applied                   */
     double *y;           /* its products at the stored rows            */
     int64_t *yo;         /* gr_block_cap + 1 offsets into y            */
@@ -263,7 +264,7 @@ static void gr_score_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t
     const double *al = s->alpha + s->off[q], *yq = P->y + P->yo[p - P->p0];
     double g = 0, nr = 0;
     gr_state *w = (gr_state *)s;   /* each q writes its own entries */
-    if (s->in[q] && !s->score_kept) {
+    if (s->in[q] && !P->kept) {
         w->score[q] = w->norm[q] = 0;
         return;
     }
@@ -285,11 +286,12 @@ static void gr_score_col(const gr_state *s, const gr_pass *P, int64_t p, int64_t
 
 /* score[q] = <phi, W o R> = x' M x and norm[q] = ||phi||_W^2 of the
    candidates list[0 .. np) (list NULL: all). */
-int as_gr_scores(gr_state *s, const int64_t *list, int64_t np, as_common *c)
+static int gr_scores(gr_state *s, const int64_t *list, int64_t np, int kept, as_common *c)
 {
     gr_pass P;
     memset(&P, 0, sizeof P);
     P.list = list;
+    P.kept = kept;
     P.B = s->M;
     if (gr_pass_buffers(s, &P, c) != AS_OK) goto done;
     for (P.p0 = 0; P.p0 < np;) {
@@ -302,6 +304,16 @@ int as_gr_scores(gr_state *s, const int64_t *list, int64_t np, as_common *c)
 done:
     gr_pass_free(&P, c);
     return c->status;
+}
+
+int as_gr_scores(gr_state *s, const int64_t *list, int64_t np, as_common *c)
+{
+    return gr_scores(s, list, np, 0, c);
+}
+
+int as_gr_scores_kept(gr_state *s, as_common *c)
+{
+    return gr_scores(s, s->sel, s->k, 1, c);
 }
 
 /* The candidates' sample (option 'candidates'): Poisson sampling of about

@@ -22,6 +22,13 @@
    refit_cd.c's as_gr_kfree), or past c->tune.greedy_k_max columns. */
 #define AS_GREEDY_KFREE_LONG 1e9
 
+/* Multiply-adds of a K-based refit of k kept columns on n rows: its Cholesky
+   factorizations (k^3 / 3) and the normal equations (2 n k^2). */
+static inline double gr_kfit_cost(double n, double k)
+{
+    return k * k * k / 3.0 + 2.0 * n * k * k;
+}
+
 /* memcpy that takes a null pointer with a size of 0 (no columns kept yet, no entry weights yet),
    which memcpy itself must not be given. */
 static inline void gr_copy(void *dst, const void *src, size_t bytes)
@@ -72,7 +79,6 @@ typedef struct gr_state {
     double *nx2, *csum;      /* |x_j|^2 and 1'x_j per candidate    */
     double *score, *norm;    /* per candidate                      */
     unsigned char *in;       /* per candidate: kept (the prune: 2, kept for good) */
-    int score_kept;          /* the passes score kept candidates too (else 0: the K-free fit's gradient) */
     int64_t *scratch_ri;     /* per thread: n rows of a column     */
     double *scratch_xv;      /* per thread: n values of a column   */
     int nscratch;            /* threads it has room for            */
@@ -159,8 +165,11 @@ void as_gr_snap_put(gr_state *s, const gr_snap *p);
 /* alpha at the stored entries of every candidate (A x_j), with |x|^2 and 1'x. */
 int as_gr_prepare(gr_state *s, as_common *c);
 /* score[q] = <phi, W o R> = x' M x and norm[q] = ||phi||_W^2 of the
-   candidates list[0 .. np) (list NULL: all). */
+   candidates list[0 .. np) (list NULL: all); the kept ones' are 0. */
 int as_gr_scores(gr_state *s, const int64_t *list, int64_t np, as_common *c);
+/* The same of the kept columns' candidates (s->sel; NULL: 0 .. k - 1, a
+   sample's columns): the K-free fit's gradient, and K's diagonal without K. */
+int as_gr_scores_kept(gr_state *s, as_common *c);
 /* The candidates' sample (option 'candidates'): Poisson sampling of about
    o->candidates columns by squared norm (the heaviest kept for certain), its
    seed and size recorded in out; s->cand and s->nc are the sample's. */

@@ -37,7 +37,7 @@ static double gr_bytes(const gr_state *s, int64_t kmax)
     for (t = 0; t < s->nc; t++) entries += as_col_nnz(s->X, gr_col(s, t));
     pass = 3.0 * 256.0 * n + (s->X->kind == AS_DENSE ? 0.0 : 1048576.0);
     /* where the K-free fit may be taken (as_gr_kfree), its three n x n and eight k-vectors */
-    kfree = kmax > s->kfit || k * k * k / 3.0 + 2.0 * n * k * k > AS_GREEDY_KFREE_LONG ? 3.0 * n * n + 8.0 * k : 0.0;
+    kfree = kmax > s->kfit || gr_kfit_cost(n, k) > AS_GREEDY_KFREE_LONG ? 3.0 * n * n + 8.0 * k : 0.0;
     return 8.0 * (8.0 * n * n + 4.0 * n * k + 5.0 * kk * kk + 22.0 * k + (double)entries + 9.0 * (double)s->nc + pass +
                   24.0 * n + kfree);
 }

@@ -91,10 +91,7 @@ static int kf_step(gr_state *s, kf_work *K, double *f, int *moved, as_common *c)
     int h;
     *moved = 0;
     double gp = 0, gy = 0, beta = 0;
-    s->score_kept = 1;
-    h = as_gr_scores(s, s->sel, k, c);
-    s->score_kept = 0;
-    if (h != AS_OK) return c->status;
+    if (as_gr_scores_kept(s, c) != AS_OK) return c->status;
     /* the scaled gradient p_a = score_a / norm_a, none down from a weight at 0
        (nor for a column held at 0); the direction p + beta d_last (Polak-Ribiere, scaled) */
     for (a = 0; a < k; a++) {
@@ -253,8 +250,7 @@ done:
 /* Whether the kept columns are fitted without K (as_refit_kfree) rather than
    with the k x k normal equations (greedy_fit.c): past s->kfit columns
    always (the K-based arrays' memory, 5 k^2 doubles), and before where the
-   K-free fit costs far less. The K-based refit costs about k^3 / 3 (its
-   Cholesky factorizations) plus 2 n k^2 (the normal equations); a K-free
+   K-free fit costs far less. The K-based refit costs gr_kfit_cost; a K-free
    step about three weighted Grams of the kept columns (the step's two and
    the scores' pass: sum_a nnz(x_a)^2 multiply-adds each) and eight passes
    over n x n arrays (the error, the objective, the update of Y Y'),
@@ -277,7 +273,7 @@ int as_gr_kfree(const gr_state *s)
         double nz = (double)as_col_nnz(s->X, s->col[a]);
         gram += nz * nz;
     }
-    kcost = k * k * k / 3.0 + 2.0 * n * k * k;
+    kcost = gr_kfit_cost(n, k);
     return kcost > AS_GREEDY_KFREE_LONG && GR_KFREE_SAVE * GR_KFREE_COST * (3.0 * gram + 8.0 * n * n) < kcost;
 }
 
