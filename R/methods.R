@@ -14,7 +14,7 @@ known_fields <- c("Y", "index", "weight", "m", "k", "error", "rel_error", "r", "
                   "error_time", "seed", "eps", "probabilities", "sampling", "rel_estimate",
                   "inf_estimate", "estimate", "estimate_why", "rounds", "rel_target", "refit_rel")
 # and those shown by name for a greedy result only (a det result lists its max_columns generically)
-known_greedy <- "max_columns"
+known_greedy <- c("max_columns", "approach")
 
 # A greedy result's aim in words: the target and whether the exact rel meets it, or the column budget.
 greedy_aim <- function(rel_target, max_columns, rel) {
@@ -75,7 +75,8 @@ print.attsparse <- function(x, ...) {
   cat(sprintf("<attsparse: %s>\n", what))
   cat(sprintf("  X: %s x %s %s -> Y: %s x %d (%s = %s)\n", format(dims[1]), format(dims[2]),
               if (isTRUE(x$sparse)) "sparse" else "dense", format(dims[1]), length(x$index),
-              if (rand) "draws m" else if (greedy) "rounds" else "iterations", format(field(x, "m"))))
+              if (rand) "draws m" else if (greedy && identical(field(x, "approach"), "sample")) "sample path, draws"
+              else if (greedy) "rounds" else "iterations", format(field(x, "m"))))
   if (is.na(field(x, "error"))) {
     cat("  error not computed (error = FALSE)\n")
   } else {
@@ -116,7 +117,7 @@ summary.attsparse <- function(object, ...) {
             rel_estimate = f("rel_estimate"), inf_estimate = f("inf_estimate"),
             estimate = f("estimate"), estimate_why = f("estimate_why"),
             rel_target = f("rel_target"), rounds = f("rounds"), max_columns = f("max_columns"),
-            refit_rel = f("refit_rel"),
+            refit_rel = f("refit_rel"), approach = f("approach"),
             other = vapply(other, function(n) describe_field(n, object[[n]]), ""))
   class(s) <- "summary.attsparse"
   s
@@ -129,8 +130,9 @@ print.summary.attsparse <- function(x, ...) {
   cat(sprintf("attsparse %s sketch of a %s x %s %s matrix\n", format(x$method), format(dims[1]),
               format(dims[2]), if (x$sparse) "sparse" else "dense"))
   if (greedy) {
-    cat(sprintf("  columns kept k = %d of %s (%s%%), %s rounds, %s\n", x$k, format(dims[2]),
+    cat(sprintf("  columns kept k = %d of %s (%s%%), %s %s, %s\n", x$k, format(dims[2]),
                 fmt_num(100 * x$k / dims[2]), format(x$rounds),
+                if (identical(x$approach, "sample")) "draws of the sample path" else "rounds",
                 greedy_aim(x$rel_target, x$max_columns, x$metrics[["rel"]])))
     cat(sprintf("  metrics (%s):\n", greedy_certificate))
   } else {

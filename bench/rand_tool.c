@@ -248,7 +248,8 @@ int main(int argc, char **argv)
             as_sample_free(&S, &ctx);
         }
     } else if (strcmp(argv[1], "greedy") == 0) {
-        int t;
+        int t, approach = AS_APPROACH_AUTO;
+        uint64_t seed = 1;
         read_bin(argv[2], &B);
         view(&B, &X);
         for (t = 3; t < argc; t++) {
@@ -268,11 +269,15 @@ int main(int argc, char **argv)
                 else if (strncmp(a, "minimax=", 8) == 0) ctx.tune.greedy_minimax = (int)v;
                 else if (strncmp(a, "kmax=", 5) == 0) ctx.tune.greedy_k_max = (int64_t)v;
                 else if (strncmp(a, "threads=", 8) == 0) ctx.nthreads = (int)v;
+                else if (strncmp(a, "approach=", 9) == 0) approach = (int)v;
+                else if (strncmp(a, "seed=", 5) == 0) seed = (uint64_t)v;
                 else if (strncmp(a, "verbose=", 8) == 0) { ctx.verbose = (int)v; ctx.print_fn = on_line; }
-                else die("greedy: unknown setting (batch, lawson, diag, prune, centre, gain, two, minimax, kmax, threads, verbose)");
+                else die("greedy: unknown setting (batch, lawson, diag, prune, centre, gain, two, minimax, kmax, threads, approach, seed, verbose)");
                 continue;
             }
             as_greedy_options_init(&o);
+            o.approach = approach;
+            o.seed = seed;
             if (a[0] == 'k') o.k = atoll(a + 1);
             else o.rel = atof(a);
             t0 = t_start = t_last = now();

@@ -475,6 +475,9 @@ static inline void as_thread_band(int64_t n, int64_t *lo, int64_t *hi)
 /* Nonzero (default): the spectral eps of a clearly positive definite X X'
    by Cholesky and dsygst; 0: always by the whitening (eigenvectors).
    (c->tune.spectral_chol) */
+/* Whether column j of X goes into as_gram's dense panels (at least
+   c->tune.gram_heavy n entries; every column of a dense X). */
+int as_gram_is_heavy(const as_matrix *X, int64_t j, const as_common *c);
 /* The multiply-adds of as_gram over columns index[0..k) of X (index NULL:
    all of them): dense panels n^2 / 2 a column, light columns z (z + 1) / 2. */
 double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index, const as_common *c);

@@ -184,7 +184,9 @@ typedef struct as_sample {
     double   delta;        /* rand: the failure probability asked (else NaN)  */
     double   rel_target;   /* rand, greedy: option 'rel' (NaN: not target mode) */
     int64_t  candidates;   /* greedy with option 'candidates': the columns of
-                              its sample (else 0)                              */
+                              its sample; the sample path: its light columns
+                              drawn (else 0)                                   */
+    int      approach;     /* greedy: AS_APPROACH_ROUNDS or AS_APPROACH_SAMPLE  */
     double   refit_rel;    /* option 'refit': the exact rel of the sample's own
                               weights, before the refit (NaN: no refit)        */
     /* X read by blocks (AS_HAS_BLOCKS): */
@@ -708,10 +710,22 @@ typedef struct as_greedy_options {
                               every column; else a Poisson sample of about this
                               many by squared norm (the heaviest kept for
                               certain), drawn with 'seed'                    */
-    uint64_t seed;         /* the candidates' sample; AS_SEED_DRAW (default): drawn
-                              when a sample is made                           */
+    uint64_t seed;         /* the candidates' sample (or the sample path's draws);
+                              AS_SEED_DRAW (default): drawn when a sample is made */
+    int      approach;     /* AS_APPROACH_*: rounds over the candidates, or the
+                              sample path for very wide sparse X              */
     uint64_t given;        /* internal: the rows set by as_options_put         */
 } as_greedy_options;
+
+/* as_greedy_options.approach: AUTO (default) takes the sample path where a
+   Gram of a sparse X costs more than AS_GREEDY_SAMPLE_MADDS multiply-adds
+   (the rounds, hundreds of passes each about as costly, would take hours)
+   and its heavy columns are at most a quarter of them; ROUNDS: the rounds;
+   SAMPLE: the heavy columns (as as_gram counts them) kept at weight 1, the
+   others drawn by squared norm with 'seed' and refitted without the k x k
+   normal equations, more drawn until rel meets the target, then pruned. */
+enum { AS_APPROACH_AUTO = 0, AS_APPROACH_ROUNDS = 1, AS_APPROACH_SAMPLE = 2 };
+#define AS_GREEDY_SAMPLE_MADDS 2e9
 
 #define AS_GREEDY_REL_DEFAULT 0.01
 

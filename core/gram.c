@@ -409,6 +409,11 @@ static int64_t as_gram_hmin(int64_t n, const as_common *c)
     return hmin < 1 ? 1 : hmin;
 }
 
+int as_gram_is_heavy(const as_matrix *X, int64_t j, const as_common *c)
+{
+    return c->tune.gram_heavy <= 1.0 && as_col_nnz(X, j) >= as_gram_hmin(X->nrow, c);
+}
+
 double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index, const as_common *c)
 {
     int64_t n = X->nrow, hmin = as_gram_hmin(n, c), t;

@@ -51,7 +51,8 @@
    reweighting, the exact rel); refit_cd.c the fit without the normal
    equations, and the choice between the two; nnls.c the nonnegative solve; greedy_state.c
    the arrays and snapshots; refit.c the same fit for a given sample (option
-   'refit' of as_rand and as_det). */
+   'refit' of as_rand and as_det); greedy_sample.c the sample path for very
+   wide sparse X (option 'approach'). */
 
 /* Share of the columns kept added per round (at least one, c->tune.greedy_batch),
    growing in proportion past AS_GREEDY_BATCH_K columns up to AS_GREEDY_BATCH_MAX. */
@@ -536,6 +537,7 @@ static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, 
     if (as_gr_result(&s, out, c) != AS_OK) goto done;
     out->m = rounds;
     out->rounds = (int)rounds;
+    out->approach = AS_APPROACH_ROUNDS;
     out->time = as_wtime() - t0;
     /* the metrics of the result as returned (its columns in order) */
     t1 = as_wtime();
@@ -593,6 +595,7 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as
     oo = *o;
     if (oo.candidates > 0 && oo.candidates < X->ncol) oo.seed = as_seed_resolve(o->seed, c);   /* one sample for both */
     target = as_greedy_rel(&oo);
+    if (as_gr_sample_chosen(X, &oo, c)) return as_gr_sample_path(X, &oo, out, c);
     if (gr_run(X, &oo, as_gr_path_default(c), oo.k, INFINITY, &trail, NULL, &G, out, &work, c) != AS_OK) goto done;
     if (out->k <= 1 && out->metrics.rel <= target) goto done;   /* nothing to gain */
     memset(&plain, 0, sizeof plain);

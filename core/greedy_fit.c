@@ -49,17 +49,20 @@ double as_gr_rel(const gr_state *s, const double *H, double *rowrel, as_common *
     return gr_errors(s, H, rowrel, NULL, c);
 }
 
-/* H = sum_a w_a x_a x_a' over the kept columns. */
+/* H = H0 + sum_a w_a x_a x_a' over the kept columns. */
 int as_gr_make_h(gr_state *s, double *H, as_common *c)
 {
-    int64_t a;
-    if (s->k == 0) {
+    int64_t a, nn = s->n * s->n;
+    if (s->k == 0)
         /* no column kept (as_gram would read a NULL index as all of X's columns) */
-        memset(H, 0, sizeof(double) * (size_t)(s->n * s->n));
-        return AS_OK;
+        memset(H, 0, sizeof(double) * (size_t)nn);
+    else {
+        for (a = 0; a < s->k; a++) s->sw[a] = sqrt(s->w[a]);
+        if (as_gram(s->X, s->k, s->col, s->sw, H, c) != AS_OK) return c->status;
     }
-    for (a = 0; a < s->k; a++) s->sw[a] = sqrt(s->w[a]);
-    return as_gram(s->X, s->k, s->col, s->sw, H, c);
+    if (s->H0)
+        for (a = 0; a < nn; a++) H[a] += s->H0[a];
+    return AS_OK;
 }
 
 /* ------------------------------------------------------------------ the score matrix */

@@ -1,4 +1,4 @@
-/* greedy_shared.h: what the greedy method's files share (greedy.c: the driver; greedy_pass.c: the passes over the candidates; greedy_fit.c: the fit of the kept columns; greedy_state.c: memory, growth, snapshots, result; refit.c: the refit of a sample). */
+/* greedy_shared.h: what the greedy method's files share (greedy.c: the driver; greedy_pass.c: the passes over the candidates; greedy_fit.c: the fit of the kept columns; greedy_state.c: memory, growth, snapshots, result; refit.c: the refit of a sample; greedy_sample.c: the sample path for very wide sparse X). */
 #ifndef AS_GREEDY_SHARED_H
 #define AS_GREEDY_SHARED_H
 
@@ -85,6 +85,8 @@ typedef struct gr_state {
     /* the target and the error (greedy_fit.c) */
     double *G, *A, *lg;      /* X X', its attention, row lse of G  */
     double *H, *R, *M;       /* Y Y', L(G - H), the score matrix   */
+    const double *H0;        /* n x n: Y Y' of columns held at weight 1 outside the kept ones
+                                (the sample path's heavy columns; NULL: none) */
     double *u;               /* n row weights                      */
     double *dg;              /* n: the diagonal's weight W_ii      */
     gr_entry *E;             /* entry weights                      */
@@ -179,7 +181,7 @@ int as_gr_candidates(gr_state *s, const as_greedy_options *o, as_sample *out, in
 /* rel of H against G, and each row's off the diagonal (rowrel, may be NULL)
    and on it (s->diagrel). */
 double as_gr_rel(const gr_state *s, const double *H, double *rowrel, as_common *c);
-/* H = sum_a w_a x_a x_a' over the kept columns. */
+/* H = H0 + sum_a w_a x_a x_a' over the kept columns. */
 int as_gr_make_h(gr_state *s, double *H, as_common *c);
 /* R = L(G - H) (H NULL: L(G)) and the score matrix M from it. */
 void as_gr_make_m(gr_state *s, const double *H, as_common *c);
@@ -206,5 +208,14 @@ int as_gr_fit_minimax(gr_state *s, double *rel, int steps, as_common *c);
    (the weight of both), kept when rel still meets the target (a budget: is
    no worse); H and *rel those of the columns kept. */
 int as_gr_merge_kept(gr_state *s, double target, double *rel, as_common *c);
+
+/* ---- the sample path for wide sparse input (greedy_sample.c) */
+/* The heavy columns at weight 1, light ones drawn by squared norm and
+   refitted without K until the exact rel meets the target, then pruned:
+   out as as_greedy's. */
+int as_gr_sample_path(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c);
+/* Whether as_greedy takes the sample path (option 'approach'; auto: see
+   AS_APPROACH_AUTO in attsparse.h). */
+int as_gr_sample_chosen(const as_matrix *X, const as_greedy_options *o, const as_common *c);
 
 #endif

@@ -8,7 +8,7 @@
 enum {
     F_M, F_EPS, F_DELTA, F_SEED, F_ERROR, F_SPECTRAL, F_PROBABILITIES, F_SAMPLING, F_REL,
     F_ESTIMATE, F_LEVERAGE, F_JL, F_S1, F_S, F_S2, F_BETA, F_MEMORY, F_LEAF, F_SEARCH,
-    F_THREADS, F_VERBOSE, F_BATCH, F_PRESAMPLE, F_K, F_CANDIDATES, F_REFIT
+    F_THREADS, F_VERBOSE, F_BATCH, F_PRESAMPLE, F_K, F_CANDIDATES, F_REFIT, F_APPROACH
 };
 
 #define RAND AS_FOR_RAND
@@ -84,6 +84,8 @@ static const as_option as_options[] = {
      "false: no eps_spectral by default; rel, inf and r are exact either way (the method measures them)", F_ERROR, 0},
     {"candidates", AS_OPT_WHOLE, GREEDY, 1, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
      "columns the selection draws from: a Poisson sample of about this many by squared norm, the heaviest kept for certain (default: every column)", F_CANDIDATES, 0},
+    {"approach", AS_OPT_CHOICE, GREEDY, 0, 2, 0, 0, 0, "auto|rounds|sample",
+     "rounds over every candidate, or the sample path (heavy columns exact, the rest sampled by squared norm and refitted; 'rel' only); auto: the sample path where a Gram of a sparse X costs more than 2e9 multiply-adds (auto)", F_APPROACH, 0},
     {"memory", AS_OPT_REAL, GREEDY, 0, 1e12, 0, 0, 0, NO_CHOICES,
      "cap in MiB on the working arrays (0: 3/4 of the memory the process may use)", F_MEMORY, 0},
     {"threads", AS_OPT_WHOLE, RAND | DET | LEV | MET | GRAM | GREEDY, 0, AS_THREADS_MAX, 0, 0, 0, NO_CHOICES,
@@ -268,6 +270,7 @@ static double as_option_load(unsigned call, const void *o, int field, const as_c
         case F_SPECTRAL: return g->spectral;
         case F_MEMORY: return g->mem_mb;
         case F_CANDIDATES: return (double)g->candidates;
+        case F_APPROACH: return g->approach;
         case F_SEED: return g->seed == AS_SEED_DRAW ? -1 : (double)g->seed;
         default: return NAN;
         }
@@ -330,6 +333,7 @@ static void as_option_store(unsigned call, void *o, int field, double v, as_comm
         case F_SPECTRAL: g->spectral = (int)v; break;
         case F_MEMORY: g->mem_mb = v; break;
         case F_CANDIDATES: g->candidates = (int64_t)v; break;
+        case F_APPROACH: g->approach = (int)v; break;
         case F_SEED: g->seed = v < 0 ? AS_SEED_DRAW : (uint64_t)v; break;
         default: break;
         }
@@ -567,6 +571,11 @@ int as_greedy_options_check(const as_greedy_options *o, as_common *c)
     if (!isnan(o->rel) && o->k != 0)
         return as_error(c, AS_ERR_ARG, "'rel' and 'k' cannot be given together: 'rel' asks for the fewest "
                         "columns that meet it, 'k' for the smallest rel with k columns");
+    if (o->approach == AS_APPROACH_SAMPLE && o->k != 0)
+        return as_error(c, AS_ERR_ARG, "'approach' = \"sample\" takes a target 'rel', not a budget 'k': "
+                        "its columns grow until rel meets the target");
+    if (o->approach == AS_APPROACH_SAMPLE && o->candidates > 0)
+        return as_error(c, AS_ERR_ARG, "'approach' = \"sample\" draws its own columns: 'candidates' is for the rounds");
     return AS_OK;
 }
 

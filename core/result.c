@@ -47,7 +47,7 @@ enum {
     V_TIME, V_ERROR_TIME, V_SEED, V_EPS, V_DELTA, V_PROBABILITIES, V_SAMPLING, V_REL_TARGET,
     V_REL_ESTIMATE, V_INF_ESTIMATE, V_ESTIMATE, V_ESTIMATE_WHY, V_ROUNDS, V_S1, V_S, V_S2, V_BETA, V_B, V_EPS_BOUND,
     V_MAX_COLUMNS, V_STEPS, V_PRESAMPLE_K, V_PRESAMPLE_EPS, V_EPS_COMPOSED, V_OUT_ERROR,
-    V_OUT_REL_ERROR, V_CHUNK, V_BLOCKS, V_READS, V_BUDGET, V_REFIT_REL, V_CANDIDATES
+    V_OUT_REL_ERROR, V_CHUNK, V_BLOCKS, V_READS, V_BUDGET, V_REFIT_REL, V_CANDIDATES, V_APPROACH
 };
 
 #define RAND AS_FOR_RAND
@@ -90,9 +90,10 @@ static const as_field as_fields[] = {
     {"rel_target", AS_FIELD_NUMBER, RAND, 0, "option rel: the target of target mode (NA: off)", V_REL_TARGET},
     {"rel_target", AS_FIELD_NUMBER, GREEDY, 0, "the rel asked for (NA: a budget k instead)", V_REL_TARGET},
     {"max_columns", AS_FIELD_NUMBER, GREEDY, 0, "option k: the column budget, at most ncol(X) and n (n + 1) / 2 (NA: none)", V_BUDGET},
-    {"rounds", AS_FIELD_NUMBER, GREEDY, 0, "rounds of selection and refit", V_ROUNDS},
-    {"candidates", AS_FIELD_NUMBER, GREEDY, AS_HAS_CANDIDATES, "option candidates: the columns of the sample the selection drew from", V_CANDIDATES},
-    {"seed", AS_FIELD_NUMBER, GREEDY, AS_HAS_CANDIDATES, "the seed of the candidates' sample", V_SEED},
+    {"approach", AS_FIELD_TEXT, GREEDY, 0, "rounds, or sample: the heavy columns exact, the rest drawn by squared norm and refitted", V_APPROACH},
+    {"rounds", AS_FIELD_NUMBER, GREEDY, 0, "rounds of selection and refit (the sample path: draws)", V_ROUNDS},
+    {"candidates", AS_FIELD_NUMBER, GREEDY, AS_HAS_CANDIDATES, "the columns drawn: option candidates' sample, or the sample path's light columns", V_CANDIDATES},
+    {"seed", AS_FIELD_NUMBER, GREEDY, AS_HAS_CANDIDATES, "the seed of those columns' draw", V_SEED},
     {"rel_estimate", AS_FIELD_NUMBER, RAND, 0, "estimate of rel from Y alone (NA: not made)", V_REL_ESTIMATE},
     {"inf_estimate", AS_FIELD_NUMBER, RAND, 0, "the same for the inf error", V_INF_ESTIMATE},
     {"estimate", AS_FIELD_TEXT, RAND, 0, "which estimate the two carry (none, bootstrap, exact, measured)", V_ESTIMATE},
@@ -197,6 +198,9 @@ const char *as_field_text(const as_field *f, const as_sample *S, char *buf, size
         break;
     case V_SAMPLING:
         as_option_choice(as_option_find("sampling", AS_FOR_RAND), S->sampling, buf, len);
+        break;
+    case V_APPROACH:
+        as_option_choice(as_option_find("approach", AS_FOR_GREEDY), S->approach, buf, len);
         break;
     case V_ESTIMATE: snprintf(buf, len, "%s", as_estimate_name(S->estimate)); break;
     case V_ESTIMATE_WHY: snprintf(buf, len, "%s", as_estimate_why(S->estimate_why)); break;

@@ -22,10 +22,9 @@
 ## an estimate.  At the end the columns whose weight matters least are pruned
 ## while the target still holds; with up to 90 rows, the weights are then
 ## fitted to the largest error itself (Lawson's reweighting of every entry of
-## the @var{n}-by-@var{n} error) and the prune runs again.  No randomness unless @var{X} is so wide that
-## a pass over its columns costs more than a few @code{X * X'}: then the
-## candidates are a sample (option @qcode{"candidates"}), and the certificate
-## stays exact.
+## the @var{n}-by-@var{n} error) and the prune runs again.  No randomness unless @var{X} is a very
+## wide sparse matrix (option @qcode{"approach"} below): then the columns are
+## drawn, and the certificate stays exact.
 ##
 ## With @qcode{"rel"} (default 0.01) it returns the fewest columns it finds
 ## whose exact relative error is at most @var{r}; if no column lowers the
@@ -68,14 +67,23 @@
 ## @item @qcode{"spectral"}
 ## Compute @var{info}.eps_spectral and @var{info}.bound (default: the value of
 ## @qcode{"error"}).
+## @item @qcode{"approach"}
+## @qcode{"rounds"}: the rounds over every candidate column; @qcode{"sample"}:
+## the sample path for very wide sparse @var{X}, which keeps the heavy columns
+## (at least @var{n}/4 nonzeros) at weight 1, draws the others by squared norm
+## with @qcode{"seed"}, refits their weights without the @var{k}-by-@var{k}
+## normal equations, draws more while the exact error is above @qcode{"rel"},
+## and prunes (it takes @qcode{"rel"}, not @qcode{"k"}); @qcode{"auto"}
+## (default): the sample path for a sparse @var{X} whose @code{X * X'} costs
+## more than 2e9 multiply-adds, at most a quarter of its columns heavy (there
+## the rounds, each about as costly, would take hours), else the rounds.
+## @var{info}.approach says which ran.
 ## @item @qcode{"candidates"}
-## The columns the selection draws from: by default every column when a pass
-## over them costs at most four @code{X * X'}, else a Poisson sample by squared
-## norm of about @code{n (n + 1)} columns (heavy columns always in);
-## given, a sample of about this many.
+## The columns the rounds draw from: every column by default; given, a
+## Poisson sample by squared norm of about this many (the heaviest always in).
 ## @item @qcode{"seed"}
-## The seed of the candidates' sample (default: drawn from Octave's
-## @code{rand} when a sample is made).
+## The seed of the candidates' sample or of the sample path's draws (default:
+## drawn from Octave's @code{rand} when a sample is made).
 ## @item @qcode{"memory"}
 ## Cap in MiB on the working arrays, refused before allocating; 0 (default):
 ## 3/4 of the memory the process may use.
@@ -90,12 +98,16 @@
 ## @end table
 ##
 ## @var{info} has the fields @code{index}, @code{weight}, @code{m} and
-## @code{rounds} (the rounds of selection and refit), @code{k} (columns
+## @code{rounds} (the rounds of selection and refit; the sample path's
+## draws), @code{k} (columns
 ## kept), @code{error}, @code{rel_error} (exact), @code{r}, @code{baseline}
 ## (the relative error of @code{@var{Y} = 0}), @code{eps_spectral},
 ## @code{bound}, @code{method} (@qcode{"greedy"}), @code{time},
-## @code{error_time}, @code{rel_target} (NaN with @qcode{"k"}) and
-## @code{max_columns} (the budget @var{k}, NaN without it).
+## @code{error_time}, @code{rel_target} (NaN with @qcode{"k"}),
+## @code{max_columns} (the budget @var{k}, NaN without it) and
+## @code{approach} (@qcode{"rounds"} or @qcode{"sample"}); with
+## @qcode{"candidates"} or on the sample path also @code{candidates} (the
+## columns drawn) and @code{seed}.
 ##
 ## @var{X} must be in memory: a function handle (block reader) is refused.
 ## A long run stops on Ctrl-C with the error @qcode{"attsparse:interrupted"}.

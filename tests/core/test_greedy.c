@@ -266,7 +266,7 @@ static void test_bad(void)
 static void test_fields(void)
 {
     const char *want[] = {"Y", "index", "weight", "m", "k", "error", "rel_error", "r", "baseline", "eps_spectral",
-                          "bound", "method", "time", "error_time", "rel_target", "max_columns", "rounds"};
+                          "bound", "method", "time", "error_time", "rel_target", "max_columns", "approach", "rounds"};
     as_sample S;
     int t, n = 0, ok = 1;
     char buf[32];
@@ -424,14 +424,16 @@ static void test_refit_empty(void)
    200 columns: the same columns and weights on 1, 2 and 3 threads, in CSC32
    and CSC64. With 12: no column set found beats Y = 0 (rel 104%; the greedy
    method's 12 columns have 699%), so none is kept. */
-static void test_wide_sparse(void)
+/* A wide sparse 40 x d input: column j holds each row with probability
+   0.5 / (1 + j / 400) (a few hundred heavy columns, a long tail of light
+   ones), rows scaled to norm 2; *heavy: the columns with at least n / 4
+   entries. */
+static double *wide_input(int64_t d, int64_t *heavy)
 {
-    const int64_t n = 40, d = 20000;
+    const int64_t n = 40;
     double *X = calloc((size_t)(n * d), sizeof(double)), norm[40] = {0};
-    int64_t i, j, heavy = 0;
-    check_views V;
-    as_sample S[3];
-    int t;
+    int64_t i, j;
+    *heavy = 0;
     for (j = 0; j < d; j++) {
         double p = 0.5 / (1.0 + (double)j / 400.0);
         int64_t m = 0;
@@ -440,12 +442,23 @@ static void test_wide_sparse(void)
                 X[i + j * n] = 1.0 + as_rng_unif(91, 2, (uint64_t)(j * n + i));
                 m++;
             }
-        heavy += 4 * m >= n;
+        *heavy += 4 * m >= n;
     }
     for (j = 0; j < d; j++)
         for (i = 0; i < n; i++) norm[i] += X[i + j * n] * X[i + j * n];
     for (j = 0; j < d; j++)
         for (i = 0; i < n; i++) X[i + j * n] *= 2.0 / sqrt(norm[i]);
+    return X;
+}
+
+static void test_wide_sparse(void)
+{
+    const int64_t n = 40, d = 20000;
+    int64_t heavy;
+    double *X = wide_input(d, &heavy);
+    check_views V;
+    as_sample S[3];
+    int t;
     CHECK(heavy > 256, "the input has %lld heavy columns, fewer than a block's 256", (long long)heavy);
     check_views_make(&V, n, d, X);
     for (t = 0; t < 3; t++) {
@@ -536,11 +549,90 @@ static void test_kfree(void)
     free(X);
 }
 
+/* The sample path (option approach): the target met with the exact rel,
+   the heavy columns kept at weight 1, the same bits on 1 and 2 threads and
+   both index widths, fewer columns than the randomized target mode's; auto
+   takes the rounds on an input this small; a budget is refused. */
+static void test_sample_path(void)
+{
+    const int64_t n = 40, d = 20000;
+    const double targets[2] = {0.05, 0.02};
+    int64_t heavy, j, a;
+    double *X = wide_input(d, &heavy);
+    check_views V;
+    int r, t;
+    check_views_make(&V, n, d, X);
+    for (r = 0; r < 2; r++) {
+        as_sample S[2], T;
+        as_metrics M;
+        as_common c;
+        as_greedy_options o;
+        as_rand_options ro;
+        int64_t kept = 0, ok = 1;
+        for (t = 0; t < 2; t++) {
+            as_common_init(&c);
+            c.nthreads = t + 1;
+            as_greedy_options_init(&o);
+            o.rel = targets[r];
+            o.approach = AS_APPROACH_SAMPLE;
+            o.seed = 7;
+            CHECK(as_greedy(t == 0 ? &V.S32 : &V.S64, &o, &S[t], &c) == AS_OK, "sample path, rel %g: %s", targets[r], c.msg);
+        }
+        M = measure(&V.S32, &S[0]);
+        CHECK(S[0].approach == AS_APPROACH_SAMPLE && S[0].metrics.rel <= targets[r] &&
+                  close_rel(S[0].metrics.rel, M.rel, 1e-12) && well_formed(&S[0], d),
+              "sample path, rel %g: rel %.17g (as_attention_error %.17g), k %lld", targets[r], S[0].metrics.rel,
+              M.rel, (long long)S[0].k);
+        CHECK(S[1].k == S[0].k && memcmp(S[1].index, S[0].index, 8 * (size_t)S[0].k) == 0 &&
+                  memcmp(S[1].weight, S[0].weight, 8 * (size_t)S[0].k) == 0,
+              "sample path, rel %g: 2 threads and 64-bit indices give other columns or weights", targets[r]);
+        /* the columns of at least n / 4 entries the prune leaves are kept at weight 1 */
+        for (j = 0, a = 0; j < d; j++) {
+            int64_t m = 0, i;
+            for (i = 0; i < n; i++) m += X[i + j * n] != 0;
+            while (a < S[0].k && S[0].index[a] < j) a++;
+            if (4 * m >= n && a < S[0].k && S[0].index[a] == j) {
+                kept++;
+                ok &= S[0].weight[a] == 1.0;
+            }
+        }
+        CHECK(ok && kept > 0 && kept <= heavy, "sample path, rel %g: %lld of %lld heavy columns kept, not all at weight 1",
+              targets[r], (long long)kept, (long long)heavy);
+        as_common_init(&c);
+        as_rand_options_init(&ro);
+        ro.rel = targets[r];
+        ro.seed = 7;
+        CHECK(as_rand(&V.S32, &ro, &T, &c) == AS_OK && S[0].k < T.k,
+              "sample path, rel %g: %lld columns, the target mode %lld", targets[r], (long long)S[0].k, (long long)T.k);
+        as_sample_free(&T, &c);
+        for (t = 0; t < 2; t++) as_sample_free(&S[t], &c);
+    }
+    {
+        as_common c;
+        as_greedy_options o;
+        as_sample S;
+        as_common_init(&c);
+        as_greedy_options_init(&o);
+        o.rel = 0.05;
+        CHECK(as_greedy(&V.S32, &o, &S, &c) == AS_OK && S.approach == AS_APPROACH_ROUNDS,
+              "approach auto on a 40 x 20000 input: not the rounds (%s)", c.msg);
+        as_sample_free(&S, &c);
+        as_greedy_options_init(&o);
+        o.k = 50;
+        o.approach = AS_APPROACH_SAMPLE;
+        CHECK(as_greedy(&V.S32, &o, &S, &c) == AS_ERR_ARG && strstr(c.msg, "'approach'") != NULL,
+              "approach sample with a budget k: status %d, '%s'", c.status, c.msg);
+    }
+    check_views_free(&V);
+    free(X);
+}
+
 int main(void)
 {
     test_kfree();
     test_targets();
     test_wide_sparse();
+    test_sample_path();
     test_zero_and_tiny();
     test_budget();
     test_missed();

@@ -231,3 +231,30 @@
 %!             seed, budget, info.rel_error, lp);
 %!   endfor
 %! endfor
+
+%!test
+%! ## approach "sample": the heavy columns exact, the rest drawn and refitted; the exact rel met, the heavy
+%! ## columns kept at weight 1, the same on 1 thread, fewer columns than the randomized target mode
+%! n = 30; d = 8000;
+%! rand ("seed", 3);
+%! p = 0.5 ./ (1 + (0:d-1) / 300);
+%! X = sparse ((rand (n, d) < p) .* (1 + rand (n, d)));
+%! X = 2 * X / sqrt (max (sum (X .^ 2, 2)));
+%! heavy = find (full (sum (X != 0, 1)) >= ceil (n / 4));
+%! for target = [0.05 0.02]
+%!   label = sprintf ("sample path %g", target);
+%!   [Y, err, info] = attsparse_greedy (X, "rel", target, "approach", "sample", "seed", 4);
+%!   check_greedy (X, Y, err, info, label);
+%!   assert (info.approach, "sample");
+%!   assert (info.rel_error <= target, "%s: rel %g", label, info.rel_error);
+%!   [tf, at] = ismember (heavy, info.index);
+%!   assert (any (tf) && all (info.weight(at(tf)) == 1), "%s: heavy columns", label);
+%!   [~, ~, one] = attsparse_greedy (X, "rel", target, "approach", "sample", "seed", 4, "threads", 1);
+%!   assert (one.index, info.index);
+%!   assert (one.weight, info.weight);
+%!   [~, ~, r] = attsparse_rand (X, "rel", target, "seed", 4, "error", false);
+%!   assert (info.k < r.k, "%s: %d columns, the target mode %d", label, info.k, r.k);
+%! endfor
+%! [~, ~, auto] = attsparse_greedy (X, "rel", 0.05);
+%! assert (auto.approach, "rounds");
+%!error <not a budget> attsparse_greedy (sparse (ones (3, 10)), "k", 2, "approach", "sample")

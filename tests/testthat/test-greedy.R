@@ -153,7 +153,8 @@ test_that("greedy: X must be in memory; keys and refit are not its options", {
 
 test_that("option_table lists greedy's options from the core's table", {
   tab <- attsparse:::option_table("greedy")
-  expect_setequal(tab$name, c("seed", "spectral", "rel", "k", "error", "candidates", "memory", "threads", "verbose"))
+  expect_setequal(tab$name, c("seed", "spectral", "rel", "k", "error", "candidates", "approach", "memory", "threads",
+                                 "verbose"))
   expect_true(is.nan(tab$default[tab$name == "rel"]) || is.na(tab$default[tab$name == "rel"]))
 })
 
@@ -295,4 +296,39 @@ test_that("refit of a sample that keeps no column: no column, rel that of Y = 0,
     expect_identical(fit$rel_error, plain$rel_error)
     expect_equal(fit$rel_error, attention_error(cs$X, fit$Y)$rel, tolerance = 1e-12)
   }
+})
+
+test_that("approach = \"sample\": exact rel met, heavy columns kept at weight 1, fewer columns than the target mode", {
+  skip_if_no_corpus()
+  # a wide document-term matrix (bench/corpus.R) and crude, the real one
+  inputs <- list(docterm = corpus_scale(gen_docterm(60, 20000, 3)), crude = real_data("crude"))
+  for (nm in names(inputs)) {
+    X <- inputs[[nm]]
+    if (is.null(X)) next
+    X <- as(X, "CsparseMatrix")
+    heavy <- which(diff(X@p) >= ceiling(nrow(X) / 4))
+    for (target in c(0.05, 0.02)) {
+      label <- sprintf("%s rel %g", nm, target)
+      res <- greedy_ok(X, attsparse_greedy(X, rel = target, approach = "sample", seed = 4), label)
+      expect_identical(res$approach, "sample", label = label)
+      expect_lte(res$rel_error, target, label = label)
+      # the heavy columns the prune leaves are exact: weight 1, never refitted
+      kept <- intersect(heavy, res$index)
+      expect_true(all(res$weight[match(kept, res$index)] == 1), label = paste(label, "heavy weights 1"))
+      # the same bits on 2 threads; another seed draws other columns and meets the target too
+      again <- attsparse_greedy(X, rel = target, approach = "sample", seed = 4, threads = 2)
+      expect_identical(again$index, res$index, label = label)
+      expect_identical(again$weight, res$weight, label = label)
+      other <- attsparse_greedy(X, rel = target, approach = "sample", seed = 5)
+      expect_lte(other$rel_error, target, label = paste(label, "seed 5"))
+      if (nm == "docterm") {
+        tm <- attsparse_rand(X, rel = target, seed = 4, error = FALSE)
+        expect_lt(res$k, tm$k, label = paste(label, "k against the target mode's"))
+      }
+    }
+  }
+  # auto takes the rounds on an input this small
+  expect_identical(attsparse_greedy(inputs$docterm, rel = 0.05)$approach, "rounds")
+  expect_error(attsparse_greedy(inputs$docterm, k = 10, approach = "sample"), "'approach'.*not a budget")
+  expect_error(attsparse_greedy(inputs$docterm, approach = "fast"), "'approach' must be one of auto\\|rounds\\|sample")
 })
