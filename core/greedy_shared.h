@@ -1,4 +1,4 @@
-/* greedy_shared.h: what the greedy method's files share (greedy.c: the driver; greedy_pass.c: the passes over the candidates; greedy_fit.c: the fit of the kept columns; greedy_state.c: memory, growth, snapshots, result; refit.c: the refit of a sample; greedy_sample.c: the sample path for very wide sparse X). */
+/* greedy_shared.h: what the greedy method's files share (greedy.c: the driver; greedy_pass.c: the passes over the candidates; greedy_fit.c: the fit of the kept columns; greedy_state.c: memory, growth, snapshots, result; refit.c: the refit of a sample; greedy_prune.c: the prune; greedy_sample.c: the sample path for very wide sparse X). */
 #ifndef AS_GREEDY_SHARED_H
 #define AS_GREEDY_SHARED_H
 
@@ -44,6 +44,15 @@ typedef struct gr_entry {
 
 /* A candidate (t) with a value to rank it by (v). */
 typedef struct gr_pick { double v; int64_t t; } gr_pick;
+
+/* Picks by v, the largest first, ties by t (a total order: the sort's result
+   does not depend on qsort's algorithm). */
+static inline int gr_pick_cmp(const void *pa, const void *pb)
+{
+    const gr_pick *a = pa, *b = pb;
+    if (a->v != b->v) return a->v > b->v ? -1 : 1;
+    return a->t < b->t ? -1 : (a->t > b->t);
+}
 
 /* The weights of the kept columns with the reweighting that gave them: a
    state to come back to ("the best so far"). */
@@ -208,6 +217,21 @@ int as_gr_fit_minimax(gr_state *s, double *rel, int steps, as_common *c);
    (the weight of both), kept when rel still meets the target (a budget: is
    no worse); H and *rel those of the columns kept. */
 int as_gr_merge_kept(gr_state *s, double target, double *rel, as_common *c);
+
+/* The progress lines' name of the run's path. */
+static inline const char *gr_path_words(const gr_state *s)
+{
+    return s->path.centre ? "" : ", plain path";
+}
+
+/* ---- the prune (greedy_prune.c) */
+/* The kept columns whose weights matter least dropped while rel meets the
+   target (the minimax fit as the refit when `minimax`); *rel that of the
+   columns left. */
+int as_gr_prune(gr_state *s, double target, double *rel, int minimax, as_common *c);
+/* The minimax fit of the kept columns where n^2 is small, and the prune
+   again with it (its work capped by the work before it). */
+int as_gr_minimax_prune(gr_state *s, double target, double *rel, as_common *c);
 
 /* ---- the sample path for wide sparse input (greedy_sample.c) */
 /* The heavy columns at weight 1, light ones drawn by squared norm and
