@@ -718,14 +718,13 @@ typedef struct as_greedy_options {
 } as_greedy_options;
 
 /* as_greedy_options.approach: AUTO (default) takes the sample path where a
-   Gram of a sparse X costs more than AS_GREEDY_SAMPLE_MADDS multiply-adds
+   Gram of a sparse X costs more than 2e9 multiply-adds
    (the rounds, hundreds of passes each about as costly, would take hours)
    and its heavy columns are at most a quarter of them; ROUNDS: the rounds;
    SAMPLE: the heavy columns (as as_gram counts them) kept at weight 1, the
    others drawn by squared norm with 'seed' and refitted without the k x k
    normal equations, more drawn until rel meets the target, then pruned. */
 enum { AS_APPROACH_AUTO = 0, AS_APPROACH_ROUNDS = 1, AS_APPROACH_SAMPLE = 2 };
-#define AS_GREEDY_SAMPLE_MADDS 2e9
 
 #define AS_GREEDY_REL_DEFAULT 0.01
 

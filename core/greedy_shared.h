@@ -234,6 +234,11 @@ int as_gr_prune(gr_state *s, double target, double *rel, int minimax, as_common 
 int as_gr_minimax_prune(gr_state *s, double target, double *rel, as_common *c);
 
 /* ---- the sample path for wide sparse input (greedy_sample.c) */
+/* Option approach "auto" takes the sample path for a sparse X whose X X'
+   costs more than this many multiply-adds (as_gram_madds; about a second),
+   at most a quarter of its columns heavy: the rounds, hundreds of passes
+   each about as costly, would take hours. */
+#define AS_GREEDY_SAMPLE_MADDS 2e9
 /* The heavy columns at weight 1, light ones drawn by squared norm and
    refitted without K until the exact rel meets the target, then pruned:
    out as as_greedy's. */
