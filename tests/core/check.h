@@ -169,6 +169,34 @@ static inline void check_views_free(check_views *V)
     free(V->dense); free(V->x); free(V->i32); free(V->i64); free(V->p32); free(V->p64);
 }
 
+/* dense n x d -> CSC arrays of both index widths (the caller makes the views) */
+typedef struct { int32_t *p32, *i32; int64_t *p64, *i64; double *x; } check_csc;
+static inline check_csc check_to_csc(const double *X, int n, int d)
+{
+    check_csc s;
+    int64_t nz = 0, j, i;
+    s.p32 = malloc(sizeof(int32_t) * (d + 1)); s.p64 = malloc(sizeof(int64_t) * (d + 1));
+    s.i32 = malloc(sizeof(int32_t) * n * d); s.i64 = malloc(sizeof(int64_t) * n * d);
+    s.x = malloc(sizeof(double) * n * d);
+    s.p32[0] = 0; s.p64[0] = 0;
+    for (j = 0; j < d; j++) {
+        for (i = 0; i < n; i++) if (X[i + j * n] != 0) { s.i32[nz] = (int32_t)i; s.i64[nz] = i; s.x[nz] = X[i + j * n]; nz++; }
+        s.p32[j + 1] = (int32_t)nz; s.p64[j + 1] = nz;
+    }
+    return s;
+}
+static inline void check_csc_free(check_csc *s) { free(s->p32); free(s->i32); free(s->p64); free(s->i64); free(s->x); }
+
+/* n x d, each entry nonzero (standard normal) with probability density */
+static inline double *check_random_matrix(int n, int d, double density, uint64_t seed)
+{
+    double *X = malloc(sizeof(double) * n * d);
+    int64_t t;
+    for (t = 0; t < (int64_t)n * d; t++)
+        X[t] = as_rng_unif(seed, 1, (uint64_t)t) < density ? as_rng_normal(seed, 2, (uint64_t)t) : 0.0;
+    return X;
+}
+
 static inline int check_report(const char *name)
 {
     printf("%s: %d passed, %d failed\n", name, check_passed, check_failed);
