@@ -67,32 +67,38 @@ static void gs_draw_free(gs_draw *D, as_common *c)
 static int gs_draw_make(int64_t d, const double *prob, double total, double m, uint64_t seed,
                         const gs_draw *old, gs_draw *D, as_common *c)
 {
-    int64_t k, t, u = 0, mm = (int64_t)fmin(m, 9e18);
-    double *wq;
-    /* m infinite: every light column (the Poisson draw of any finite m may miss the smallest) */
-    k = isfinite(m) ? as_block_poisson(0, d, prob, total, mm, seed, NULL, NULL, NULL) : 0;
-    if (!isfinite(m))
-        for (t = 0; t < d; t++) k += prob[t] > 0;
-    D->col = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(int64_t));
-    D->w = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
-    wq = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
-    if (!D->col || !D->w || !wq) {
-        as_free(c, wq);
-        return c->status;
-    }
-    if (isfinite(m)) D->k = as_block_poisson(0, d, prob, total, mm, seed, D->col, wq, NULL);
-    else
-        for (D->k = 0, t = 0; t < d; t++)
+    int64_t t, u = 0;
+    as_sample S;
+    double *qk = NULL;
+    as_sample_init(&S);
+    if (isfinite(m)) {
+        if (as_sample_poisson(d, prob, total, (int64_t)fmin(m, 9e18), seed, &S, &qk, c) != AS_OK) goto done;
+    } else {
+        /* m infinite: every light column (the Poisson draw of any finite m may miss the smallest) */
+        for (t = 0; t < d; t++) S.k += prob[t] > 0;
+        S.index = as_malloc(c, (size_t)(S.k > 0 ? S.k : 1), sizeof(int64_t));
+        S.weight = as_malloc(c, (size_t)(S.k > 0 ? S.k : 1), sizeof(double));
+        if (!S.index || !S.weight) goto done;
+        for (S.k = 0, t = 0; t < d; t++)
             if (prob[t] > 0) {
-                wq[D->k] = 1;
-                D->col[D->k++] = t;
+                S.weight[S.k] = 1;
+                S.index[S.k++] = t;
             }
-    for (t = 0; t < D->k; t++) {
-        if (old && u < old->k && old->col[u] == D->col[t]) D->w[t] = old->w[u++];
-        else D->w[t] = old && old->k > 0 ? 0 : wq[t] * wq[t];
     }
-    as_free(c, wq);
-    return AS_OK;
+    /* the squared weights in place, the columns handed over */
+    for (t = 0; t < S.k; t++) {
+        if (old && u < old->k && old->col[u] == S.index[t]) S.weight[t] = old->w[u++];
+        else S.weight[t] = old && old->k > 0 ? 0 : S.weight[t] * S.weight[t];
+    }
+    D->k = S.k;
+    D->col = S.index;
+    D->w = S.weight;
+    S.index = NULL;
+    S.weight = NULL;
+done:
+    as_sample_free(&S, c);
+    as_free(c, qk);
+    return c->status;
 }
 
 /* The K-free fit of the drawn columns' weights with the heavy part H0 held:
@@ -157,15 +163,6 @@ static int gs_keep(const gs_draw *D, const unsigned char *drop, gs_draw *K, as_c
     return AS_OK;
 }
 
-typedef struct gs_order { double v; int64_t a; } gs_order;
-
-static int gs_cmp(const void *pa, const void *pb)
-{
-    const gs_order *a = pa, *b = pb;
-    if (a->v != b->v) return a->v < b->v ? -1 : 1;
-    return a->a < b->a ? -1 : (a->a > b->a);
-}
-
 /* The prune: chunks of the kept columns of least w |x|^2 (the heavy ones at
    weight 1 among them: H0 loses their x x') dropped, the light ones left
    refitted, kept while rel meets the target. hgone[h]: heavy column
@@ -175,7 +172,7 @@ static int gs_prune(const as_matrix *X, const double *G, double *H0, int64_t nh,
 {
     const as_kfree_plan plan = {GS_PRUNE_ROUNDS, GS_STEPS, GS_TOL, 1};
     int64_t a, chunk, from = 0, nt = D->k + nh, n = X->nrow, nd, *idx = NULL;
-    gs_order *ord = as_malloc(c, (size_t)(nt > 0 ? nt : 1), sizeof(gs_order));
+    gr_pick *ord = as_malloc(c, (size_t)(nt > 0 ? nt : 1), sizeof(gr_pick));
     unsigned char *drop = as_calloc(c, (size_t)(nt > 0 ? nt : 1), 1);
     double *Ht = as_malloc(c, (size_t)(n * n > 0 ? n * n : 1), sizeof(double));
     int trial;
@@ -184,18 +181,19 @@ static int gs_prune(const as_matrix *X, const double *G, double *H0, int64_t nh,
     for (a = 0; a < nt; a++) {
         double nn = 0;
         AS_FOR_COL(X, a < D->k ? D->col[a] : hcol[a - D->k], row, v, { (void)row; nn += v * v; });
-        ord[a].v = (a < D->k ? D->w[a] : 1.0) * nn;
-        ord[a].a = a;
+        /* the least first: gr_pick_cmp puts the largest v first */
+        ord[a].v = -(a < D->k ? D->w[a] : 1.0) * nn;
+        ord[a].t = a;
     }
-    qsort(ord, (size_t)nt, sizeof *ord, gs_cmp);
+    qsort(ord, (size_t)nt, sizeof *ord, gr_pick_cmp);
     chunk = (int64_t)(GS_PRUNE_FIRST * (double)nt);
     for (trial = 0; trial < GS_PRUNE_TRIALS && chunk >= 1 && from + chunk <= nt; trial++) {
         gs_draw T;
         double r;
         memset(&T, 0, sizeof T);
         for (a = from, nd = 0; a < from + chunk; a++) {
-            drop[ord[a].a] = 1;
-            if (ord[a].a >= D->k) idx[nd++] = hcol[ord[a].a - D->k];
+            drop[ord[a].t] = 1;
+            if (ord[a].t >= D->k) idx[nd++] = hcol[ord[a].t - D->k];
         }
         /* H0 without the heavy columns of this chunk */
         if (nd > 0) {
@@ -221,7 +219,7 @@ static int gs_prune(const as_matrix *X, const double *G, double *H0, int64_t nh,
             *rel = r;
             from += chunk;
         } else {
-            for (a = from; a < from + chunk; a++) drop[ord[a].a] = 0;
+            for (a = from; a < from + chunk; a++) drop[ord[a].t] = 0;
             chunk /= 2;
         }
         gs_draw_free(&T, c);
