@@ -33,6 +33,21 @@ void *as_calloc(as_common *c, size_t count, size_t size);
    Inf and NaN as R and Octave print them (options.c). */
 const char *as_fmt_num(double v, char *buf, size_t len);
 
+/* The C type of a member that an option row (as_option.store) or a result
+   row (as_field.store) reads and writes at its offsetof, as a double. */
+enum { AS_STORE_DOUBLE = 0,
+       AS_STORE_INT = 1,
+       AS_STORE_INT64 = 2,
+       AS_STORE_SEED = 3,      /* uint64_t: AS_SEED_DRAW read as -1, and stored
+                                  for a value below 0                       */
+       AS_STORE_UNSIGNED = 4,
+       AS_STORE_COUNT = 5 };   /* int64_t: 0 or less (none) read as NaN     */
+/* Read the member of type `store` at base + at as a double, or write v to it
+   cast to that type (options.c); v must be in the type's range, as a value
+   that passed its option row's check is. */
+double as_stored_get(const void *base, size_t at, int store);
+void   as_stored_set(void *base, size_t at, int store, double v);
+
 /* Record an error (printf-style message) and return the status. */
 int as_error(as_common *c, int status, const char *fmt, ...)
 #ifdef __GNUC__

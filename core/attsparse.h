@@ -250,7 +250,11 @@ typedef struct as_field {
     unsigned    calls;     /* AS_FOR_* mask of the calls whose results have it */
     unsigned    when;      /* AS_HAS_* mask; 0: always                          */
     const char *help;      /* one line: what it is                              */
-    int         id;        /* internal: which member holds it                   */
+    int         store;     /* internal: the member's C type (AS_STORE_*)         */
+    size_t      at;        /* internal: the member's offsetof in as_sample      */
+    const char *(*word)(int value); /* internal: AS_FIELD_TEXT: the word of the
+                              member's value; NULL: the choice of that value
+                              in the option row of the same name            */
 } as_field;
 
 int             as_field_count(void);
@@ -315,7 +319,12 @@ typedef struct as_option {
                               core" (e.g. m = 0: from the Chernoff bound)     */
     const char *choices;   /* AS_OPT_CHOICE: "a|b|c", positions as the AS_* enums */
     const char *help;      /* one line: what it does, what its default is     */
-    int         field;     /* internal: where as_options_set stores it        */
+    int         store;     /* internal: the value's C type (AS_STORE_*), and
+                              whether it is held in as_common               */
+    size_t      at[5];     /* internal: the value's offsetof in the options
+                              struct of each call the row has (rand and
+                              leverage, det, greedy, metrics and gram), or in
+                              as_common                                      */
     int         takes_logical; /* AS_OPT_WHOLE: true/false accepted too (as 1/0);
                               AS_OPT_CHOICE: false its first choice, true its
                               default                                        */

@@ -1,15 +1,26 @@
-/* options.c: the one table of options (name, kind, range, default, choices, calls), their defaults, checks and setter by name. */
+/* options.c: the one table of options (name, kind, range, default, choices, calls, where each is held), their defaults, checks and setter by name. */
 #include "as_internal.h"
 #include <ctype.h>
 #include <stdio.h>
 
-/* Where a row's value is stored: a field of the call's options struct, or of
-   the context. */
-enum {
-    F_M, F_EPS, F_DELTA, F_SEED, F_ERROR, F_SPECTRAL, F_PROBABILITIES, F_SAMPLING, F_REL,
-    F_ESTIMATE, F_LEVERAGE, F_JL, F_S1, F_S, F_S2, F_BETA, F_MEMORY, F_LEAF, F_SEARCH,
-    F_THREADS, F_VERBOSE, F_BATCH, F_PRESAMPLE, F_K, F_CANDIDATES, F_REFIT, F_APPROACH
-};
+/* Where a row's value is held: its C type (AS_STORE_*) and its offsetof in
+   the options struct of each call the row has (as_option.at, indexed by
+   HOME_*; a row names its member in every struct its calls use), or in the
+   context. Loads and stores go through as_stored_get / as_stored_set. */
+enum { HOME_RAND, HOME_DET, HOME_GREEDY, HOME_METRICS, HOME_COMMON, AS_NHOMES };
+typedef char as_option_homes_fit[sizeof(((as_option *)0)->at) / sizeof(size_t) == AS_NHOMES ? 1 : -1];
+#define IN_RAND(f) [HOME_RAND] = offsetof(as_rand_options, f)
+#define IN_DET(f) [HOME_DET] = offsetof(as_det_options, f)
+#define IN_GREEDY(f) [HOME_GREEDY] = offsetof(as_greedy_options, f)
+#define IN_MET(f) [HOME_METRICS] = offsetof(as_metrics_options, f)
+/* Or'ed into a row's store: the value is an int of as_common (threads,
+   verbose), whatever the call. */
+#define IN_COMMON 16
+#define REAL_AT(...) AS_STORE_DOUBLE, {__VA_ARGS__}
+#define INT_AT(...) AS_STORE_INT, {__VA_ARGS__}
+#define INT64_AT(...) AS_STORE_INT64, {__VA_ARGS__}
+#define SEED_AT(...) AS_STORE_SEED, {__VA_ARGS__}
+#define COMMON_INT_AT(f) AS_STORE_INT | IN_COMMON, {[HOME_COMMON] = offsetof(as_common, f)}
 
 #define RAND AS_FOR_RAND
 #define DET AS_FOR_DET
@@ -24,74 +35,75 @@ enum {
    struct but cannot be set by name. */
 static const as_option as_options[] = {
     {"m", AS_OPT_WHOLE, RAND, 1, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
-     "draws; default from the matrix Chernoff bound (as_default_m)", F_M, 0},
+     "draws; default from the matrix Chernoff bound (as_default_m)", INT64_AT(IN_RAND(m)), 0},
     {"eps", AS_OPT_REAL, RAND, 0, 1, 1, 1, NAN, NO_CHOICES,
-     "target spectral error (0.5; with 'rel': none unless given, then a floor on m)", F_EPS, 0},
+     "target spectral error (0.5; with 'rel': none unless given, then a floor on m)", REAL_AT(IN_RAND(eps)), 0},
     {"eps", AS_OPT_REAL, DET, 0, 1, 1, 1, AS_EPS_DEFAULT, NO_CHOICES,
-     "target spectral error (0.5)", F_EPS, 0},
+     "target spectral error (0.5)", REAL_AT(IN_DET(eps)), 0},
     {"delta", AS_OPT_REAL, RAND | LEV, 0, 1, 1, 1, 0.01, NO_CHOICES,
-     "failure probability (0.01)", F_DELTA, 0},
+     "failure probability (0.01)", REAL_AT(IN_RAND(delta)), 0},
     {"seed", AS_OPT_WHOLE, RAND | LEV | DET | GREEDY, 0, 9007199254740991.0, 0, 0, -1, NO_CHOICES,
-     "seed of the counter-based generator (default: drawn from R's or Octave's generator, so set.seed / rand (\"seed\", s) reproduce a run)", F_SEED, 0},
+     "seed of the counter-based generator (default: drawn from R's or Octave's generator, so set.seed / rand (\"seed\", s) reproduce a run)", SEED_AT(IN_RAND(seed), IN_DET(seed), IN_GREEDY(seed)), 0},
     {"error", AS_OPT_FLAG, RAND | DET, 0, 1, 0, 0, 1, NO_CHOICES,
-     "compute the attention error metrics against X X' (true)", F_ERROR, 0},
+     "compute the attention error metrics against X X' (true)", INT_AT(IN_RAND(error), IN_DET(error)), 0},
     {"spectral", AS_OPT_FLAG, RAND | DET | MET | GREEDY, 0, 1, 0, 0, -1, NO_CHOICES,
-     "compute eps_spectral and bound (default: as 'error'; attention_error: false)", F_SPECTRAL, 0},
+     "compute eps_spectral and bound (default: as 'error'; attention_error: false)",
+     INT_AT(IN_RAND(spectral), IN_DET(spectral), IN_MET(spectral), IN_GREEDY(spectral)), 0},
     {"probabilities", AS_OPT_CHOICE, RAND, 0, AS_PROB_AUTO, 0, 0, AS_PROB_AUTO,
      "leverage|uniform|norm|mixed|auto",
-     "sampling probabilities (auto: leverage, or in target mode the pilots' pick)", F_PROBABILITIES, 0},
+     "sampling probabilities (auto: leverage, or in target mode the pilots' pick)", INT_AT(IN_RAND(probabilities)), 0},
     {"sampling", AS_OPT_CHOICE, RAND, 0, AS_SAMPLING_POISSON, 0, 0, -1, "iid|poisson",
-     "i.i.d. draws with replacement or Poisson sampling (iid; with 'rel': poisson)", F_SAMPLING, 0},
+     "i.i.d. draws with replacement or Poisson sampling (iid; with 'rel': poisson)", INT_AT(IN_RAND(sampling)), 0},
     {"rel", AS_OPT_REAL, RAND, 0, 1, 1, 1, NAN, NO_CHOICES,
-     "target for rel_estimate: m chosen over rounds (off)", F_REL, 0},
+     "target for rel_estimate: m chosen over rounds (off)", REAL_AT(IN_RAND(rel)), 0},
     {"estimate", AS_OPT_CHOICE, RAND, 0, AS_ESTIMATE_BOOTSTRAP, 0, 0, AS_ESTIMATE_GAUSSIAN, "none|gaussian|bootstrap",
-     "error estimate from Y alone: gaussian (the sampling variance, two Grams of Y), bootstrap (31 Grams) or none; false: none, true: gaussian", F_ESTIMATE, 1},
+     "error estimate from Y alone: gaussian (the sampling variance, two Grams of Y), bootstrap (31 Grams) or none; false: none, true: gaussian", INT_AT(IN_RAND(estimate)), 1},
     {"leverage", AS_OPT_CHOICE, RAND, 0, AS_LEV_EXACT, 0, 0, AS_LEV_APPROX, "approx|exact",
-     "approximate or exact leverage scores (approx)", F_LEVERAGE, 0},
+     "approximate or exact leverage scores (approx)", INT_AT(IN_RAND(leverage)), 0},
     {"method", AS_OPT_CHOICE, LEV, 0, AS_LEV_EXACT, 0, 0, AS_LEV_APPROX, "approx|exact",
-     "approximate or exact leverage scores (approx)", F_LEVERAGE, 0},
+     "approximate or exact leverage scores (approx)", INT_AT(IN_RAND(leverage)), 0},
     {"jl", AS_OPT_CHOICE, RAND | LEV, 0, AS_JL_AMS, 0, 0, AS_JL_GAUSSIAN, "gaussian|ams",
-     "Johnson-Lindenstrauss matrix (gaussian)", F_JL, 0},
+     "Johnson-Lindenstrauss matrix (gaussian)", INT_AT(IN_RAND(jl)), 0},
     {"s1", AS_OPT_WHOLE, RAND | LEV, 1, (double)AS_INT_MAX, 0, 0, 0, NO_CHOICES,
-     "rows of the sparse embedding (4 n + 16)", F_S1, 0},
+     "rows of the sparse embedding (4 n + 16)", INT64_AT(IN_RAND(s1)), 0},
     {"s", AS_OPT_WHOLE, RAND | LEV, 1, 64, 0, 0, 0, NO_CHOICES,
-     "nonzeros per embedding column (4)", F_S, 0},
+     "nonzeros per embedding column (4)", INT64_AT(IN_RAND(s)), 0},
     {"s2", AS_OPT_WHOLE, RAND | LEV, 1, 100000, 0, 0, 0, NO_CHOICES,
-     "columns of the JL matrix (ceil(4.63 log(4 d / delta)) when at most rank/2, else none)", F_S2, 0},
+     "columns of the JL matrix (ceil(4.63 log(4 d / delta)) when at most rank/2, else none)", INT64_AT(IN_RAND(s2)), 0},
     {"beta", AS_OPT_REAL, RAND, 1, 1e6, 0, 1, 0, NO_CHOICES,
-     "score approximation factor in the default m (from the sketches' tail bounds)", F_BETA, 0},
+     "score approximation factor in the default m (from the sketches' tail bounds)", REAL_AT(IN_RAND(beta)), 0},
     {"memory", AS_OPT_REAL, RAND, 0, 1e12, 0, 0, 0, NO_CHOICES,
-     "cap in MiB on the working arrays (0: 3/4 of the memory the process may use)", F_MEMORY, 0},
+     "cap in MiB on the working arrays (0: 3/4 of the memory the process may use)", REAL_AT(IN_RAND(mem_mb)), 0},
     {"memory", AS_OPT_REAL, DET, 0, 1e12, 0, 0, 0, NO_CHOICES,
-     "cap in MiB on the working arrays, estimated first (0: a search tree up to 512 MiB, the whole under 3/4 of the memory the process may use)", F_MEMORY, 0},
+     "cap in MiB on the working arrays, estimated first (0: a search tree up to 512 MiB, the whole under 3/4 of the memory the process may use)", REAL_AT(IN_DET(mem_mb)), 0},
     {"memory", AS_OPT_REAL, MET | GRAM, 0, 1e12, 0, 0, 0, NO_CHOICES,
-     "cap in MiB on the n x n arrays and results (0: 3/4 of the memory the process may use)", F_MEMORY, 0},
+     "cap in MiB on the n x n arrays and results (0: 3/4 of the memory the process may use)", REAL_AT(IN_MET(mem_mb)), 0},
     {"leaf", AS_OPT_WHOLE, DET, 0, 1e18, 0, 0, 0, NO_CHOICES,
-     "columns per leaf of the search tree (0: at least 2 nrow(X), more under the memory cap)", F_LEAF, 0},
+     "columns per leaf of the search tree (0: at least 2 nrow(X), more under the memory cap)", INT64_AT(IN_DET(leaf)), 0},
     {"search", AS_OPT_CHOICE, DET, 0, 1, 0, 0, 0, "tree|scan",
-     "tree search or a plain scan of all columns each step (tree)", F_SEARCH, 0},
+     "tree search or a plain scan of all columns each step (tree)", INT_AT(IN_DET(search)), 0},
     {"batch", AS_OPT_WHOLE, DET, 0, 1e6, 0, 0, 0, NO_CHOICES,
-     "most barrier shifts per step, each step certified (0: up to 64; 1: one column per step)", F_BATCH, 0},
+     "most barrier shifts per step, each step certified (0: up to 64; 1: one column per step)", INT64_AT(IN_DET(batch)), 0},
     {"presample", AS_OPT_WHOLE, DET, 0, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
-     "draws of a randomized first stage, BSS on its columns (0 or false: none; 1 or true: 8 n ln n)", F_PRESAMPLE, 1},
+     "draws of a randomized first stage, BSS on its columns (0 or false: none; 1 or true: 8 n ln n)", INT64_AT(IN_DET(presample)), 1},
     {"refit", AS_OPT_FLAG, RAND | DET, 0, 1, 0, 0, 0, NO_CHOICES,
-     "the kept columns reweighted by the greedy method's nonnegative refit against X X', zero weights dropped (false)", F_REFIT, 0},
+     "the kept columns reweighted by the greedy method's nonnegative refit against X X', zero weights dropped (false)", INT_AT(IN_RAND(refit), IN_DET(refit)), 0},
     {"rel", AS_OPT_REAL, GREEDY, 0, 1, 1, 1, NAN, NO_CHOICES,
-     "target: the exact rel the kept columns must meet (0.01 unless 'k' is given)", F_REL, 0},
+     "target: the exact rel the kept columns must meet (0.01 unless 'k' is given)", REAL_AT(IN_GREEDY(rel)), 0},
     {"k", AS_OPT_WHOLE, GREEDY, 1, (double)AS_INT_MAX, 0, 0, 0, NO_CHOICES,
-     "column budget: the smallest rel found with at most k columns (off)", F_K, 0},
+     "column budget: the smallest rel found with at most k columns (off)", INT64_AT(IN_GREEDY(k)), 0},
     {"error", AS_OPT_FLAG, GREEDY, 0, 1, 0, 0, 1, NO_CHOICES,
-     "false: no eps_spectral by default; rel, inf and r are exact either way (the method measures them)", F_ERROR, 0},
+     "false: no eps_spectral by default; rel, inf and r are exact either way (the method measures them)", INT_AT(IN_GREEDY(error)), 0},
     {"candidates", AS_OPT_WHOLE, GREEDY, 1, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
-     "columns the selection draws from: a Poisson sample of about this many by squared norm, the heaviest kept for certain (default: every column)", F_CANDIDATES, 0},
+     "columns the selection draws from: a Poisson sample of about this many by squared norm, the heaviest kept for certain (default: every column)", INT64_AT(IN_GREEDY(candidates)), 0},
     {"approach", AS_OPT_CHOICE, GREEDY, 0, 2, 0, 0, 0, "auto|rounds|sample",
-     "rounds over every candidate, or the sample path (heavy columns exact, the rest sampled by squared norm and refitted; 'rel' only); auto: the sample path where a Gram of a sparse X costs more than 2e9 multiply-adds (auto)", F_APPROACH, 0},
+     "rounds over every candidate, or the sample path (heavy columns exact, the rest sampled by squared norm and refitted; 'rel' only); auto: the sample path where a Gram of a sparse X costs more than 2e9 multiply-adds (auto)", INT_AT(IN_GREEDY(approach)), 0},
     {"memory", AS_OPT_REAL, GREEDY, 0, 1e12, 0, 0, 0, NO_CHOICES,
-     "cap in MiB on the working arrays (0: 3/4 of the memory the process may use)", F_MEMORY, 0},
+     "cap in MiB on the working arrays (0: 3/4 of the memory the process may use)", REAL_AT(IN_GREEDY(mem_mb)), 0},
     {"threads", AS_OPT_WHOLE, RAND | DET | LEV | MET | GRAM | GREEDY, 0, AS_THREADS_MAX, 0, 0, 0, NO_CHOICES,
-     "OpenMP threads (0: the OpenMP default); results do not depend on it", F_THREADS, 0},
+     "OpenMP threads (0: the OpenMP default); results do not depend on it", COMMON_INT_AT(nthreads), 0},
     {"verbose", AS_OPT_FLAG, RAND | DET | LEV | GREEDY, 0, 1, 0, 0, 0, NO_CHOICES,
-     "progress lines through the print hook (false)", F_VERBOSE, 0},
+     "progress lines through the print hook (false)", COMMON_INT_AT(verbose), 0},
 };
 
 #define AS_NOPTIONS ((int)(sizeof(as_options) / sizeof(as_options[0])))
@@ -231,149 +243,70 @@ int as_option_check(const as_option *op, double v, as_common *c)
 }
 
 /* ---------------------------------------------------------------- storage */
-/* The struct of a call: as_rand_options (RAND, LEVERAGE), as_det_options (DET),
-   as_metrics_options (METRICS, GRAM). */
-static double as_option_load(unsigned call, const void *o, int field, const as_common *c)
+double as_stored_get(const void *base, size_t at, int store)
 {
-    if (field == F_THREADS) return c->nthreads;
-    if (field == F_VERBOSE) return c->verbose;
-    if (call == AS_FOR_RAND || call == AS_FOR_LEVERAGE) {
-        const as_rand_options *r = o;
-        switch (field) {
-        case F_M: return (double)r->m;
-        case F_EPS: return r->eps;
-        case F_DELTA: return r->delta;
-        case F_SEED: return r->seed == AS_SEED_DRAW ? -1 : (double)r->seed;
-        case F_ERROR: return r->error;
-        case F_SPECTRAL: return r->spectral;
-        case F_PROBABILITIES: return r->probabilities;
-        case F_SAMPLING: return r->sampling;
-        case F_REL: return r->rel;
-        case F_ESTIMATE: return r->estimate;
-        case F_LEVERAGE: return r->leverage;
-        case F_JL: return r->jl;
-        case F_S1: return (double)r->s1;
-        case F_S: return (double)r->s;
-        case F_S2: return (double)r->s2;
-        case F_BETA: return r->beta;
-        case F_MEMORY: return r->mem_mb;
-        case F_REFIT: return r->refit;
-        default: return NAN;
-        }
-    }
-    if (call == AS_FOR_GREEDY) {
-        const as_greedy_options *g = o;
-        switch (field) {
-        case F_REL: return g->rel;
-        case F_K: return (double)g->k;
-        case F_ERROR: return g->error;
-        case F_SPECTRAL: return g->spectral;
-        case F_MEMORY: return g->mem_mb;
-        case F_CANDIDATES: return (double)g->candidates;
-        case F_APPROACH: return g->approach;
-        case F_SEED: return g->seed == AS_SEED_DRAW ? -1 : (double)g->seed;
-        default: return NAN;
-        }
-    }
-    if (call == AS_FOR_DET) {
-        const as_det_options *d = o;
-        switch (field) {
-        case F_EPS: return d->eps;
-        case F_ERROR: return d->error;
-        case F_SPECTRAL: return d->spectral;
-        case F_MEMORY: return d->mem_mb;
-        case F_LEAF: return (double)d->leaf;
-        case F_SEARCH: return d->search;
-        case F_BATCH: return (double)d->batch;
-        case F_PRESAMPLE: return (double)d->presample;
-        case F_SEED: return d->seed == AS_SEED_DRAW ? -1 : (double)d->seed;
-        case F_REFIT: return d->refit;
-        default: return NAN;
-        }
-    }
-    if (field == F_SPECTRAL) return ((const as_metrics_options *)o)->spectral;
-    if (field == F_MEMORY) return ((const as_metrics_options *)o)->mem_mb;
-    return NAN;
-}
-
-/* v has passed the row's check, so every cast below is in range. */
-static void as_option_store(unsigned call, void *o, int field, double v, as_common *c)
-{
-    if (field == F_THREADS) { c->nthreads = (int)v; return; }
-    if (field == F_VERBOSE) { c->verbose = (int)v; return; }
-    if (call == AS_FOR_RAND || call == AS_FOR_LEVERAGE) {
-        as_rand_options *r = o;
-        switch (field) {
-        case F_M: r->m = (int64_t)v; break;
-        case F_EPS: r->eps = v; break;
-        case F_DELTA: r->delta = v; break;
-        case F_SEED: r->seed = v < 0 ? AS_SEED_DRAW : (uint64_t)v; break;
-        case F_ERROR: r->error = (int)v; break;
-        case F_SPECTRAL: r->spectral = (int)v; break;
-        case F_PROBABILITIES: r->probabilities = (int)v; break;
-        case F_SAMPLING: r->sampling = (int)v; break;
-        case F_REL: r->rel = v; break;
-        case F_ESTIMATE: r->estimate = (int)v; break;
-        case F_LEVERAGE: r->leverage = (int)v; break;
-        case F_JL: r->jl = (int)v; break;
-        case F_S1: r->s1 = (int64_t)v; break;
-        case F_S: r->s = (int64_t)v; break;
-        case F_S2: r->s2 = (int64_t)v; break;
-        case F_BETA: r->beta = v; break;
-        case F_MEMORY: r->mem_mb = v; break;
-        case F_REFIT: r->refit = (int)v; break;
-        default: break;
-        }
-    } else if (call == AS_FOR_GREEDY) {
-        as_greedy_options *g = o;
-        switch (field) {
-        case F_REL: g->rel = v; break;
-        case F_K: g->k = (int64_t)v; break;
-        case F_ERROR: g->error = (int)v; break;
-        case F_SPECTRAL: g->spectral = (int)v; break;
-        case F_MEMORY: g->mem_mb = v; break;
-        case F_CANDIDATES: g->candidates = (int64_t)v; break;
-        case F_APPROACH: g->approach = (int)v; break;
-        case F_SEED: g->seed = v < 0 ? AS_SEED_DRAW : (uint64_t)v; break;
-        default: break;
-        }
-    } else if (call == AS_FOR_DET) {
-        as_det_options *d = o;
-        switch (field) {
-        case F_EPS: d->eps = v; break;
-        case F_ERROR: d->error = (int)v; break;
-        case F_SPECTRAL: d->spectral = (int)v; break;
-        case F_MEMORY: d->mem_mb = v; break;
-        case F_LEAF: d->leaf = (int64_t)v; break;
-        case F_SEARCH: d->search = (int)v; break;
-        case F_BATCH: d->batch = (int64_t)v; break;
-        case F_PRESAMPLE: d->presample = (int64_t)v; break;
-        case F_SEED: d->seed = v < 0 ? AS_SEED_DRAW : (uint64_t)v; break;
-        case F_REFIT: d->refit = (int)v; break;
-        default: break;
-        }
-    } else if (field == F_SPECTRAL) {
-        ((as_metrics_options *)o)->spectral = (int)v;
-    } else if (field == F_MEMORY) {
-        ((as_metrics_options *)o)->mem_mb = v;
+    const char *p = (const char *)base + at;
+    switch (store) {
+    case AS_STORE_INT: return *(const int *)p;
+    case AS_STORE_UNSIGNED: return *(const unsigned *)p;
+    case AS_STORE_INT64: return (double)*(const int64_t *)p;
+    case AS_STORE_COUNT: return *(const int64_t *)p > 0 ? (double)*(const int64_t *)p : NAN;
+    case AS_STORE_SEED: return *(const uint64_t *)p == AS_SEED_DRAW ? -1 : (double)*(const uint64_t *)p;
+    default: return *(const double *)p;
     }
 }
 
-/* The struct that a call's rows are stored in, for init and check. */
-static unsigned as_struct_calls(unsigned call)
+void as_stored_set(void *base, size_t at, int store, double v)
 {
-    return call == AS_FOR_RAND || call == AS_FOR_LEVERAGE ? (AS_FOR_RAND | AS_FOR_LEVERAGE) : call;
+    char *p = (char *)base + at;
+    switch (store) {
+    case AS_STORE_INT: *(int *)p = (int)v; break;
+    case AS_STORE_UNSIGNED: *(unsigned *)p = (unsigned)v; break;
+    case AS_STORE_INT64: case AS_STORE_COUNT: *(int64_t *)p = (int64_t)v; break;
+    case AS_STORE_SEED: *(uint64_t *)p = v < 0 ? AS_SEED_DRAW : (uint64_t)v; break;
+    default: *(double *)p = v;
+    }
+}
+
+/* The struct of a call: as_rand_options (RAND, LEVERAGE), as_det_options
+   (DET), as_greedy_options (GREEDY), as_metrics_options (METRICS, GRAM). */
+static int as_call_home(unsigned call)
+{
+    if (call == AS_FOR_RAND || call == AS_FOR_LEVERAGE) return HOME_RAND;
+    return call == AS_FOR_DET ? HOME_DET : call == AS_FOR_GREEDY ? HOME_GREEDY : HOME_METRICS;
+}
+
+static int as_option_home(const as_option *op, unsigned call)
+{
+    return op->store & IN_COMMON ? HOME_COMMON : as_call_home(call);
+}
+
+static double as_option_load(unsigned call, const void *o, const as_option *op, const as_common *c)
+{
+    int home = as_option_home(op, call);
+    return as_stored_get(home == HOME_COMMON ? (const void *)c : o, op->at[home], op->store & ~IN_COMMON);
+}
+
+/* v has passed the row's check, so the cast to the member's type is in range. */
+static void as_option_store(unsigned call, void *o, const as_option *op, double v, as_common *c)
+{
+    int home = as_option_home(op, call);
+    as_stored_set(home == HOME_COMMON ? (void *)c : o, op->at[home], op->store & ~IN_COMMON, v);
+}
+
+/* The rows whose value is in the struct of `call` (not in the context). */
+static int as_option_in_struct(const as_option *op, unsigned call)
+{
+    unsigned calls = call == AS_FOR_RAND || call == AS_FOR_LEVERAGE ? (AS_FOR_RAND | AS_FOR_LEVERAGE) : call;
+    return (op->calls & calls) && !(op->store & IN_COMMON);
 }
 
 static void as_options_defaults(unsigned call, void *o)
 {
-    as_common dummy;
     int t;
-    memset(&dummy, 0, sizeof dummy);
     for (t = 0; t < AS_NOPTIONS; t++)
-        if ((as_options[t].calls & as_struct_calls(call)) && as_options[t].field != F_THREADS &&
-            as_options[t].field != F_VERBOSE)
-            as_option_store(call, o, as_options[t].field, as_options[t].dflt, &dummy);
+        if (as_option_in_struct(&as_options[t], call))
+            as_option_store(call, o, &as_options[t], as_options[t].dflt, NULL);
 }
 
 /* Every stored field against its row (C callers fill the structs directly). */
@@ -384,9 +317,8 @@ static int as_options_check(unsigned call, const void *o, as_common *c)
     for (t = 0; t < AS_NOPTIONS; t++) {
         const as_option *op = &as_options[t];
         double v;
-        if (!(op->calls & as_struct_calls(call)) || op->field == F_THREADS || op->field == F_VERBOSE)
-            continue;
-        v = as_option_load(call, o, op->field, c);
+        if (!as_option_in_struct(op, call)) continue;
+        v = as_option_load(call, o, op, c);
         if (!as_option_is_auto(op, v) && as_option_check(op, v, c) != AS_OK) return c->status;
     }
     return AS_OK;
@@ -410,7 +342,7 @@ int as_options_set(unsigned call, void *o, const char *name, double value, const
         for (pos = 0; *ch; pos++) {
             size_t len = strcspn(ch, "|");
             if (strlen(text) == len && strncmp(text, ch, len) == 0) {
-                as_option_store(call, o, op->field, (double)pos, c);
+                as_option_store(call, o, op, (double)pos, c);
                 return AS_OK;
             }
             ch += len + (ch[len] == '|');
@@ -422,17 +354,17 @@ int as_options_set(unsigned call, void *o, const char *name, double value, const
         return as_error(c, AS_ERR_ARG, "'%s' must be %s, got the string \"%.64s\"", op->name,
                         as_option_expect(op, expect, sizeof expect), text);
     if (as_option_check(op, value, c) != AS_OK) return c->status;
-    as_option_store(call, o, op->field, value, c);
+    as_option_store(call, o, op, value, c);
     return AS_OK;
 }
 
 /* The 'given' mask of a call's options struct. */
 static uint64_t *as_options_given(unsigned call, void *o)
 {
-    if (call == AS_FOR_RAND || call == AS_FOR_LEVERAGE) return &((as_rand_options *)o)->given;
-    if (call == AS_FOR_DET) return &((as_det_options *)o)->given;
-    if (call == AS_FOR_GREEDY) return &((as_greedy_options *)o)->given;
-    return &((as_metrics_options *)o)->given;
+    static const size_t given_at[] = {
+        [HOME_RAND] = offsetof(as_rand_options, given), [HOME_DET] = offsetof(as_det_options, given),
+        [HOME_GREEDY] = offsetof(as_greedy_options, given), [HOME_METRICS] = offsetof(as_metrics_options, given)};
+    return (uint64_t *)((char *)o + given_at[as_call_home(call)]);
 }
 
 /* A host value for messages, the same words in R and Octave: a number as
@@ -470,7 +402,7 @@ int as_options_put(unsigned call, void *o, const char *name, const as_host_value
             st = as_options_set(call, o, op->name, 0, v->text, c);
         /* a choice that takes true/false: false its first choice, true its default */
         else if (op->kind == AS_OPT_CHOICE && logical && op->takes_logical) {
-            as_option_store(call, o, op->field, v->number ? op->dflt : op->lo, c);
+            as_option_store(call, o, op, v->number ? op->dflt : op->lo, c);
             st = AS_OK;
         }
         /* a flag takes true/false and the numbers 0 and 1; a number, a number
