@@ -154,7 +154,7 @@ check-cran: $(R_CHECK_LOG)
 # also written to build/demo/r/tables.txt, which demo-octave checks
 demo-r: r demo-data
 	@mkdir -p $(BUILD)/demo
-	set -o pipefail; R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/demo-tables.R $(BUILD)/demo/r $(BUILD)/demo/data \
+	set -o pipefail; R_LIBS=$(RLIB) $(RSCRIPT) tests/cross/demo-tables.R $(BUILD)/demo/r $(BUILD)/demo/data \
 	  | tee $(BUILD)/demo/r.txt
 
 # ---------------------------------------------------------------- Octave
@@ -175,29 +175,29 @@ include tests/reliability/fuzz.mk tests/reliability/sanitize.mk
 # Octave reproduces it bit for bit, then the reverse; the committed fixtures (tests/fixtures) are compared to
 # 1e-13 instead, as the machines that wrote them may differ. Then the option sweep: every row of the core's
 # option table of attsparse_rand and attsparse_det at a non-default value (and K, V), R's result fields
-# reproduced by Octave (the same names and values), then the reverse (tests/fixtures/option-sweep.R). Then the
+# reproduced by Octave (the same names and values), then the reverse (tests/cross/option-sweep.R). Then the
 # api cases: attention_error, attention, sym_attention, gram, leverage_scores, attsparse_example and bad input of
-# every kind, made by both (tests/fixtures/api-cases.R, api_cases.m): the same values bit for bit, the same messages.
+# every kind, made by both (tests/cross/api-cases.R, api_cases.m): the same values bit for bit, the same messages.
 CROSS_DIR := $(BUILD)/cross
-# the api cases (tests/fixtures/api-cases.R, api_cases.m): the same ids, values and messages line by line
+# the api cases (tests/cross/api-cases.R, api_cases.m): the same ids, values and messages line by line
 API_COMPARE := awk 'NR == FNR { want[$$1] = $$0; n++; next } { seen[$$1] = 1; if (want[$$1] == $$0) p++; \
   else { f++; print "api case " $$1 " differs: R: " substr(want[$$1], 1, 160) " | Octave: " substr($$0, 1, 160) } } \
   END { for (k in want) if (!(k in seen)) { f++; print "api case " k ": Octave did not write it" } \
   printf "api cross-check R = Octave: %d passed, %d failed\n", p, f }'
 check-cross: r octave
 	@rm -rf $(CROSS_DIR) && mkdir -p $(CROSS_DIR)
-	@{ R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/make-fixtures.R $(CROSS_DIR)/r all && \
-	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
+	@{ R_LIBS=$(RLIB) $(RSCRIPT) tests/cross/make-fixtures.R $(CROSS_DIR)/r all && \
+	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/cross \
 	    --eval 'exit (cross_check ("$(CROSS_DIR)/r") > 0)'; \
-	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
+	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/cross \
 	    --eval 'make_fixtures ("$(CROSS_DIR)/octave", "all")' && \
-	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/cross-check.R $(CROSS_DIR)/octave; \
-	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/option-sweep.R write $(CROSS_DIR)/opt-r; \
-	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
+	  R_LIBS=$(RLIB) $(RSCRIPT) tests/cross/cross-check.R $(CROSS_DIR)/octave; \
+	  R_LIBS=$(RLIB) $(RSCRIPT) tests/cross/option-sweep.R write $(CROSS_DIR)/opt-r; \
+	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/cross \
 	    --eval 'exit (option_sweep ("$(CROSS_DIR)/opt-r", "$(CROSS_DIR)/opt-octave") > 0)'; \
-	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/option-sweep.R check $(CROSS_DIR)/opt-r $(CROSS_DIR)/opt-octave; \
-	  R_LIBS=$(RLIB) $(RSCRIPT) tests/fixtures/api-cases.R $(CROSS_DIR)/api-r.txt && \
-	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
+	  R_LIBS=$(RLIB) $(RSCRIPT) tests/cross/option-sweep.R check $(CROSS_DIR)/opt-r $(CROSS_DIR)/opt-octave; \
+	  R_LIBS=$(RLIB) $(RSCRIPT) tests/cross/api-cases.R $(CROSS_DIR)/api-r.txt && \
+	  $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/cross \
 	    --eval 'api_cases ("$(CROSS_DIR)/api-octave.txt")' && $(API_COMPARE) $(CROSS_DIR)/api-r.txt $(CROSS_DIR)/api-octave.txt; \
 	  } 2>&1 | tee $(CROSS_DIR)/check.log; \
 	  $(COUNT_SUM) label="R/Octave live cross-check" $(CROSS_DIR)/check.log; \
@@ -233,7 +233,7 @@ check: $(call DEPS_DONE,$(CHECK_DEPS))
 	printf '%s' "$$lines"; \
 	echo "$$pass passed, $$fail failed ($$(( $$(date +%s) - start )) s)"; [ $$fail -eq 0 ]
 # both front-ends: R writes every number of its tables (build/demo/r/tables.txt), Octave's run checks its own against them
-# (tests/fixtures/demo-tables.R, demo_tables.m)
+# (tests/cross/demo-tables.R, demo_tables.m)
 demo: $(call DEPS_DONE,$(DEMO_DEPS))
 	@rm -f $(BUILD)/demo/r/tables.txt
 	@$(MAKE) --no-print-directory demo-r demo-octave

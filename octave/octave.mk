@@ -5,7 +5,7 @@
 # make check-octave  the %!test blocks of octave/inst/*.m and tests/octave/*.m; ends "octave: N passed, M failed"
 # make demo-octave   attsparse_demo on attsparse_example () and the data sets of inst/extdata/demo-data.txt (ALL, acq,
 #                    crude, golub, lung when their R data packages are installed); plots in build/demo/octave; its
-#                    tables checked against R's when make demo-r has written them (tests/fixtures/demo_tables.m)
+#                    tables checked against R's when make demo-r has written them (tests/cross/demo_tables.m)
 # make demo-data     build/demo/data/*.X.txt (and ALL.V.txt) for Octave, written by the R package
 #                    (inst/scripts/export-data.R)
 
@@ -72,6 +72,6 @@ demo-data: $(R_STAMP)
 
 demo-octave: octave demo-data
 	@mkdir -p $(BUILD)/demo
-	set -o pipefail; $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/fixtures \
+	set -o pipefail; $(OCTAVE_RUN) --path $(CURDIR)/$(OCT_DIR) --path $(CURDIR)/tests/cross \
 	  --eval 'exit (demo_tables ("$(BUILD)/demo/octave", "$(BUILD)/demo/data", "$(BUILD)/demo/r/tables.txt") > 0)' \
 	  | tee $(BUILD)/demo/octave.txt

@@ -1,9 +1,9 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
-## test_fixtures.m: the shared fixture outputs that R wrote (tests/fixtures/make-fixtures.R) reproduced by Octave; R checks the ones Octave wrote.
+## test_fixtures.m: the shared fixture outputs that R wrote (tests/cross/make-fixtures.R) reproduced by Octave; R checks the ones Octave wrote.
 
 ## The fixture directory is tests/fixtures under the current directory (make
-## runs from the top of the repository) or $ATTSPARSE_FIXTURES; its
-## fixtures.m reads, runs and compares them.
+## runs from the top of the repository) or $ATTSPARSE_FIXTURES; fixtures.m
+## in the cross directory beside it (tests/cross) reads, runs and compares them.
 
 %!function d = fixture_dir ()
 %!  d = getenv ("ATTSPARSE_FIXTURES");
@@ -11,10 +11,13 @@
 %!    d = fullfile ("tests", "fixtures");
 %!  endif
 %!endfunction
+%!function d = cross_dir ()
+%!  d = fullfile (fileparts (fixture_dir ()), "cross");
+%!endfunction
 
 %!testif ; exist (fullfile (fixture_dir (), "cases.txt"), "file")
 %! dir = fixture_dir ();
-%! addpath (dir);
+%! addpath (cross_dir ());
 %! unwind_protect
 %!   cases = fixtures ("cases", dir);
 %!   ## every case is written by one side and checked by the other
@@ -35,7 +38,7 @@
 %!     assert (isempty (msg), "%s: %s", c{1}, msg);
 %!   endfor
 %! unwind_protect_cleanup
-%!   rmpath (dir);
+%!   rmpath (cross_dir ());
 %! end_unwind_protect
 
 ## attsparse_det's choice among columns that tie in exact arithmetic does not
@@ -43,11 +46,11 @@
 ## change: the one-entry columns of sparse1 in a row, made equal by the
 ## presample's weights, each entry moved by up to 4 ulps
 %!testif ; exist (fullfile (fixture_dir (), "sparse1.X.txt"), "file")
-%! addpath (fixture_dir ());
+%! addpath (cross_dir ());
 %! unwind_protect
 %!   X = fixtures ("read_x", fullfile (fixture_dir (), "sparse1.X.txt"));
 %! unwind_protect_cleanup
-%!   rmpath (fixture_dir ());
+%!   rmpath (cross_dir ());
 %! end_unwind_protect
 %! [~, ~, r] = attsparse_rand (X, "m", 300, "seed", 11, "error", false);
 %! Xp = X(:, r.index) * spdiags (r.weight(:), 0, r.k, r.k);

@@ -147,8 +147,8 @@
 %! h = 1:2:rows (X);  o = 2:2:rows (X);
 %! check_bound (X(h, :), X(o, :), randn (numel (o), 2), 3000, 1:2);
 
-## the shared case written by R (tests/fixtures/qkv_case.R): the same index and weights, bit for bit
-%!testif ; data_present (fullfile (merge (isempty (getenv ("ATTSPARSE_FIXTURES")), fullfile ("tests", "fixtures"), getenv ("ATTSPARSE_FIXTURES")), "qkv_rand.out"), "tests/fixtures/make-qkv-fixture.R writes it")
+## the shared case written by R (tests/cross/qkv_case.R): the same index and weights, bit for bit
+%!testif ; data_present (fullfile (merge (isempty (getenv ("ATTSPARSE_FIXTURES")), fullfile ("tests", "fixtures"), getenv ("ATTSPARSE_FIXTURES")), "qkv_rand.out"), "tests/cross/make-qkv-fixture.R writes it")
 %! d = getenv ("ATTSPARSE_FIXTURES");
 %! if (isempty (d))
 %!   d = fullfile ("tests", "fixtures");

@@ -1,15 +1,17 @@
-# test-fixtures.R: the shared fixture outputs that Octave wrote (tests/fixtures/make_fixtures.m) reproduced by R;
+# test-fixtures.R: the shared fixture outputs that Octave wrote (tests/cross/make_fixtures.m) reproduced by R;
 # tests/octave/test_fixtures.m checks the ones R wrote, and make check-cross compares fresh outputs of every case
 # bit for bit on this machine.
+# the data in tests/fixtures, the code that reads and runs it (fixtures.R) in tests/cross beside it
 fixture_dir <- function() {
-  for (d in c("../fixtures", "../../tests/fixtures")) if (file.exists(file.path(d, "cases.txt"))) return(d)
+  for (d in c("../fixtures", "../../tests/fixtures"))
+    if (file.exists(file.path(d, "cases.txt")) && file.exists(file.path(dirname(d), "cross", "fixtures.R"))) return(d)
   NULL
 }
 
 test_that("shared fixtures written by Octave: same index and weight from R", {
   dir <- fixture_dir()
   if (is.null(dir)) skip("fixtures not found")
-  source(file.path(dir, "fixtures.R"), local = TRUE)
+  source(file.path(dirname(dir), "cross", "fixtures.R"), local = TRUE)
   cases <- fixture_cases(dir)
   # every case is written by one side and checked by the other
   expect_setequal(unique(cases$writer), c("R", "octave"))
@@ -32,7 +34,7 @@ test_that("attsparse_det's choice among tied columns does not depend on the inpu
   # made equal by the presample's weights, each entry moved by up to 4 ulps
   dir <- fixture_dir()
   if (is.null(dir)) skip("fixtures not found")
-  source(file.path(dir, "fixtures.R"), local = TRUE)
+  source(file.path(dirname(dir), "cross", "fixtures.R"), local = TRUE)
   X <- fixture_read_X(file.path(dir, "sparse1.X.txt"))
   r <- attsparse_rand(X, m = 300, seed = 11, error = FALSE)
   Xp <- X[, r$index] %*% Matrix::Diagonal(x = r$weight)

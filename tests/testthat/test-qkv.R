@@ -204,17 +204,19 @@ test_that("V of every kind X may be (sparse, data frame, plain vector) is its de
   expect_error(attsparse_det(X, V = data.frame(a = letters[1:6])), "^'V' is a data frame with non-numeric columns")
 })
 
+# the tests directory: the case in cross/qkv_case.R, R's sample in fixtures/qkv_rand.out
 qkv_dir <- function() {
-  for (d in c("../fixtures", "../../tests/fixtures")) if (file.exists(file.path(d, "qkv_case.R"))) return(d)
+  for (d in c("..", "../../tests"))
+    if (file.exists(file.path(d, "cross", "qkv_case.R")) && file.exists(file.path(d, "fixtures", "qkv_rand.out"))) return(d)
   NULL
 }
 
 test_that("the shared Q != K fixture (R and Octave; weights to 1e-13)", {
   dir <- qkv_dir()
   skip_if(is.null(dir), "fixtures not found")
-  source(file.path(dir, "qkv_case.R"), local = TRUE)
+  source(file.path(dir, "cross", "qkv_case.R"), local = TRUE)
   r <- qkv_fixture_run(qkv_fixture_case())
-  lines <- readLines(file.path(dir, "qkv_rand.out"))
+  lines <- readLines(file.path(dir, "fixtures", "qkv_rand.out"))
   body <- strsplit(lines[grepl("^[0-9]+ ", lines)], " ")
   expect_identical(r$index, as.integer(vapply(body, `[`, "", 1)))
   # to 1e-13: the leverage scores behind the weights go through the host's BLAS and LAPACK
