@@ -16,8 +16,9 @@
 #   lines "<!-- robust tables begin -->" and "<!-- robust tables end -->"; --resume: the instances
 #   whose figures OUT/instances already holds are read back, not run again; --report: only those,
 #   nothing run (the tables of a run cut short); --redo-target: the stored instances' target-mode
-#   figures run again (both estimates, every target), the rest read back: after a change to the
-#   target mode alone, a few minutes instead of the whole run.
+#   and default-mode figures run again (both estimates, every target), the greedy method's and the
+#   baseline's read back: after a change to attsparse_rand alone (its target mode, its estimate), a
+#   few minutes instead of the whole run.
 args <- commandArgs(TRUE)
 arg_value <- function(name, default) { i <- match(name, args); if (is.na(i)) default else args[i + 1] }
 lib <- Sys.getenv("RLIB", "build/Rlib")
@@ -72,7 +73,16 @@ target_row <- function(X, t, s) {
              tb_k = k_of(tb), tb_rel = tb$rel_error, tb_est = tb$rel_estimate)
 }
 
-# --redo-target: the stored figures r of instance inst with their target-mode columns run again
+# the default mode's figures: k, exact rel and estimate (default estimate), exact rel and estimate (bootstrap)
+default_row <- function(X, s) {
+  dg <- quiet(attsparse_rand(X, seed = s, threads = 1))
+  db <- quiet(attsparse_rand(X, seed = s, estimate = "bootstrap", threads = 1))
+  data.frame(dg_k = k_of(dg), dg_rel = dg$rel_error, dg_est = dg$rel_estimate,
+             db_rel = db$rel_error, db_est = db$rel_estimate)
+}
+
+# --redo-target: the stored figures r of instance inst with their target-mode and default-mode columns
+# (every attsparse_rand run) run again
 redo_target <- function(inst, r) {
   X <- corpus_build(inst)
   s <- if (is.na(inst$seed)) 1 else inst$seed
@@ -80,6 +90,8 @@ redo_target <- function(inst, r) {
     new <- target_row(X, r$target[i], s)
     r[i, names(new)] <- new
   }
+  new <- default_row(X, s)
+  r[, names(new)] <- new[rep(1, nrow(r)), ]
   r
 }
 
@@ -95,15 +107,11 @@ run_instance <- function(inst, fixed) {
     cbind(data.frame(target = t, greedy_k = k_of(g[[1]]), greedy_rel = rel_of_Y(g[[1]]$Y, lA), greedy_time = g[[2]],
                      base_k = b[[1]]$k[i], base_rel = b[[1]]$rel[i]), target_row(X, t, s))
   })
-  dg <- quiet(attsparse_rand(X, seed = s, threads = 1))
-  db <- quiet(attsparse_rand(X, seed = s, estimate = "bootstrap", threads = 1))
   fx <- if (fixed) fixed_best(X) else list(k = rep(NA, length(TARGETS)), pair = rep(NA, length(TARGETS)))
   res <- do.call(rbind, per_target)
   res$fixed_k <- fx$k; res$fixed_pair <- fx$pair
   cbind(data.frame(id = inst$id, family = inst$family, n = nrow(X), d = ncol(X), base_time = b[[2]],
-                   base_last_k = b[[1]]$last_k, base_last_rel = b[[1]]$last_rel,
-                   dg_k = k_of(dg), dg_rel = dg$rel_error, dg_est = dg$rel_estimate,
-                   db_rel = db$rel_error, db_est = db$rel_estimate), res)
+                   base_last_k = b[[1]]$last_k, base_last_rel = b[[1]]$last_rel, default_row(X, s)), res)
 }
 
 inst <- corpus_instances(SIZE)
@@ -193,7 +201,7 @@ neither_lines <- if (nrow(neither)) sprintf("- `%s` at %s: greedy k %d, rel %.2f
 tot <- R[!duplicated(R$id), ]
 summary_lines <- c(
   if ("--redo-target" %in% args)
-    sprintf("%d instances (%s corpus), %d cores; the target mode's figures run again (%.0f s wall clock), the rest from the stored run; attsparse %s, %s.",
+    sprintf("%d instances (%s corpus), %d cores; attsparse_rand's figures (target and default mode) run again (%.0f s wall clock), the rest from the stored run; attsparse %s, %s.",
             nrow(tot), SIZE, CORES, wall, as.character(packageVersion("attsparse")), format(Sys.Date()))
   else sprintf("%d instances (%s corpus), %d cores, %.0f s wall clock; attsparse %s, %s.", nrow(tot), SIZE, CORES, wall,
                as.character(packageVersion("attsparse")), format(Sys.Date())),

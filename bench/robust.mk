@@ -7,7 +7,7 @@
 #                                        build/bench/robust/tables.md and docs/robustness.md
 # make bench-robust ROBUST=--slice       the tests' small corpus (under a minute; build/bench/robust-slice),
 #                                        docs left alone
-# make bench-robust ROBUST=--redo-target the target mode's figures of a stored full run run again (a few
+# make bench-robust ROBUST=--redo-target attsparse_rand's figures (target and default mode) of a stored full run run again (a few
 #                                        minutes), the rest read back; tables rewritten
 ROBUST ?=
 ROBUST_DOC = $(if $(filter --slice,$(ROBUST)),,--doc docs/robustness.md)

@@ -432,12 +432,6 @@ int as_block_rowsq_all(const as_block_plan *P, const as_matrix *X, double *rowsq
 /* Nonzero (default): with Poisson sampling, as_estimate makes the Gram of
    the columns kept for certain once; 0: every resample's Gram whole.
    (c->tune.estimate_split) */
-/* The multiply-adds of the Grams of as_estimate of kind `kind` for the
-   sample X(:, index[0..k)) with terms term (estimate.c): one Gram of Y, and
-   of the columns left to chance (all with i.i.d. sampling, q < 1 with
-   Poisson) one more (gaussian) or AS_ESTIMATE_B (bootstrap). */
-double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
-                         const double *term, int kind, const as_common *c);
 /* Whether o asks for an estimate; S->estimate_why says when not (estimate.c). */
 int as_estimate_wanted(const as_rand_options *o, as_sample *S);
 /* The estimate's working arrays (and target mode's rounds') on top of
@@ -493,6 +487,8 @@ static inline void as_thread_band(int64_t n, int64_t *lo, int64_t *hi)
 /* Whether column j of X goes into as_gram's dense panels (at least
    c->tune.gram_heavy n entries; every column of a dense X). */
 int as_gram_is_heavy(const as_matrix *X, int64_t j, const as_common *c);
+/* An n x n symmetric matrix's lower triangle from its upper one. */
+void as_gram_mirror(int64_t n, double *G);
 /* The multiply-adds of as_gram over columns index[0..k) of X (index NULL:
    all of them): dense panels n^2 / 2 a column, light columns z (z + 1) / 2. */
 double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index, const as_common *c);

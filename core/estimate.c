@@ -219,23 +219,6 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
     return as_estimate_gauss(X, cols, S, sampling, term, rowsq, c);
 }
 
-double as_estimate_madds(const as_matrix *X, int64_t k, const int64_t *index, int sampling,
-                         const double *term, int kind, const as_common *c)
-{
-    int64_t t, j;
-    double cost = 0, w;
-    if (kind == AS_ESTIMATE_NONE) return 0;
-    /* Y Y', then one Gram of the columns left to chance (gaussian: of their
-       squares' transform, the same entries) or AS_ESTIMATE_B (bootstrap) */
-    for (t = 0; t < k; t++) {
-        int chance = sampling != AS_SAMPLING_POISSON || term[t] < 1;
-        j = index[t];
-        w = as_gram_madds(X, 1, &j, c);
-        cost += w + (chance ? (kind == AS_ESTIMATE_BOOTSTRAP ? AS_ESTIMATE_B : 1) * w : 0);
-    }
-    return cost;
-}
-
 int as_estimate_wanted(const as_rand_options *o, as_sample *S)
 {
     S->estimate_why = o->estimate == AS_ESTIMATE_NONE ? AS_WHY_NOT_ASKED : AS_WHY_MADE;
@@ -250,11 +233,13 @@ int as_estimate_memory(const as_matrix *X, const as_rand_options *o, double byte
     int boot = o->estimate == AS_ESTIMATE_BOOTSTRAP, poisson = as_rand_sampling(o) == AS_SAMPLING_POISSON;
     char what[200];
     if (o->estimate == AS_ESTIMATE_NONE) return AS_OK;
-    /* gaussian: Y Y', Att(Y) and the variance's Gram; bootstrap: Y Y' and a
-       resample's Gram (Poisson: and the Gram of the columns kept for certain) */
-    snprintf(what, sizeof what, "the error estimate needs %s n x n arrays (n = nrow(X) = %.0f; estimate = \"none\" "
-             "skips it)", boot ? (poisson ? "3" : "2") : "3", n);
-    return as_mem_check(c, bytes + (boot && !poisson ? 16 : 24) * n * n, o->mem_mb, what);
+    /* gaussian: Y Y', Att(Y) and the variance's Gram (a dense X: and the
+       product of its row-centred part); bootstrap: Y Y' and a resample's
+       Gram (Poisson: and the Gram of the columns kept for certain) */
+    int arrays = boot ? (poisson ? 3 : 2) : (X->kind == AS_DENSE ? 4 : 3);
+    snprintf(what, sizeof what, "the error estimate needs %d n x n arrays (n = nrow(X) = %.0f; estimate = \"none\" "
+             "skips it)", arrays, n);
+    return as_mem_check(c, bytes + 8.0 * arrays * n * n, o->mem_mb, what);
 }
 
 const char *as_estimate_why(int why)

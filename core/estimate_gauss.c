@@ -12,9 +12,14 @@
 
    The softmax ignores a constant added to a row, so log(Att(Y) / Att(X)) is
    F_il = E_il - c_i, c_i = log sum_m a_im exp(E_im) ~ sum_m a_im E_im
-   (a = Att(X), replaced by Att(Y)). Its variance needs row i's attention in
-   a product with every column: an n x n x k computation. The centre is
-   taken instead as alpha_i E_ii + (1 - alpha_i) sum_m pi_m E_im, alpha_i =
+   (a = Att(X), replaced by Att(Y)). For a dense Y its variance is taken as
+   it is: with w_ij = sum_m a_im y_mj, F_il = sum_j e_j y_ij (y_lj - w_ij)
+   (e_j the column's relative error), of variance P_il - 2 Q_il + s_i, P =
+   (y^2) Omega (y^2)', Q = (y^2 o W) Omega Y', s_i = sum_j omega_j y_ij^2
+   w_ij^2: three products of the Gram's size (BLAS). For a sparse Y, W fills
+   every row and those products lose the sparsity (2 to 7 times the cost
+   of the rest of the estimate on wide count data); the centre is
+   taken there as alpha_i E_ii + (1 - alpha_i) sum_m pi_m E_im, alpha_i =
    a_ii and pi the mean row of Att(Y): then the pi-centred error splits into
    a doubly centred part with z_j = y_j - beta_j (beta_j = pi' y_j), whose
    variance is one Gram of the columns u_j = sqrt(omega_j) y_j o (y_j - 2
@@ -25,7 +30,12 @@
    the diagonal entries' log-ratios then have a known mean (the regression
    of the rest of the row on E_ii given). The 1 - alpha quantile of the
    largest |Att(Y)/Att(X) - 1| (and of a |exp(F) - 1| for inf) is the
-   union bound of the entries' Gaussian tails. */
+   union bound of the entries' Gaussian tails.
+
+   The sparse path's two triangle inequalities are its slack: small where
+   attention sits on the diagonal (count data: rows share few columns),
+   up to a third of the estimate where it spreads over many similar rows
+   (low-rank and clustered data, which are dense). */
 
 /* Upper tail of the standard normal. */
 static double as_norm_sf(double x)
@@ -158,15 +168,18 @@ typedef struct as_gauss {
     double kappa;           /* i.i.d.: 1 / (m - 1), on the estimate's square; Poisson: 0  */
     int64_t ku, nz;         /* the columns with omega_j > 0, their nonzeros               */
     double k0sum, sbb;      /* sum omega_j beta_j^4, sum beta_j^2                         */
-    double *H, *V;          /* N x N: the sample's Gram; the variance's Gram, then sd's   */
+    double *H, *V;          /* N x N: the sample's Gram; the variance's Gram (dense: P),
+                               then sd's                                                  */
+    double *Q;              /* dense: N x N, (y^2 o W) Omega Y'                           */
     double *A, *pi;         /* nr x nk: Att(Y); nk: its mean row                          */
+    double *hbar;           /* nr: sum_l a_il (Y Y')_il                                   */
     double *beta, *omega;   /* k: pi' y_j; omega_j                                        */
     int64_t *col;           /* k: the sample's columns of X                               */
     double *r, *s;          /* N: the variance's one-row terms (then the centre's sd);
-                               sum_j beta_j y_j                                           */
+                               sum_j beta_j y_j (dense: sum_j omega_j y_ij^2 w_ij^2)      */
     double *ve, *vr, *cre, *sbp, *q4;  /* N: the diagonal's sums (not stacked)            */
     double *mu, *sdd, *ad;  /* N: the diagonal entries' mean, sd, attention a_ii          */
-    double *ux;             /* the columns u: dense N x ku, or CSC with up, ui            */
+    double *ux;             /* the columns u: CSC with up, ui                             */
     int64_t *up, *ui;
 } as_gauss;
 
@@ -175,9 +188,11 @@ static int as_gauss_alloc(as_gauss *ws, as_common *c)
 {
     int64_t N = ws->N, k = ws->k;
     ws->H = as_malloc(c, (size_t)(N * N), sizeof(double));
-    ws->V = as_malloc(c, (size_t)(N * N), sizeof(double));
+    ws->V = as_calloc(c, (size_t)(N * N), sizeof(double));
+    if (ws->dense) ws->Q = as_calloc(c, (size_t)(N * N), sizeof(double));
     ws->A = as_malloc(c, (size_t)(ws->nr * ws->nk), sizeof(double));
     ws->pi = as_calloc(c, (size_t)ws->nk, sizeof(double));
+    ws->hbar = as_calloc(c, (size_t)ws->nr, sizeof(double));
     ws->beta = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
     ws->omega = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
     ws->col = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(int64_t));
@@ -191,8 +206,9 @@ static int as_gauss_alloc(as_gauss *ws, as_common *c)
     ws->mu = as_calloc(c, (size_t)N, sizeof(double));
     ws->sdd = as_calloc(c, (size_t)N, sizeof(double));
     ws->ad = as_calloc(c, (size_t)N, sizeof(double));
-    if (!ws->H || !ws->V || !ws->A || !ws->pi || !ws->beta || !ws->omega || !ws->col || !ws->r || !ws->s || !ws->ve ||
-        !ws->vr || !ws->cre || !ws->sbp || !ws->q4 || !ws->mu || !ws->sdd || !ws->ad)
+    if (!ws->H || !ws->V || (ws->dense && !ws->Q) || !ws->A || !ws->pi || !ws->hbar || !ws->beta || !ws->omega ||
+        !ws->col || !ws->r || !ws->s || !ws->ve || !ws->vr || !ws->cre || !ws->sbp || !ws->q4 || !ws->mu ||
+        !ws->sdd || !ws->ad)
         return c->status;
     return AS_OK;
 }
@@ -201,8 +217,10 @@ static void as_gauss_free(as_gauss *ws, as_common *c)
 {
     as_free(c, ws->H);
     as_free(c, ws->V);
+    as_free(c, ws->Q);
     as_free(c, ws->A);
     as_free(c, ws->pi);
+    as_free(c, ws->hbar);
     as_free(c, ws->beta);
     as_free(c, ws->omega);
     as_free(c, ws->col);
@@ -221,7 +239,8 @@ static void as_gauss_free(as_gauss *ws, as_common *c)
     as_free(c, ws->ui);
 }
 
-/* Att(Y) (row i against the keys, H symmetric), its mean row pi */
+/* Att(Y) (row i against the keys, H symmetric), its mean row pi, a_ii and
+   hbar_i = sum_l a_il H_il */
 static void as_gauss_att(as_gauss *ws)
 {
     int64_t N = ws->N, nr = ws->nr, k0 = ws->k0, nk = ws->nk, i, l;
@@ -229,35 +248,48 @@ static void as_gauss_att(as_gauss *ws)
     const double *H = ws->H;
     double *A = ws->A, *pi = ws->pi, *ad = ws->ad;
     for (i = 0; i < nr; i++) {
-        double li = as_lse(nk, H + i * N + k0);
+        double li = as_lse(nk, H + i * N + k0), hb = 0;
         for (l = 0; l < nk; l++) {
             double a = exp(H[i * N + k0 + l] - li);
             A[i + l * nr] = a;
             pi[l] += a / (double)nr;
+            hb += a * H[i * N + k0 + l];
         }
+        ws->hbar[i] = hb;
         if (!stacked) ad[i] = A[i + i * nr];
     }
 }
 
+/* The diagonal's sums of row i from a column's entry y = y_ij, of omega om,
+   and the row's rest there, rest = sum_{m != i} a_im y_mj / (1 - a_ii)
+   (sparse path: pi in place of row i's attention). */
+static inline void as_gauss_diag_sums(as_gauss *ws, int64_t i, double om, double y, double rest)
+{
+    double v = om * (y * y) * (y * y);
+    ws->ve[i] += v;
+    ws->q4[i] += v * v;
+    ws->vr[i] += om * (y * y) * (rest * rest);
+    ws->cre[i] += om * (y * y) * y * rest;
+    ws->sbp[i] += y * rest;
+}
+
 /* beta_t = pi' y_t over the keys' rows, and the columns u of the variance's
-   Gram, V = U U' (with r, s, k0sum, sbb and the diagonal's sums) */
+   Gram, V = U U' (with r, s, k0sum, sbb and the diagonal's sums): a sparse
+   or stacked Y */
 static int as_gauss_var(as_gauss *ws, const as_matrix *X, const as_sample *S, as_common *c)
 {
-    int64_t N = ws->N, k = ws->k, nr = ws->nr, k0 = ws->k0, ku = ws->ku, nz = ws->nz, t, i, l, e;
-    int stacked = ws->stacked, dense = ws->dense;
+    int64_t N = ws->N, k = ws->k, nr = ws->nr, k0 = ws->k0, ku = ws->ku, nz = ws->nz, t, e, l;
+    int stacked = ws->stacked;
     const int64_t *col = ws->col;
     const double *pi = ws->pi, *omega = ws->omega;
-    double *beta = ws->beta, *r = ws->r, *s = ws->s, *ve = ws->ve, *vr = ws->vr, *cre = ws->cre, *sbp = ws->sbp,
-           *q4 = ws->q4, *ux, k0sum = 0, sbb = 0;
-    int64_t *up = NULL, *ui = NULL;
+    double *beta = ws->beta, *r = ws->r, *s = ws->s, *ux, k0sum = 0, sbb = 0;
+    int64_t *up, *ui;
     as_matrix U;
     ux = ws->ux = as_malloc(c, (size_t)(nz > 0 ? nz : 1), sizeof(double));
-    if (!dense) {
-        up = ws->up = as_malloc(c, (size_t)(ku + 1), sizeof(int64_t));
-        ui = ws->ui = as_malloc(c, (size_t)(nz > 0 ? nz : 1), sizeof(int64_t));
-    }
-    if (!ux || (!dense && (!up || !ui))) return c->status;
-    if (!dense) up[0] = 0;
+    up = ws->up = as_malloc(c, (size_t)(ku + 1), sizeof(int64_t));
+    ui = ws->ui = as_malloc(c, (size_t)(nz > 0 ? nz : 1), sizeof(int64_t));
+    if (!ux || !up || !ui) return c->status;
+    up[0] = 0;
     for (t = 0, e = 0, l = 0; t < k; t++) {
         double w = S->weight[t], b = 0, om = omega[t];
         AS_FOR_COL(X, col[t], row, v, { if (row >= k0) b += pi[row - k0] * (w * v); });
@@ -266,31 +298,65 @@ static int as_gauss_var(as_gauss *ws, const as_matrix *X, const as_sample *S, as
         AS_FOR_COL(X, col[t], row, v, { s[row] += (w * v) * b; });
         if (!(om > 0)) continue;
         k0sum += om * (b * b) * (b * b);
-        if (dense) for (i = 0; i < N; i++) ux[e + i] = 0;
         AS_FOR_COL(X, col[t], row, v, {
             double y = w * v;
             double u = y * (y - 2 * b);
             r[row] += om * u * (b * b);
-            if (dense) ux[e + row] = sqrt(om) * u;
-            else { ux[e] = sqrt(om) * u; ui[e++] = row; }
-            if (!stacked && row < nr && pi[row] < 1) {
-                double bp = (b - pi[row] * y) / (1 - pi[row]);
-                ve[row] += om * (y * y) * (y * y);
-                q4[row] += (om * (y * y) * (y * y)) * (om * (y * y) * (y * y));
-                vr[row] += om * (y * y) * (bp * bp);
-                cre[row] += om * (y * y) * y * bp;
-                sbp[row] += y * bp;
-            }
+            ux[e] = sqrt(om) * u;
+            ui[e++] = row;
+            if (!stacked && row < nr && pi[row] < 1)
+                as_gauss_diag_sums(ws, row, om, y, (b - pi[row] * y) / (1 - pi[row]));
         });
-        if (dense) e += N;
-        else up[++l] = e;
+        up[++l] = e;
     }
     ws->k0sum = k0sum;
     ws->sbb = sbb;
-    if (dense) as_view_dense(&U, N, ku, ux, N);
-    else as_view_csc64(&U, N, ku, up, ui, ux);
+    as_view_csc64(&U, N, ku, up, ui, ux);
     if (as_gram(&U, -1, NULL, NULL, ws->V, c) != AS_OK) return c->status;
     return AS_OK;
+}
+
+/* The variance's products of a dense Y, over chunks of its columns kept by
+   chance: Y_c (N x cc), W_c = A Y_c, then P += (sqrt(omega) y^2)(...)' (in
+   V), Q += (omega y^2 o w) Y_c', s_i += omega y_ij^2 w_ij^2, and the
+   diagonal's sums with row i's own rest. */
+static int as_gauss_var_dense(as_gauss *ws, const as_matrix *X, const as_sample *S, as_common *c)
+{
+    int64_t N = ws->N, k = ws->k, ku = ws->ku, cc, t = 0, i;
+    double *Yc, *Wc, *Y2, cap = (double)(1 << 21) / (double)N, beta = 0;
+    cc = cap >= (double)ku ? ku : (cap >= 1 ? (int64_t)cap : 1);
+    Yc = as_malloc(c, (size_t)(N * cc), sizeof(double));
+    Wc = as_malloc(c, (size_t)(N * cc), sizeof(double));
+    Y2 = as_malloc(c, (size_t)(N * cc), sizeof(double));
+    while (Yc && Wc && Y2 && t < k) {
+        int64_t nc = 0, u;
+        double *om = ws->beta;   /* the chunk's omegas (beta is the sparse path's) */
+        for (; t < k && nc < cc; t++)
+            if (ws->omega[t] > 0) {
+                const double *x = X->x + ws->col[t] * X->ld;
+                for (i = 0; i < N; i++) Yc[i + nc * N] = S->weight[t] * x[i];
+                om[nc++] = ws->omega[t];
+            }
+        if (nc == 0) break;
+        if (as_gemm_blocks("N", "N", N, nc, N, 1.0, ws->A, N, Yc, N, 0.0, Wc, N, c) != AS_OK) break;
+        for (u = 0; u < nc; u++)
+            for (i = 0; i < N; i++) {
+                double y = Yc[i + u * N], w = Wc[i + u * N], a = ws->ad[i];
+                ws->s[i] += om[u] * (y * y) * (w * w);
+                if (a < 1) as_gauss_diag_sums(ws, i, om[u], y, (w - a * y) / (1 - a));
+                Y2[i + u * N] = sqrt(om[u]) * y * y;
+                Wc[i + u * N] = om[u] * y * y * w;
+            }
+        if (as_syrk_blocks("U", "N", N, nc, 1.0, Y2, N, beta, ws->V, N, c) != AS_OK ||
+            as_gemm_blocks("N", "T", N, N, nc, 1.0, Wc, N, Yc, N, beta, ws->Q, N, c) != AS_OK)
+            break;
+        beta = 1;
+    }
+    as_free(c, Yc);
+    as_free(c, Wc);
+    as_free(c, Y2);
+    if (c->status == AS_OK) as_gram_mirror(N, ws->V);
+    return c->status;
 }
 
 /* the sd of the pi-centred log-ratio of each entry, into V (rows x keys) */
@@ -309,14 +375,57 @@ static void as_gauss_sd(as_gauss *ws)
         }
 }
 
+/* the sd of each entry's log-ratio with its row's own centre, into V: a
+   dense Y (P in V, Q) */
+static void as_gauss_sd_dense(as_gauss *ws)
+{
+    int64_t N = ws->N, i, l;
+    double kappa = ws->kappa, *V = ws->V;
+    const double *H = ws->H, *Q = ws->Q, *s = ws->s, *hbar = ws->hbar;
+    for (l = 0; l < N; l++)
+        for (i = 0; i < N; i++) {
+            double phi = H[i + l * N] - hbar[i], v = V[i + l * N] - 2 * Q[i + l * N] + s[i] - kappa * phi * phi;
+            V[i + l * N] = sqrt(v > 0 ? v : 0);
+        }
+}
+
+/* The diagonal entry of row i: its mean mu and sd sdd given the known
+   E_ii (rowsq), or (rowsq NULL) mean 0 and sd f sdd (f = 1 - a_ii on the
+   sparse path, whose sd is of the pi-centred F_ii; 1 on the dense one);
+   plus the centre's sd cen (sparse path) */
+static void as_gauss_diag(as_gauss *ws, int64_t i, const double *rowsq, double f, double cen)
+{
+    int64_t N = ws->N;
+    double kappa = ws->kappa, a = ws->ad[i], a1 = 1 - a, hd = ws->H[i + i * N];
+    if (rowsq) {
+        double vei = ws->ve[i] - kappa * hd * hd, vri = ws->vr[i] - kappa * ws->sbp[i] * ws->sbp[i],
+               ci = ws->cre[i] - kappa * hd * ws->sbp[i], rho = vei > 0 ? ci / vei : 0;
+        /* F_ii = log(a_ii + (1 - a_ii) exp(E_ii - R)), R the rest of
+           the row (a_ii of Att(Y): exact when the rest moves as one).
+           R given the known E_ii: the regression's mean; as variance
+           not the conditional one (not Gaussian when a few columns
+           carry the row) but the smaller of R's own and that of
+           E_ii - R, each at least the conditional one (the second is
+           far smaller where the rows are alike: the rest moves with
+           E_ii); the regression's shift uncertain by its relative
+           standard error, one over the square root of the effective
+           count of the row's terms (Kish: (sum v)^2 / sum v^2 of
+           v = omega y^4). The mean and the slope of F_ii in R at
+           the regression's point (the delta method). */
+        double shift = rho * (hd - rowsq[i]), neff = ws->q4[i] > 0 ? ws->ve[i] * ws->ve[i] / ws->q4[i] : 1;
+        double vdi = vei - 2 * ci + vri, vmin = vdi < vri ? vdi : vri, e = a1 * exp((hd - rowsq[i]) - shift);
+        ws->mu[i] = log(a + e);
+        ws->sdd[i] = e / (a + e) * sqrt((vmin > 0 ? vmin : 0) + shift * shift / neff) + cen;
+    } else ws->sdd[i] = f * ws->sdd[i] + cen;
+}
+
 /* the self part of each row's centre; the diagonal's known mean (not stacked:
    the diagonal entries' mu and sdd, the off-diagonal's sd in V grown) */
 static void as_gauss_self(as_gauss *ws, const double *rowsq)
 {
     int64_t N = ws->N, nr = ws->nr, nk = ws->nk, i, l;
-    double kappa = ws->kappa, *V = ws->V, *r = ws->r, *mu = ws->mu, *sdd = ws->sdd;
-    const double *H = ws->H, *A = ws->A, *pi = ws->pi, *ad = ws->ad, *ve = ws->ve, *vr = ws->vr, *cre = ws->cre,
-                 *sbp = ws->sbp, *q4 = ws->q4;
+    double *V = ws->V, *r = ws->r, *sdd = ws->sdd;
+    const double *A = ws->A, *pi = ws->pi, *ad = ws->ad;
     /* row i's centre is not alpha_i e_i + (1 - alpha_i) pi (pi
        without i, rescaled): the difference dA of the two weights sums
        to 0, so its part of the centre is sum_m dA_m F^pi_im, of sd at
@@ -331,29 +440,7 @@ static void as_gauss_self(as_gauss *ws, const double *rowsq)
     for (l = 0; l < nk; l++)
         for (i = 0; i < nr; i++)
             if (i != l) V[i + l * N] += ad[i] * sdd[i] + r[i];
-    for (i = 0; i < nr; i++) {
-        double a1 = 1 - ad[i];
-        if (rowsq) {
-            double hd = H[i + i * N], vei = ve[i] - kappa * hd * hd, vri = vr[i] - kappa * sbp[i] * sbp[i],
-                   ci = cre[i] - kappa * hd * sbp[i], rho = vei > 0 ? ci / vei : 0;
-            /* F_ii = log(a_ii + (1 - a_ii) exp(E_ii - R)), R the rest of
-               the row (a_ii of Att(Y): exact when the rest moves as one).
-               R given the known E_ii: the regression's mean; as variance
-               not the conditional one (not Gaussian when a few columns
-               carry the row) but the smaller of R's own and that of
-               E_ii - R, each at least the conditional one (the second is
-               far smaller where the rows are alike: the rest moves with
-               E_ii); the regression's shift uncertain by its relative
-               standard error, one over the square root of the effective
-               count of the row's terms (Kish: (sum v)^2 / sum v^2 of
-               v = omega y^4). The mean and the slope of F_ii in R at
-               the regression's point (the delta method). */
-            double shift = rho * (hd - rowsq[i]), neff = q4[i] > 0 ? ve[i] * ve[i] / q4[i] : 1;
-            double vdi = vei - 2 * ci + vri, vmin = vdi < vri ? vdi : vri, e = a1 * exp((hd - rowsq[i]) - shift);
-            mu[i] = log(ad[i] + e);
-            sdd[i] = e / (ad[i] + e) * sqrt((vmin > 0 ? vmin : 0) + shift * shift / neff) + r[i];
-        } else sdd[i] = a1 * sdd[i] + r[i];
-    }
+    for (i = 0; i < nr; i++) as_gauss_diag(ws, i, rowsq, 1 - ad[i], r[i]);
 }
 
 int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int sampling,
@@ -388,17 +475,27 @@ int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int
         ws.omega[t] = iid ? m / ((m - 1) * term[t]) : 1 - term[t];
         if (ws.omega[t] > 0) {
             ws.ku++;
-            ws.nz += dense ? N : as_col_nnz(X, ws.col[t]);
+            ws.nz += dense ? 0 : as_col_nnz(X, ws.col[t]);
         }
     }
     if (as_gram(X, k, ws.col, S->weight, ws.H, c) != AS_OK) goto done;
     /* Y Y' overflows: the sample stands, its estimate is NaN (as Att(Y) is) */
     if (!as_all_finite(N * N, ws.H)) { S->estimate_why = AS_WHY_OVERFLOW; goto done; }
     as_gauss_att(&ws);
-    if (as_gauss_var(&ws, X, S, c) != AS_OK) goto done;
-    as_gauss_sd(&ws);
+    if (dense) {
+        int64_t i;
+        if (as_gauss_var_dense(&ws, X, S, c) != AS_OK) goto done;
+        as_gauss_sd_dense(&ws);
+        for (i = 0; i < N; i++) {
+            ws.sdd[i] = ws.V[i + i * N];
+            as_gauss_diag(&ws, i, rowsq, 1, 0);
+        }
+    } else {
+        if (as_gauss_var(&ws, X, S, c) != AS_OK) goto done;
+        as_gauss_sd(&ws);
+        if (!stacked) as_gauss_self(&ws, rowsq);
+    }
     if (!stacked) {
-        as_gauss_self(&ws, rowsq);
         T.ndiag = nr;
         T.dmu = ws.mu;
         T.ds = ws.sdd;

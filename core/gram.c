@@ -655,7 +655,7 @@ static int as_gram_stacked(const as_matrix *Z, int64_t k, const int64_t *index, 
 }
 
 /* G's lower triangle from its upper one. */
-static void as_gram_mirror(int64_t n, double *G)
+void as_gram_mirror(int64_t n, double *G)
 {
     int64_t a, b;
     for (b = 0; b < n; b++)

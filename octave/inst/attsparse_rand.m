@@ -118,11 +118,14 @@
 ## kept columns (a column left to chance counts with @code{1 - q}, Poisson,
 ## or the multinomial variance of its draw count, i.i.d.), carried through
 ## the row-centred softmax to each entry of @code{log (Att(Y) ./ Att(X))}
-## (the diagonal's error known from the rows' squared norms, carried through
-## the softmax without linearizing), and the 95% quantile of the largest
-## entry error from a Gaussian tail per entry (their union: conservative
-## where the entries move together); it costs two Gram matrices of @var{Y}
-## (@code{Y * Y'} and one of the columns left to chance).  Measured over 20
+## (each row's centre computed as it is for a dense @var{X}, bounded through
+## the mean row of @code{Att(Y)} for a sparse one; the diagonal's error known
+## from the rows' squared norms, carried through the softmax without
+## linearizing), and the 95% quantile of the largest entry error from a
+## Gaussian tail per entry (their union: conservative where the entries move
+## together); it costs two Gram matrices of @var{Y} (@code{Y * Y'} and one of
+## the columns left to chance; a dense @var{X}: and two products of that
+## size).  Measured over 20
 ## seeds on real and generated data (dense expression, counts, very sparse,
 ## heavy-tailed), default and target mode: it covered the exact rel_error in
 ## 85-100% of the seeds (at least 95% on all but two of 33 family and mode

@@ -39,18 +39,6 @@ static void test_estimate_auto(void)
     CHECK(as_rand(&A, &o, &S, &c) == AS_OK && isfinite(S.rel_estimate) && S.rel_estimate > 0 &&
           S.estimate == AS_ESTIMATE_GAUSSIAN && S.estimate_why == AS_WHY_MADE,
           "the default estimate is made: %g (%s): %s", S.rel_estimate, as_estimate_name(S.estimate), c.msg);
-    {
-        /* i.i.d.: every kept column is left to chance: two Grams of Y exactly */
-        double *cnt = malloc(8 * (size_t)S.k), g = as_gram_madds(&A, S.k, S.index, &c);
-        int64_t t;
-        for (t = 0; t < S.k; t++) cnt[t] = 1;
-        CHECK(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_GAUSSIAN, &c) == 2 * g &&
-              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_BOOTSTRAP, &c) == 31 * g &&
-              g > 0.5 * hand, "estimate costs %g and %g, a Gram of Y %g (X X' %g)",
-              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_GAUSSIAN, &c),
-              as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_IID, cnt, AS_ESTIMATE_BOOTSTRAP, &c), g, hand);
-        free(cnt);
-    }
     as_sample_free(&S, &c);
     o.estimate = AS_ESTIMATE_NONE;
     CHECK(as_rand(&A, &o, &S, &c) == AS_OK && isnan(S.rel_estimate) && S.estimate_why == AS_WHY_NOT_ASKED,
@@ -75,12 +63,10 @@ static void test_estimate_auto(void)
         o.rel = NAN;
     }
     /* Poisson sampling: the Gram of the columns kept for certain made once,
-       the estimate that of whole resamples to rounding, the sample the same;
-       its cost one Gram of those columns and 30 of the others */
+       the estimate that of whole resamples to rounding, the sample the same */
     {
         as_sample S2;
         int64_t t, kc = 0;
-        double want = 0, hmin_cost;
         o.rel = NAN;
         o.m = 400;
         o.probabilities = AS_PROB_NORM;
@@ -99,21 +85,6 @@ static void test_estimate_auto(void)
               fabs(S.inf_estimate - S2.inf_estimate) <= 1e-12 * S2.inf_estimate,
               "split estimate %.17g / %.17g, whole %.17g / %.17g", S.rel_estimate, S.inf_estimate,
               S2.rel_estimate, S2.inf_estimate);
-        /* the cost: weight 1 is q = 1 here (norm probabilities, m p_j >= 1):
-           Y Y', and of the others 30 Grams (bootstrap) or 1 (gaussian) */
-        for (t = 0; t < S.k; t++) {
-            hmin_cost = as_gram_madds(&A, 1, &S.index[t], &c);
-            want += S.weight[t] == 1.0 ? hmin_cost : 31 * hmin_cost;
-        }
-        {
-            double *q = malloc(8 * (size_t)S.k), g = as_gram_madds(&A, S.k, S.index, &c);
-            for (t = 0; t < S.k; t++) q[t] = 1.0 / (S.weight[t] * S.weight[t]);
-            CHECK(fabs(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_BOOTSTRAP, &c) - want) <= 1e-9 * want,
-                  "estimate cost %g, by hand %g", as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_BOOTSTRAP, &c), want);
-            CHECK(as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_GAUSSIAN, &c) < 2 * g,
-                  "gaussian estimate cost %g, a Gram of Y %g", as_estimate_madds(&A, S.k, S.index, AS_SAMPLING_POISSON, q, AS_ESTIMATE_GAUSSIAN, &c), g);
-            free(q);
-        }
         as_sample_free(&S, &c);
         as_sample_free(&S2, &c);
         o.sampling = AS_SAMPLING_IID;
