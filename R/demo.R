@@ -1,7 +1,7 @@
 # demo.R: attsparse_demo(), the paper's bounds on the built-in example and real data: three tables (the paper's
 # algorithms; the fewest columns for rel <= target, by method; queries != keys) and five plots. Each table row
 # is one call, as a user would make it; Octave's attsparse_demo makes the same calls, and `make demo` checks
-# that they give the same numbers (tests/fixtures/demo-tables.R writes R's, demo_tables.m checks Octave's).
+# that they give the same numbers (tests/cross/demo-tables.R writes R's, demo_tables.m checks Octave's).
 
 attsparse_demo <- function(outdir = file.path(tempdir(), "attsparse-demo"), data = NULL, inputs = list(),
                            quick = FALSE, plots = TRUE, tables = c("methods", "targets", "qkv")) {
