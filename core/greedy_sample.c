@@ -125,20 +125,9 @@ static int gs_fit(const as_matrix *X, const double *G, const double *H0, gs_draw
     s.cand = D->col;
     s.mem_mb = mem_mb;
     s.H0 = H0;
-    if (as_gr_setup(&s, G, c) != AS_OK) goto done;
-    s.score = as_malloc(c, (size_t)(D->k > 0 ? D->k : 1), sizeof(double));
-    s.norm = as_malloc(c, (size_t)(D->k > 0 ? D->k : 1), sizeof(double));
-    s.in = as_calloc(c, (size_t)(D->k > 0 ? D->k : 1), 1);
-    s.w = as_malloc(c, (size_t)(D->k > 0 ? D->k : 1), sizeof(double));
-    s.sw = as_malloc(c, (size_t)(D->k > 0 ? D->k : 1), sizeof(double));
-    s.col = as_malloc(c, (size_t)(D->k > 0 ? D->k : 1), sizeof(int64_t));
-    if (!s.score || !s.norm || !s.in || !s.w || !s.sw || !s.col || as_gr_prepare(&s, c) != AS_OK) goto done;
-    s.k = D->k;
-    for (a = 0; a < D->k; a++) {
-        s.col[a] = D->col[a];
-        s.w[a] = D->w[a];
-    }
-    if (as_gr_make_h(&s, s.H, c) != AS_OK || as_refit_kfree(&s, plan, rel, c) != AS_OK) goto done;
+    if (as_gr_setup(&s, G, c) != AS_OK || as_refit_kfree_load(&s, D->w, c) != AS_OK ||
+        as_refit_kfree(&s, plan, rel, c) != AS_OK)
+        goto done;
     gr_copy(D->w, s.w, sizeof(double) * (size_t)D->k);
 done:
     s.cand = NULL;

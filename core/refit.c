@@ -46,26 +46,15 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
         if (!*G) goto done;
         gr_copy(*G, s.G, sizeof(double) * (size_t)(n * n));
     }
-    s.score = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
-    s.norm = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
-    s.in = as_calloc(c, (size_t)(k > 0 ? k : 1), 1);
     all = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(gr_pick));
     w0 = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
-    if (!s.score || !s.norm || !s.in || !all || !w0 || as_gr_prepare(&s, c) != AS_OK) goto done;
+    if (!all || !w0) goto done;
+    for (a = 0; a < k; a++) w0[a] = S->weight[a] * S->weight[a];
     if (kfree) {
         /* the sample's columns as they are, their weights refitted without K: 8 rounds of
            at most 12 steps, each round until a step gains less than 0.1% of f */
         const as_kfree_plan plan = {8, 12, 1e-3, 1};
-        s.w = as_malloc(c, (size_t)k, sizeof(double));
-        s.sw = as_malloc(c, (size_t)k, sizeof(double));
-        s.col = as_malloc(c, (size_t)k, sizeof(int64_t));
-        if (!s.w || !s.sw || !s.col) goto done;
-        s.k = k;
-        for (a = 0; a < k; a++) {
-            s.col[a] = S->index[a];
-            s.w[a] = S->weight[a] * S->weight[a];
-        }
-        if (as_gr_make_h(&s, s.H, c) != AS_OK) goto done;
+        if (as_refit_kfree_load(&s, w0, c) != AS_OK) goto done;
         S->refit_rel = as_gr_rel(&s, s.H, s.rowrel, c);
         if (as_refit_kfree(&s, &plan, &rel, c) != AS_OK) goto done;
         goto kept;
@@ -74,8 +63,11 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
         all[a].t = a;
         all[a].v = 0;
     }
-    if (as_gr_add(&s, all, k, c) != AS_OK) goto done;
-    for (a = 0; a < k; a++) w0[a] = s.w[a] = S->weight[a] * S->weight[a];
+    s.score = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
+    s.norm = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(double));
+    s.in = as_calloc(c, (size_t)(k > 0 ? k : 1), 1);
+    if (!s.score || !s.norm || !s.in || as_gr_prepare(&s, c) != AS_OK || as_gr_add(&s, all, k, c) != AS_OK) goto done;
+    for (a = 0; a < k; a++) s.w[a] = w0[a];
     if (as_gr_make_h(&s, s.H, c) != AS_OK) goto done;
     rel0 = as_gr_rel(&s, s.H, s.rowrel, c);
     S->refit_rel = rel0;

@@ -28,6 +28,26 @@ double as_refit_kfree_bytes(int64_t n, int64_t k, int64_t entries)
     return 8.0 * (12.0 * nd * nd + 20.0 * (double)k + (double)entries + 3.0 * (256.0 * nd + 1048576.0));
 }
 
+int as_refit_kfree_load(gr_state *s, const double *w2, as_common *c)
+{
+    int64_t k = s->nc, a;
+    size_t m = (size_t)(k > 0 ? k : 1);
+    s->score = as_malloc(c, m, sizeof(double));
+    s->norm = as_malloc(c, m, sizeof(double));
+    s->in = as_calloc(c, m, 1);
+    s->w = as_malloc(c, m, sizeof(double));
+    s->sw = as_malloc(c, m, sizeof(double));
+    s->col = as_malloc(c, m, sizeof(int64_t));
+    if (!s->score || !s->norm || !s->in || !s->w || !s->sw || !s->col || as_gr_prepare(s, c) != AS_OK)
+        return c->status;
+    s->k = k;
+    for (a = 0; a < k; a++) {
+        s->col[a] = s->cand[a];
+        s->w[a] = w2[a];
+    }
+    return as_gr_make_h(s, s->H, c);
+}
+
 /* f = sum_ij W_ij R_ij^2 of the current R = L(G - H) (see the top of greedy.c). */
 static double kf_objective(const gr_state *s)
 {

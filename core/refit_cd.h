@@ -28,6 +28,12 @@ typedef struct as_kfree_plan {
 } as_kfree_plan;
 int as_refit_kfree(gr_state *s, const as_kfree_plan *plan, double *rel, as_common *c);
 
+/* The candidates of s (s->cand, s->nc of them; s set up by as_gr_setup) made
+   its kept columns at squared weights w2, ready for as_refit_kfree: the
+   per-candidate and kept-column arrays allocated, as_gr_prepare done, s->H
+   made. */
+int as_refit_kfree_load(gr_state *s, const double *w2, as_common *c);
+
 /* The greedy method's refit of its kept columns (as_gr_fit's contract: *rel,
    H and the rows' errors those of the weights kept): with the k x k normal
    equations, or without them where as_gr_kfree says so. */
