@@ -385,7 +385,9 @@ static void as_gauss_sd_dense(as_gauss *ws)
     for (l = 0; l < N; l++)
         for (i = 0; i < N; i++) {
             double phi = H[i + l * N] - hbar[i], v = V[i + l * N] - 2 * Q[i + l * N] + s[i] - kappa * phi * phi;
-            V[i + l * N] = sqrt(v > 0 ? v : 0);
+            /* NaN: fourth powers of Y's entries overflowed (inf - inf): the
+               spread is unknown, its estimate Inf, never a dropped entry */
+            V[i + l * N] = isnan(v) ? INFINITY : sqrt(v > 0 ? v : 0);
         }
 }
 
