@@ -19,13 +19,12 @@ qk_values <- function(V) {
   V
 }
 
-# The options of the core call with K or V: they go beside the options (the glue stacks [X; K] without a
-# copy; the core computes the metrics of Att(X, K) and Att V in the same call).
-qk_core_options <- function(core, qk) {
-  if (is.null(qk)) return(core)
-  core$K <- qk$K
-  core$V <- qk$V
-  core
+# The options without K and V: the core takes them as arguments of their own beside X (the glue stacks
+# [X; K] without a copy; the core computes the metrics of Att(X, K) and Att V in the same call).
+qk_drop <- function(opts) {
+  opts[["K"]] <- NULL
+  opts[["V"]] <- NULL
+  opts
 }
 
 attention <- function(Q, K = Q, V = NULL, ...) {

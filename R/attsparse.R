@@ -41,7 +41,7 @@ attsparse_rand <- function(X, ...) {
   X <- as_input(X)
   precheck(X, opts[["rel"]])   # R/precheck.R: the traps, before any work
   qk <- qk_inputs(X, opts[["K"]], opts[["V"]])   # Q != K (attention.R): the sample is of [X; K]
-  new_attsparse(X, .Call(C_rand, X, qk_core_options(opts, qk)), qk)
+  new_attsparse(X, .Call(C_method, "rand", X, qk$K, qk$V, qk_drop(opts)), qk)
 }
 
 attsparse_det <- function(X, ...) {
@@ -51,7 +51,7 @@ attsparse_det <- function(X, ...) {
   X <- as_input(X)
   precheck(X)                  # R/precheck.R: the traps, before any work
   qk <- qk_inputs(X, opts[["K"]], opts[["V"]])   # Q != K (attention.R): the sample is of [X; K]
-  new_attsparse(X, .Call(C_det, X, qk_core_options(opts, qk)), qk)
+  new_attsparse(X, .Call(C_method, "det", X, qk$K, qk$V, qk_drop(opts)), qk)
 }
 
 attsparse_greedy <- function(X, ...) {
@@ -60,7 +60,8 @@ attsparse_greedy <- function(X, ...) {
   opts <- core_options(list(...))
   X <- as_input(X)
   precheck(X, if (is.null(opts[["k"]])) (if (is.null(opts[["rel"]])) 0.01 else opts[["rel"]]))   # R/precheck.R
-  new_attsparse(X, .Call(C_greedy, X, opts))
+  # no keys or values: 'K' or 'V' among the options is refused by the core as an unknown option
+  new_attsparse(X, .Call(C_method, "greedy", X, NULL, NULL, opts))
 }
 
 attention_error <- function(X, Y, ...) {

@@ -574,8 +574,9 @@ int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
 typedef struct as_blocks as_blocks;
 
 /* For a front-end given X by blocks for `method` ("rand", "det", "greedy", ...):
-   AS_OK when the method reads X by blocks, else AS_ERR_INPUT with the message
-   saying why it needs X in memory and what to use instead. */
+   AS_OK when the method reads X by blocks (or is no row of the method table,
+   as_method_find), else AS_ERR_INPUT with the message saying why it needs X
+   in memory (the row's in_memory) and what to use instead. */
 int as_blocks_refuse(const char *method, as_common *c);
 
 /* What a run computes. */
@@ -864,6 +865,32 @@ int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t
                 const as_rand_options *o, as_sample *out, as_common *c);
 int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
                const as_det_options *o, as_sample *out, as_common *c);
+
+/* ------------------------------------------------------------------ the methods */
+/* The sketching methods, one row each (core/methods.c): what a front-end needs
+   to run any of them through one path: view X (and K, V), fill an options
+   struct of options_size bytes by options_init, put the user's options in it
+   by name (as_options_put with `call`), options_fit when the row has one, run,
+   and wrap the sample. */
+typedef struct as_method {
+    const char *name;          /* "rand", "det", "greedy"                        */
+    const char *fname;         /* the user's function, the same in R and Octave  */
+    unsigned    call;          /* its AS_FOR_* bit: the option rows it takes     */
+    size_t      options_size;  /* sizeof its options struct                      */
+    void      (*options_init)(void *o);
+    /* the options fitted to X's shape (n x d) before the run; NULL: none */
+    void      (*options_fit)(void *o, int64_t n, int64_t d);
+    /* X (n x d), keys K (NULL: none) and values V (n2 x dv, column-major;
+       NULL: none) into out, as as_rand_qkv; a method without keys and values
+       refuses them (AS_ERR_ARG, "unknown option 'K'" as among its options) */
+    int       (*run)(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv, const void *o,
+                     as_sample *out, as_common *c);
+    const char *in_memory;     /* NULL: X may come by blocks; else why the method
+                                  needs X in memory (as_blocks_refuse)          */
+} as_method;
+
+/* The row of the method `name`; NULL when there is none. */
+const as_method *as_method_find(const char *name);
 
 /* Exact attention D^-1 exp(Q K') (row maximum subtracted): out is n1 x n2
    when V == NULL, else D^-1 exp(Q K') V (n1 x dv, V n2 x dv column-major),

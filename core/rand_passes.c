@@ -58,21 +58,6 @@ int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_
     return AS_OK;
 }
 
-int as_blocks_refuse(const char *method, as_common *c)
-{
-    static const struct { const char *method, *why; } in_memory[] = {
-        {"det", "BSS revisits every column at every step"},
-        {"greedy", "the greedy method computes X X' and scores every column each round"},
-    };
-    size_t t;
-    c->status = AS_OK;
-    for (t = 0; t < sizeof in_memory / sizeof in_memory[0]; t++)
-        if (strcmp(method, in_memory[t].method) == 0)
-            return as_error(c, AS_ERR_INPUT, "X must be in memory: %s; read by blocks, use attsparse_rand "
-                            "(or X as a matrix, when it fits in memory)", in_memory[t].why);
-    return AS_OK;
-}
-
 /* as_matrix_check of a block, its messages naming X's own columns. */
 static int as_block_check(const as_matrix *Xb, int64_t j0, as_common *c)
 {

@@ -3,9 +3,7 @@
 #include <Rinternals.h>
 #include <R_ext/Rdynload.h>
 
-SEXP as_r_rand(SEXP X, SEXP opts);
-SEXP as_r_det(SEXP X, SEXP opts);
-SEXP as_r_greedy(SEXP X, SEXP opts);
+SEXP as_r_method(SEXP name, SEXP X, SEXP K, SEXP V, SEXP opts);
 SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts);
 SEXP as_r_softmax(SEXP X, SEXP opts);
 SEXP as_r_leverage(SEXP X, SEXP opts);
@@ -28,9 +26,7 @@ SEXP as_r_blocks_result(SEXP ptr);
 SEXP as_r_blocks_free(SEXP ptr);
 
 static const R_CallMethodDef call_methods[] = {
-    {"rand", (DL_FUNC)&as_r_rand, 2},
-    {"det", (DL_FUNC)&as_r_det, 2},
-    {"greedy", (DL_FUNC)&as_r_greedy, 2},
+    {"method", (DL_FUNC)&as_r_method, 5},
     {"error_xy", (DL_FUNC)&as_r_error_xy, 3},
     {"softmax", (DL_FUNC)&as_r_softmax, 2},
     {"leverage", (DL_FUNC)&as_r_leverage, 2},

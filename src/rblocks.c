@@ -175,7 +175,7 @@ SEXP as_r_blocks_merge(SEXP ptr, SEXP parts)
     return R_NilValue;
 }
 
-/* The result: rand: the list of .Call(C_rand) (the run's chunk, blocks and reads among its fields);
+/* The result: rand: the list of .Call(C_method, "rand", ...) (the run's chunk, blocks and reads among its fields);
    leverage: the scores (attribute rank); error: the metrics' list. */
 SEXP as_r_blocks_result(SEXP ptr)
 {

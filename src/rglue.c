@@ -140,7 +140,7 @@ static void r_host_value(SEXP v, as_host_value *h, char *what, size_t len)
 
 /* The options of `call` (one AS_FOR_*), a named list, into o and c by name:
    names, kinds, ranges and repeats are the core's to check. NULL: the
-   default; K and V are inputs beside X (r_read_inputs). */
+   default. K and V are arguments of their own (as_r_method), never options. */
 void r_set_options(unsigned call, void *o, SEXP opts, as_common *c)
 {
     SEXP names = Rf_getAttrib(opts, R_NamesSymbol);
@@ -154,7 +154,6 @@ void r_set_options(unsigned call, void *o, SEXP opts, as_common *c)
         as_host_value h;
         if (*name == '\0') Rf_errorcall(R_NilValue, "further options must be named, e.g. threads = 2");
         if (v == R_NilValue) continue;
-        if ((call & (AS_FOR_RAND | AS_FOR_DET)) && (strcmp(name, "K") == 0 || strcmp(name, "V") == 0)) continue;
         r_host_value(v, &h, what, sizeof what);
         if (as_options_put(call, o, name, &h, c) != AS_OK) r_raise(c);
     }
@@ -387,21 +386,10 @@ SEXP r_wrap_gathered(const as_matrix *Xs, as_sample *S, as_common *c)
 }
 
 /* ---------------------------------------------------------------- entry points */
-/* The element `name` of the named list opts, or R_NilValue. */
-static SEXP r_opt(SEXP opts, const char *name)
-{
-    SEXP names = Rf_getAttrib(opts, R_NamesSymbol);
-    R_xlen_t t;
-    if (TYPEOF(opts) != VECSXP || names == R_NilValue) return R_NilValue;
-    for (t = 0; t < XLENGTH(opts); t++)
-        if (strcmp(CHAR(STRING_ELT(names, t)), name) == 0) return VECTOR_ELT(opts, t);
-    return R_NilValue;
-}
-
 static const double *r_values(SEXP V, const as_matrix *Q, const as_matrix *K, const char *qname, int64_t *dv);
 
-/* The inputs of rand and det: X, and the keys K and values V when opts holds
-   them (K NULL and V NULL otherwise). */
+/* The inputs of a method: X, and the keys K and values V (K NULL and V NULL
+   when not given). */
 typedef struct {
     as_matrix X, Kv;
     const as_matrix *K;
@@ -409,59 +397,41 @@ typedef struct {
     int64_t dv;
 } r_inputs;
 
-static void r_read_inputs(SEXP X, SEXP opts, r_inputs *in)
+static void r_read_inputs(SEXP X, SEXP K, SEXP V, r_inputs *in)
 {
-    SEXP K = r_opt(opts, "K");
     r_view(X, &in->X, "X");
     in->K = NULL;
     if (K != R_NilValue) {
         r_view(K, &in->Kv, "K");
         in->K = &in->Kv;
     }
-    in->V = r_values(r_opt(opts, "V"), &in->X, in->K, "X", &in->dv);
+    in->V = r_values(V, &in->X, in->K, "X", &in->dv);
 }
 
-SEXP as_r_rand(SEXP X, SEXP opts)
+/* The row of the core's method table (core/methods.c) a string names; NULL: none. */
+static const as_method *r_method(SEXP name)
 {
+    return as_method_find(Rf_isString(name) && XLENGTH(name) == 1 ? CHAR(STRING_ELT(name, 0)) : "");
+}
+
+/* Any method of the core's table by its name: X, the keys K
+   and values V (NULL: none), the options a named list. */
+SEXP as_r_method(SEXP name, SEXP X, SEXP K, SEXP V, SEXP opts)
+{
+    const as_method *m = r_method(name);
     r_inputs in;
     as_common c;
-    as_rand_options o;
     as_sample S;
-    r_read_inputs(X, opts, &in);
+    void *o;
+    if (m == NULL) Rf_errorcall(R_NilValue, "no method of that name");
+    r_read_inputs(X, K, V, &in);
     r_common(&c);
-    as_rand_options_init(&o);
-    r_set_options(AS_FOR_RAND, &o, opts, &c);
-    if (as_rand_qkv(&in.X, in.K, in.V, in.dv, &o, &S, &c) != AS_OK) r_raise(&c);
-    return r_wrap(X, &in.X, r_opt(opts, "K"), in.K, &S, &c);
-}
-
-SEXP as_r_det(SEXP X, SEXP opts)
-{
-    r_inputs in;
-    as_common c;
-    as_det_options o;
-    as_sample S;
-    r_read_inputs(X, opts, &in);
-    r_common(&c);
-    as_det_options_init(&o);
-    r_set_options(AS_FOR_DET, &o, opts, &c);
-    if (as_det_qkv(&in.X, in.K, in.V, in.dv, &o, &S, &c) != AS_OK) r_raise(&c);
-    return r_wrap(X, &in.X, r_opt(opts, "K"), in.K, &S, &c);
-}
-
-SEXP as_r_greedy(SEXP X, SEXP opts)
-{
-    as_matrix A;
-    as_common c;
-    as_greedy_options o;
-    as_sample S;
-    r_view(X, &A, "X");
-    r_common(&c);
-    as_greedy_options_init(&o);
-    r_set_options(AS_FOR_GREEDY, &o, opts, &c);
-    as_greedy_options_fit(&o, A.nrow, A.ncol);
-    if (as_greedy(&A, &o, &S, &c) != AS_OK) r_raise(&c);
-    return r_wrap(X, &A, R_NilValue, NULL, &S, &c);
+    o = R_alloc(1, m->options_size);
+    m->options_init(o);
+    r_set_options(m->call, o, opts, &c);
+    if (m->options_fit != NULL) m->options_fit(o, in.X.nrow, in.X.ncol);
+    if (m->run(&in.X, in.K, in.V, in.dv, o, &S, &c) != AS_OK) r_raise(&c);
+    return r_wrap(X, &in.X, K, in.K, &S, &c);
 }
 
 SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts)
@@ -614,15 +584,14 @@ SEXP as_r_attention(SEXP Q, SEXP K, SEXP V, SEXP opts)
 }
 
 /* ---------------------------------------------------------------- the option table */
-/* The rows of the core's option table of one call ("rand", "det" or "greedy"): name,
+/* The rows of the core's option table of one method ("rand", "det" or "greedy"): name,
    kind, default and choices, for tests that sweep every option. */
 SEXP as_r_option_table(SEXP call)
 {
     const char *names[] = {"name", "kind", "default", "choices", ""};
     const char *kinds[] = {"real", "whole", "flag", "choice"};
-    const char *what = Rf_isString(call) && XLENGTH(call) == 1 ? CHAR(STRING_ELT(call, 0)) : "";
-    unsigned mask = strcmp(what, "rand") == 0 ? AS_FOR_RAND : strcmp(what, "det") == 0 ? AS_FOR_DET :
-                    strcmp(what, "greedy") == 0 ? AS_FOR_GREEDY : 0;
+    const as_method *m = r_method(call);
+    unsigned mask = m != NULL ? m->call : 0;
     int t, nrow = 0, at = 0;
     SEXP out, name, kind, dflt, choices;
     for (t = 0; t < as_option_count(); t++) nrow += (as_option_at(t)->calls & mask) != 0;

@@ -54,7 +54,7 @@ function out = attention (Q, K, V, varargin)
   Kc = cellfun (@double_input, args(1:min (nmat, 1)), "UniformOutput", false);
   Vc = cellfun (@double_input, args(2:nmat), "UniformOutput", false);
   opts = [args(nmat+1:end), varargin];
-  out = __attsparse__ ("qk", "attention", Kc, Vc, double_input (Q), opts{:});
+  out = __attsparse__ ("attention_qkv", double_input (Q), Kc, Vc, opts{:});
 endfunction
 
 %!function A = plain (Q, K)

@@ -130,11 +130,7 @@ function [Y, err, info] = attsparse_det (X, varargin)
   ## a first stage ("presample") takes its seed from rand () when none is given, as attsparse_rand does
   X = double_input (X);
   precheck (X, opts, "attsparse_det", NaN);   # the traps, before any work
-  if (isempty (K) && isempty (V))   # neither given
-    [Y, err, info] = __attsparse__ ("det", X, opts{:});
-  else
-    [Y, err, info] = __attsparse__ ("qk", "det", K, V, double_input (X), opts{:});
-  endif
+  [Y, err, info] = __attsparse__ ("method", "det", X, K, V, opts{:});
   info = with_prepare (info, prep);
 endfunction
 

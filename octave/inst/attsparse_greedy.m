@@ -124,7 +124,8 @@ function [Y, err, info] = attsparse_greedy (X, varargin)
   endif
   X = double_input (X);
   precheck (X, varargin, "attsparse_greedy", 0.01);   # the traps, before any work
-  [Y, err, info] = __attsparse__ ("greedy", X, varargin{:});
+  ## no keys or values: "K" or "V" among the options is refused by the core as an unknown option
+  [Y, err, info] = __attsparse__ ("method", "greedy", X, {}, {}, varargin{:});
   info = with_prepare (info, prep);
 endfunction
 

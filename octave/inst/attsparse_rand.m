@@ -278,11 +278,7 @@ function [Y, err, info] = attsparse_rand (X, varargin)
   endif
   X = double_input (X);
   precheck (X, opts, "attsparse_rand", NaN);   # the traps, before any work
-  if (isempty (K) && isempty (V))   # neither given
-    [Y, err, info] = __attsparse__ ("rand", X, opts{:});
-  else
-    [Y, err, info] = __attsparse__ ("qk", "rand", K, V, double_input (X), opts{:});
-  endif
+  [Y, err, info] = __attsparse__ ("method", "rand", X, K, V, opts{:});
   info = with_prepare (info, prep);
 endfunction
 

@@ -1,12 +1,14 @@
 // __attsparse__.cc: the Octave MEX gateway: checks host types and options, makes no-copy views of X, calls the C core, wraps its results.
 //
 // One MEX file, several entry points chosen by a command string:
-//   [Y, err, info] = __attsparse__ ("rand", X, name, value, ...)
-//   [Y, err, info] = __attsparse__ ("det", X, name, value, ...)
-//   [Y, err, info] = __attsparse__ ("greedy", X, name, value, ...)
+//   [Y, err, info] = __attsparse__ ("method", "rand"|"det"|"greedy", X, {K}, {V}, name, value, ...)
+//                    any method of the core's table (core/methods.c); Q != K: the sample of [X; K]
+//                    ({} for X) with values V ({} for none)
 //   [scores, rank] = __attsparse__ ("leverage", X, name, value, ...)
 //   metrics        = __attsparse__ ("error", X, Y, name, value, ...)
 //   Att            = __attsparse__ ("attention", X, name, value, ...)
+//   out            = __attsparse__ ("attention_qkv", Q, {K}, {V}, name, value, ...)
+//                    D^-1 exp(Q K') (V) ({} for K: Q itself; {} for V: none)
 //   X              = __attsparse__ ("example", n, d, r, seed)
 //   m              = __attsparse__ ("default_m", rank, eps, delta, beta)
 //   [Y, err, info] = __attsparse__ ("rand_blocks", reader, ncol, nrow, block, name, value, ...)
@@ -15,8 +17,6 @@
 //                    __attsparse__ ("blocks_refuse", "det"|"greedy"): the core's error for X by blocks
 //   [warn, note]   = __attsparse__ ("precheck", X, rel): the traps of X before any work ("" for none)
 //   warn           = __attsparse__ ("precheck_shape", nrow, ncol): a block reader's shape's trap
-//   ...            = __attsparse__ ("qk", "rand"|"det"|"attention", {K}, {V}, X, name, value, ...)
-//                    Q != K: the command on [X; K] ({} for X) with values V ({} for none)
 // The inst/*.m wrappers convert single/logical/integer input to double and
 // pick the default seed from Octave's rand; everything else is checked here
 // (host types) or by the core (option names, kinds, ranges and defaults
@@ -131,7 +131,7 @@ public:
   as_common c;
   as_sample S;
 
-  // Q != K ("qk"): the keys (nullptr: X itself), the values V (n2 x dv, or nullptr)
+  // Q != K (read_qkv): the keys (nullptr: X itself), the values V (n2 x dv, or nullptr)
   const as_matrix *K = nullptr;
   const double *V = nullptr;
   int64_t dv = 0;
@@ -455,37 +455,6 @@ void start (Work& w, unsigned call, void *o, int nrhs, const mxArray *prhs[], as
   set_options (w, call, o, prhs + nmat, nrhs - nmat);
 }
 
-void cmd_rand (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
-{
-  as_matrix X;
-  as_rand_options ro;
-  as_rand_options_init (&ro);
-  start (w, AS_FOR_RAND, &ro, nrhs, prhs, &X);
-  w.check (as_rand_qkv (&X, w.K, w.V, w.dv, &ro, &w.S, &w.c));
-  result_outputs (w, &X, nlhs, plhs);
-}
-
-void cmd_det (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
-{
-  as_matrix X;
-  as_det_options dopt;
-  as_det_options_init (&dopt);
-  start (w, AS_FOR_DET, &dopt, nrhs, prhs, &X);
-  w.check (as_det_qkv (&X, w.K, w.V, w.dv, &dopt, &w.S, &w.c));
-  result_outputs (w, &X, nlhs, plhs);
-}
-
-void cmd_greedy (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
-{
-  as_matrix X;
-  as_greedy_options go;
-  as_greedy_options_init (&go);
-  start (w, AS_FOR_GREEDY, &go, nrhs, prhs, &X);
-  as_greedy_options_fit (&go, X.nrow, X.ncol);
-  w.check (as_greedy (&X, &go, &w.S, &w.c));
-  result_outputs (w, &X, nlhs, plhs);
-}
-
 void cmd_leverage (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 {
   as_matrix X;
@@ -584,19 +553,6 @@ void cmd_gram (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
 
 // ------------------------------------------------------------------ Q != K
 
-// D^-1 exp(Q K') (V): the keys and values from "qk" (K [] is Q)
-void cmd_attention_qkv (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
-{
-  as_matrix Q;
-  as_metrics_options mo;
-  as_metrics_options_init (&mo);
-  start (w, AS_FOR_GRAM, &mo, nrhs, prhs, &Q);
-  const as_matrix *K = w.K ? w.K : &Q;
-  w.check (as_output_check (AS_OUT_ATTENTION, &Q, K, w.V ? w.dv : -1, &mo, &w.c));
-  plhs[0] = mxCreateDoubleMatrix ((mwSize) Q.nrow, (mwSize) (w.V ? w.dv : K->nrow), mxREAL);
-  w.check (as_attention_qkv (&Q, K, w.V, w.dv, mxGetPr (plhs[0]), &w.c));
-}
-
 // The values of a sparse V as a full column-major array (the core takes V full).
 const double * full_values (Work& w, const mxArray *V)
 {
@@ -611,34 +567,23 @@ const double * full_values (Work& w, const mxArray *V)
   return v;
 }
 
-// "qk", what, K, V, X, options: K and V checked against X, then the command
-void cmd_qk (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+// The keys Kc and values Vc beside X (named xname in messages: "X" in the
+// sketches, "Q" in attention), each {} (not given) or {value} (given, even
+// when empty: the core says what is wrong): K viewed into *K, the shapes
+// checked by the core against X's, then w.K, w.V and w.dv set.
+void read_qkv (Work& w, const mxArray *X, const mxArray *Kc, const mxArray *Vc, const char *xname,
+               as_matrix *K)
 {
-  static const char *const fnames[] = { "attsparse_rand", "attsparse_det", "attention" };
-  static const char *const whats[] = { "rand", "det", "attention" };
-  char what[16] = "", desc[96];
-  int t;
-  need_args (w, nrhs, 4);
-  if (mxIsChar (prhs[0]))
-    mxGetString (prhs[0], what, sizeof what);
-  for (t = 0; t < 3 && std::strcmp (what, whats[t]) != 0; t++)
-    ;
-  if (t == 3)
-    w.fail ("badArgument", "qk: the second argument must be rand, det or attention");
-  w.rename (fnames[t]);
-  const char *xname = t == 2 ? "Q" : "X";
-  const mxArray *X = prhs[3];
-  // K and V come as {} (not given) or {value} (given, even when empty: the core says what is wrong)
-  if (! mxIsCell (prhs[1]) || ! mxIsCell (prhs[2]) || mxGetNumberOfElements (prhs[1]) > 1
-      || mxGetNumberOfElements (prhs[2]) > 1)
-    w.fail ("badArgument", "qk: K and V must be {} or {value}");
-  as_matrix K;
-  if (mxGetNumberOfElements (prhs[1]) == 1)
+  char desc[96];
+  if (! mxIsCell (Kc) || ! mxIsCell (Vc) || mxGetNumberOfElements (Kc) > 1
+      || mxGetNumberOfElements (Vc) > 1)
+    w.fail ("badArgument", "K and V must be {} or {value}");
+  if (mxGetNumberOfElements (Kc) == 1)
     {
-      view_matrix (w, mxGetCell (prhs[1], 0), "K", &K);
-      w.K = &K;
+      view_matrix (w, mxGetCell (Kc, 0), "K", K);
+      w.K = K;
     }
-  const mxArray *V = mxGetNumberOfElements (prhs[2]) == 1 ? mxGetCell (prhs[2], 0) : nullptr;
+  const mxArray *V = mxGetNumberOfElements (Vc) == 1 ? mxGetCell (Vc, 0) : nullptr;
   bool has_v = V != nullptr;
   if (has_v && (! mxIsDouble (V) || mxIsComplex (V) || mxGetNumberOfDimensions (V) != 2))
     {
@@ -662,12 +607,47 @@ void cmd_qk (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[]
       w.V = mxIsSparse (V) ? full_values (w, V) : mxGetPr (V);
       w.dv = v_cols;
     }
-  if (t == 0)
-    cmd_rand (w, nlhs, plhs, nrhs - 3, prhs + 3);
-  else if (t == 1)
-    cmd_det (w, nlhs, plhs, nrhs - 3, prhs + 3);
-  else
-    cmd_attention_qkv (w, nlhs, plhs, nrhs - 3, prhs + 3);
+}
+
+// "method", name, X, {K}, {V}, options: the row `name` of the core's method
+// table run on X (and K, V): its options struct, filled from the options,
+// fitted to X, the run, the result.
+void cmd_method (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  char name[32] = "";
+  as_matrix X, K;
+  need_args (w, nrhs, 4);
+  if (mxIsChar (prhs[0]))
+    mxGetString (prhs[0], name, sizeof name);
+  const as_method *m = as_method_find (name);
+  if (! m)
+    w.fail ("badArgument", "method: the second argument must be a method such as \"rand\"");
+  w.rename (m->fname);
+  read_qkv (w, prhs[1], prhs[2], prhs[3], "X", &K);
+  view_matrix (w, prhs[1], "X", &X);
+  void *o = w.alloc (1, m->options_size);
+  m->options_init (o);
+  set_options (w, m->call, o, prhs + 4, nrhs - 4);
+  if (m->options_fit)
+    m->options_fit (o, X.nrow, X.ncol);
+  w.check (m->run (&X, w.K, w.V, w.dv, o, &w.S, &w.c));
+  result_outputs (w, &X, nlhs, plhs);
+}
+
+// "attention_qkv", Q, {K}, {V}, options: D^-1 exp(Q K') (V), K {} for Q itself
+void cmd_attention_qkv (Work& w, int, mxArray *plhs[], int nrhs, const mxArray *prhs[])
+{
+  as_matrix Q, Kv;
+  as_metrics_options mo;
+  as_metrics_options_init (&mo);
+  need_args (w, nrhs, 3);
+  read_qkv (w, prhs[0], prhs[1], prhs[2], "Q", &Kv);
+  view_matrix (w, prhs[0], "X", &Q);
+  set_options (w, AS_FOR_GRAM, &mo, prhs + 3, nrhs - 3);
+  const as_matrix *K = w.K ? w.K : &Q;
+  w.check (as_output_check (AS_OUT_ATTENTION, &Q, K, w.V ? w.dv : -1, &mo, &w.c));
+  plhs[0] = mxCreateDoubleMatrix ((mwSize) Q.nrow, (mwSize) (w.V ? w.dv : K->nrow), mxREAL);
+  w.check (as_attention_qkv (&Q, K, w.V, w.dv, mxGetPr (plhs[0]), &w.c));
 }
 
 // ------------------------------------------------------------------ block input
@@ -882,16 +862,14 @@ void cmd_precheck_shape (Work& w, int, mxArray *plhs[], int nrhs, const mxArray 
 }
 
 const Command commands[] = {
-  { "rand", "attsparse_rand", cmd_rand },
-  { "det", "attsparse_det", cmd_det },
-  { "greedy", "attsparse_greedy", cmd_greedy },
+  { "method", "attsparse", cmd_method },
   { "leverage", "leverage_scores", cmd_leverage },
   { "error", "attention_error", cmd_error },
   { "attention", "sym_attention", cmd_attention },
   { "example", "attsparse_example", cmd_example },
   { "default_m", "default_m", cmd_default_m },
   { "gram", "gram", cmd_gram },
-  { "qk", "attsparse", cmd_qk },
+  { "attention_qkv", "attention", cmd_attention_qkv },
   { "rand_blocks", "attsparse_rand", cmd_rand_blocks },
   { "leverage_blocks", "leverage_scores", cmd_leverage_blocks },
   { "error_blocks", "attention_error", cmd_error_blocks },
@@ -901,16 +879,15 @@ const Command commands[] = {
 };
 
 // The core's refusal of X by blocks (a reader) for a method that needs X in
-// memory; the message carries the method's function name.
+// memory; the message carries the method's function name (its row's fname).
 void cmd_blocks_refuse (Work& w, int, mxArray *[], int nrhs, const mxArray *prhs[])
 {
   char method[32] = "";
   need_args (w, nrhs, 1);
   if (!mxIsChar (prhs[0]) || mxGetString (prhs[0], method, sizeof method) != 0)
-    w.fail ("badInput", "the method must be a command name such as \"det\"");
-  for (const Command& k : commands)
-    if (std::strcmp (method, k.name) == 0)
-      w.rename (k.fname);
+    w.fail ("badInput", "the method must be a method name such as \"det\"");
+  if (const as_method *m = as_method_find (method))
+    w.rename (m->fname);
   w.check (as_blocks_refuse (method, &w.c));
 }
 

@@ -1,7 +1,7 @@
 ## Copyright (C) 2026 attsparse developers.  SPDX-License-Identifier: MIT
 ## qk_options.m: takes the "K" and "V" name/value pairs (Q != K, values) out of an option list.
 
-## [K, V, opts] = qk_options (opts, fname): K and V as the gateway's "qk" command takes them, {} when
+## [K, V, opts] = qk_options (opts, fname): K and V as the gateway's "method" command takes them, {} when
 ## not given and {value} (as double) when given -- an empty K or V is given, and the core says what is
 ## wrong with it, as in R; the other pairs left in order for the gateway (which checks them); fname
 ## prefixes messages.
