@@ -9,7 +9,8 @@
                                               of N columns): columns kept, exact rel, rounds, seconds;
                                               NAME=VALUE sets the method's internal tunables (batch,
                                               lawson, diag, prune, centre, gain, two, minimax, kmax: the K-free
-                                              fit past kmax kept columns) and threads, for
+                                              fit past kmax kept columns), mmrows (option 'minimax')
+                                              and threads, for
                                               the ablation table (make bench-greedy)
    File format (little-endian): "ASBIN001", int64 n, d, nnz, kind (0 dense, 1 CSC);
    dense: n*d doubles, column-major; CSC: int32 p[d+1], int32 i[nnz], double x[nnz]. */
@@ -250,6 +251,7 @@ int main(int argc, char **argv)
     } else if (strcmp(argv[1], "greedy") == 0) {
         int t, approach = AS_APPROACH_AUTO;
         uint64_t seed = 1;
+        int64_t mmrows = -1;
         read_bin(argv[2], &B);
         view(&B, &X);
         for (t = 3; t < argc; t++) {
@@ -268,16 +270,18 @@ int main(int argc, char **argv)
                 else if (strncmp(a, "two=", 4) == 0) ctx.tune.greedy_two = (int)v;
                 else if (strncmp(a, "minimax=", 8) == 0) ctx.tune.greedy_minimax = (int)v;
                 else if (strncmp(a, "kmax=", 5) == 0) ctx.tune.greedy_k_max = (int64_t)v;
+                else if (strncmp(a, "mmrows=", 7) == 0) mmrows = (int64_t)v;
                 else if (strncmp(a, "threads=", 8) == 0) ctx.nthreads = (int)v;
                 else if (strncmp(a, "approach=", 9) == 0) approach = (int)v;
                 else if (strncmp(a, "seed=", 5) == 0) seed = (uint64_t)v;
                 else if (strncmp(a, "verbose=", 8) == 0) { ctx.verbose = (int)v; ctx.print_fn = on_line; }
-                else die("greedy: unknown setting (batch, lawson, diag, prune, centre, gain, two, minimax, kmax, threads, approach, seed, verbose)");
+                else die("greedy: unknown setting (batch, lawson, diag, prune, centre, gain, two, minimax, kmax, mmrows, threads, approach, seed, verbose)");
                 continue;
             }
             as_greedy_options_init(&o);
             o.approach = approach;
             o.seed = seed;
+            if (mmrows >= 0) o.minimax = mmrows;
             if (a[0] == 'k') o.k = atoll(a + 1);
             else o.rel = atof(a);
             t0 = t_start = t_last = now();

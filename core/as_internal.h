@@ -58,6 +58,11 @@ int as_error(as_common *c, int status, const char *fmt, ...)
 /* Ask the front-end whether to stop; call on the main thread only. */
 int as_interrupted(as_common *c);
 
+/* The minimax fit weighs every entry of the n x n error: made where n is at
+   most this, the default of the greedy method's option 'minimax' and the rows
+   the refit of option 'refit' allows it (its time grows steeply with n: 4
+   times the run's at 128 rows, 33 times at 200). */
+#define AS_GREEDY_MINIMAX_ROWS 90
 /* Samples of more columns than this are refitted without the k x k normal
    equations: the default of c->tune.refit_k_max (refit.c says why). */
 #define AS_REFIT_K_MAX 1024

@@ -724,6 +724,9 @@ typedef struct as_greedy_options {
                               AS_SEED_DRAW (default): drawn when a sample is made */
     int      approach;     /* AS_APPROACH_*: rounds over the candidates, or the
                               sample path for very wide sparse X              */
+    int64_t  minimax;      /* the most rows of X for which the kept columns'
+                              weights are also fitted to the largest error
+                              itself (the minimax fit); default 90, 0: never */
     uint64_t given;        /* internal: the rows set by as_options_put         */
 } as_greedy_options;
 

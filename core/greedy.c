@@ -349,6 +349,7 @@ static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, 
     s.nc = d;
     s.cand = NULL;
     s.mem_mb = o->mem_mb;
+    s.mm_rows = o->minimax;
     /* the BLAS on one thread: the products run on the core's (their bits fixed) */
     blas = as_blas_threads_set(1);
     if (o->candidates > 0 && o->candidates < d && as_gr_candidates(&s, o, out, &cands, c) != AS_OK) goto done;

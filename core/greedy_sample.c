@@ -124,6 +124,7 @@ static int gs_fit(const as_matrix *X, const double *G, const double *H0, gs_draw
     s.nc = D->k;
     s.cand = D->col;
     s.mem_mb = mem_mb;
+    s.mm_rows = AS_GREEDY_MINIMAX_ROWS;
     s.H0 = H0;
     if (as_gr_setup(&s, G, c) != AS_OK || as_refit_kfree_load(&s, D->w, c) != AS_OK ||
         as_refit_kfree(&s, plan, rel, c) != AS_OK)

@@ -10,9 +10,6 @@
 /* Refits of option 'refit' at most, and of a budget run's polish (each with
    its reweighting steps). */
 #define AS_GREEDY_REFIT_STEPS 4
-/* The minimax fit weighs every entry of the n x n error: it is made when n^2
-   is at most this (n <= 90). */
-#define AS_GREEDY_MM_ENTRIES 8192
 /* Steps of the minimax fit in each of its prune's trials (from the weights
    of the last columns kept). */
 #define AS_GREEDY_MM_TRIAL 2
@@ -131,6 +128,7 @@ typedef struct gr_state {
     double work_cap;         /* the rounds stop past this much work (INFINITY: no cap) */
     int64_t kmax;            /* kept columns checked against 'memory' before the run (0: none) */
     int64_t kfit;            /* the most kept columns fitted with K (c->tune.greedy_k_max; the refit's: refit_k_max) */
+    int64_t mm_rows;         /* the most rows for which the minimax fit is made (option 'minimax') */
     int64_t kscr;            /* the K-based fit's scratch holds this many columns (C's leading dimension) */
     int capped;              /* 'memory' held fewer columns than a round asked for */
     /* the minimax fit (greedy_fit.c) */
@@ -202,9 +200,9 @@ void as_gr_reweight(gr_state *s);
 /* Refit and reweight (c->tune.greedy_lawson steps), keeping the weights with the
    smallest rel; H and *rel are theirs. */
 int as_gr_fit(gr_state *s, double *rel, as_common *c);
-/* Room for the minimax fit's entries (all n^2 of them) when there are at most
-   AS_GREEDY_MM_ENTRIES and 'memory' holds them: 1 when there is, 0 when not
-   (the fit is then not made). */
+/* Room for the minimax fit's entries (all n^2 of them) when n is at most
+   s->mm_rows and 'memory' holds them: 1 when there is, 0 when not (the fit
+   is then not made). */
 int as_gr_minimax_room(gr_state *s, as_common *c);
 /* The minimax fit: the kept columns' weights refitted toward the smallest
    largest error itself, by Lawson's reweighting of every single entry of the

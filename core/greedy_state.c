@@ -205,7 +205,7 @@ int as_gr_minimax_room(gr_state *s, as_common *c)
     double *U;
     if (s->k > s->kfit) return 0;   /* the fit needs K */
     if (s->err) return 1;
-    if (need > AS_GREEDY_MM_ENTRIES) return 0;
+    if (n > s->mm_rows) return 0;
     if (need < s->necap) need = s->necap;
     /* the errors, the larger operands, the entries of the state, its best and the prune's snapshot */
     extra = 8.0 * (double)n * (double)n + 8.0 * (double)(need - s->necap) * (double)cap +

@@ -32,6 +32,7 @@ int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_com
     s.cand = S->index;
     blas = as_blas_threads_set(1);
     s.mem_mb = mem_mb;
+    s.mm_rows = AS_GREEDY_MINIMAX_ROWS;
     if (kfree) {
         int64_t entries = 0;
         char msg[160];

@@ -258,3 +258,17 @@
 %! [~, ~, auto] = attsparse_greedy (X, "rel", 0.05);
 %! assert (auto.approach, "rounds");
 %!error <not a budget> attsparse_greedy (sparse (ones (3, 10)), "k", 2, "approach", "sample")
+
+## "minimax": the rows up to which the weights are fitted to the largest error
+## itself (default 90); 100 rows fit without it by default
+%!test
+%! X = attsparse_example (100, 2000, 0.05, 1);
+%! [~, ~, plain] = attsparse_greedy (X, "rel", 0.01);
+%! [~, ~, fitted] = attsparse_greedy (X, "rel", 0.01, "minimax", 100);
+%! assert (max (plain.rel_error, fitted.rel_error) <= 0.01);
+%! assert (fitted.k < plain.k, "minimax 100: %d columns, default %d", fitted.k, plain.k);
+%! X60 = attsparse_example (60, 2000, 0.05, 1);
+%! [~, ~, dflt] = attsparse_greedy (X60, "rel", 0.01);
+%! [~, ~, never] = attsparse_greedy (X60, "rel", 0.01, "minimax", 0);
+%! assert (never.rel_error <= 0.01 && never.k > dflt.k);
+%!error <minimax> attsparse_greedy (attsparse_example (20, 200, 0.05, 1), "minimax", -1)

@@ -153,7 +153,7 @@ test_that("greedy: X must be in memory; keys and refit are not its options", {
 
 test_that("option_table lists greedy's options from the core's table", {
   tab <- attsparse:::option_table("greedy")
-  expect_setequal(tab$name, c("seed", "spectral", "rel", "k", "error", "candidates", "approach", "memory", "threads",
+  expect_setequal(tab$name, c("seed", "spectral", "rel", "k", "error", "candidates", "approach", "minimax", "memory", "threads",
                                  "verbose"))
   expect_true(is.nan(tab$default[tab$name == "rel"]) || is.na(tab$default[tab$name == "rel"]))
 })
@@ -331,4 +331,19 @@ test_that("approach = \"sample\": exact rel met, heavy columns kept at weight 1,
   expect_identical(attsparse_greedy(inputs$docterm, rel = 0.05)$approach, "rounds")
   expect_error(attsparse_greedy(inputs$docterm, k = 10, approach = "sample"), "'approach'.*not a budget")
   expect_error(attsparse_greedy(inputs$docterm, approach = "fast"), "'approach' must be one of auto\\|rounds\\|sample")
+})
+
+test_that("minimax sets the rows up to which the weights are fitted to the largest error itself", {
+  # 100 rows: past the default of 90, so the default fits without it; 60 rows: within it
+  X <- attsparse_example(100, 2000, seed = 1)
+  plain <- attsparse_greedy(X, rel = 0.01)
+  fitted <- attsparse_greedy(X, rel = 0.01, minimax = 100)
+  expect_lte(max(plain$rel_error, fitted$rel_error), 0.01)
+  expect_lt(fitted$k, plain$k)          # 47 against 64
+  X60 <- attsparse_example(60, 2000, seed = 1)
+  expect_identical(attsparse_greedy(X60, rel = 0.01)$index, attsparse_greedy(X60, rel = 0.01, minimax = 60)$index)
+  never <- attsparse_greedy(X60, rel = 0.01, minimax = 0)
+  expect_lte(never$rel_error, 0.01)
+  expect_gt(never$k, attsparse_greedy(X60, rel = 0.01)$k)   # 41 against 38
+  expect_error(attsparse_greedy(X60, rel = 0.01, minimax = -1), "minimax")
 })
