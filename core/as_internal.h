@@ -58,6 +58,16 @@ int as_error(as_common *c, int status, const char *fmt, ...)
 /* Ask the front-end whether to stop; call on the main thread only. */
 int as_interrupted(as_common *c);
 
+/* Target mode's tunables (core/target.c says what each does). */
+#define AS_PILOT_FACTOR 4
+#define AS_TARGET_ROUNDS 12
+#define AS_TARGET_SHRINK 0.8
+#define AS_TARGET_MARGIN 1.5
+#define AS_TARGET_GROW 4
+#define AS_TARGET_FEW 30
+/* Read by blocks, a growing round gathers the columns of this many times its
+   m (a superset of its own: the rounds after it, up to that m, read nothing). */
+#define AS_TARGET_READ_AHEAD 4
 /* The minimax fit weighs every entry of the n x n error: made where n is at
    most this, the default of the greedy method's option 'minimax' and the rows
    the refit of option 'refit' allows it (its time grows steeply with n: 4

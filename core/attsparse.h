@@ -486,53 +486,13 @@ int as_default_m_args(double rank, double eps, double delta, double beta, double
 int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
                 int64_t *rank, as_common *c);
 
-/* The randomized algorithm: sample o->m (or the default) columns i.i.d. from
-   the chosen probabilities, merge repeats, reweight (or Poisson sampling);
-   then the error estimate o->estimate asks for, from the kept columns alone:
-   GAUSSIAN (the default): the sampling variance of the error of Y Y' (a
-   column left to chance counts with 1 - q, Poisson, or with the multinomial
-   variance of its draw count, i.i.d.), estimated without bias from the kept
-   columns by one Gram of their transformed squares, carried through the
-   linearized, row-centred softmax to each entry's log-ratio
-   log(Att(Y)/Att(X)) (the diagonal's known from the rows' squared norms),
-   and the AS_ESTIMATE_QUANTILE quantile of the largest entry error from the
-   union of the entries' Gaussian tails: two Grams of Y in all
-   (core/estimate_gauss.c). BOOTSTRAP: each resample reweights the sampled
-   terms (i.i.d.: a column drawn c times gets Poisson(c) / c; Poisson: a kept
-   column with q < 1 gets 1 + (W - 1) sqrt(1 - q), W ~ Poisson(1), which has
-   the variance of the sampling), forms H* and takes rel(Att(H*), Att(H));
-   the estimate is a high quantile of these: AS_ESTIMATE_B Grams of Y more.
-   Target mode (o->rel not NaN): Poisson pilots with m = AS_PILOT_FACTOR *
-   rank per candidate probabilities (all three under AS_PROB_AUTO); then m
-   is predicted from the estimate's spread (the variance of the columns left
-   to chance at m against the sample's own, AS_TARGET_MARGIN to spare), and
-   the pilot kept is the one whose probabilities keep the fewest columns at
-   its predicted m (expected k = sum_j min(1, m p_j)). Each round is a
-   superset of the last's columns (at least 1.25 times its m when it misses,
-   and at most AS_TARGET_GROW times when its estimate rests on fewer than
-   AS_TARGET_FEW columns left to chance), until rel_estimate <= rel, every column
-   kept, m at AS_M_MAX or AS_TARGET_ROUNDS samples. When a sample meets rel
-   with room to spare (the predicted m below AS_TARGET_SHRINK times its
-   own), the smaller m is tried (a subset, kept when its estimate meets rel,
-   not below the rank); once a smaller m misses, the geometric mean of it
-   and the smallest m that met, while they differ by more than
-   AS_TARGET_SHRINK. With eps given (not
-   NaN), only leverage and mixed probabilities are candidates and m is at
-   least as_default_m(rank, eps, delta_s, beta) of the picked ones, the
-   default mode's m for that eps: the matrix Chernoff bound holds for
-   Poisson sampling with that m as for m i.i.d. draws (independent terms,
-   each certain one split into many small ones, the others of norm at most
-   beta rank / m). out->rounds counts the samples of the chosen
-   probabilities, dropped ones too. X X' is never formed. */
-#define AS_PILOT_FACTOR 4
-#define AS_TARGET_ROUNDS 12
-#define AS_TARGET_SHRINK 0.8
-#define AS_TARGET_MARGIN 1.5
-#define AS_TARGET_GROW 4
-#define AS_TARGET_FEW 30
-/* Read by blocks, a growing round gathers the columns of this many times its
-   m (a superset of its own: the rounds after it, up to that m, read nothing). */
-#define AS_TARGET_READ_AHEAD 4
+/* The randomized algorithm: o->m columns (or the default m) sampled i.i.d.
+   or by Poisson sampling from the chosen probabilities, repeats merged and
+   reweighted, then the error estimate o->estimate asks for, from the kept
+   columns alone (gaussian: core/estimate_gauss.c; bootstrap: estimate.c).
+   With o->rel (target mode) m is chosen over rounds of Poisson samples until
+   rel_estimate <= rel (core/target.c says how); out->rounds counts them. X X'
+   is never formed but for the metrics ('error', 'spectral'). */
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
 
 /* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else
@@ -543,34 +503,11 @@ int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
 /* ------------------------------------------------------------------ block input */
 /* X read a block of columns at a time, never whole (larger than memory, or
    spread over workers): the randomized algorithm, its leverage scores and the
-   error metrics of a Y against X. A run (as_blocks) drives the passes over X;
-   each pass's work on a block of columns gives a partial, and the run merges
-   the partials in block order:
-     sketch  per canonical chunk of columns a leaf S1(:, chunk) X(:, chunk)',
-             the leaves added in chunk order; the run factors the sum into N';
-     scores  per column ||x_j' N||^2 and, for "norm"/"mixed", ||x_j||^2, from N'
-             alone; with 'error' or 'spectral' also per chunk X(:, chunk)
-             X(:, chunk)', added in chunk order; the run samples from the
-             scores of all columns, i.i.d. or Poisson, as as_rand does;
-     gather  the chosen columns: the run checks Y = X(:, index) diag(weight),
-             makes the error estimate from them, and the metrics against the
-             summed X X'.
-   The chunking fixes the order of every floating-point sum, so any block
-   width, piece size and worker count give as_rand's index, weight and
-   estimate bit for bit (for the same storage kind: dense or CSC) and the same
-   metrics to 1e-12 (the same bits for the same pieces). An X no wider than the
-   sketch (d <= s1) is read whole, in one block, and the in-memory call runs
-   on it. Every pass hashes each column it reads: a column that reads
-   differently in two passes stops the run (a reader must return the same X
-   every time).
-
-   Two ways to run. as_blocks_drive reads the blocks through a reader in this
-   process. A front-end with workers loops instead: as_blocks_next gives the
-   task of a wave of blocks (a flat byte string to send to the workers as it
-   is), each worker reads its block and makes the partial (as_blocks_work, a
-   flat byte string too), and as_blocks_merge takes the wave's partials in
-   block order. Errors of a block's work (a NaN, a wrong size) ride in its
-   partial and come out of as_blocks_merge, naming X's own columns. */
+   error metrics of a Y against X, the same bits as in memory for any block
+   width and worker count (core/block_run.c says how). as_blocks_drive reads
+   the blocks through a reader in this process; a front-end with workers
+   loops over as_blocks_next (a wave's task), as_blocks_work (a block's
+   partial, on a worker) and as_blocks_merge (the partials in block order). */
 typedef struct as_blocks as_blocks;
 
 /* For a front-end given X by blocks for `method` ("rand", "det", "greedy", ...):

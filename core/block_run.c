@@ -2,6 +2,37 @@
 #include "block_format.h"
 #include <stdio.h>
 
+/* X read a block of columns at a time, never whole (larger than memory, or
+   spread over workers): the randomized algorithm, its leverage scores and the
+   error metrics of a Y against X. A run (as_blocks) drives the passes over X;
+   each pass's work on a block of columns gives a partial, and the run merges
+   the partials in block order:
+     sketch  per canonical chunk of columns a leaf S1(:, chunk) X(:, chunk)',
+             the leaves added in chunk order; the run factors the sum into N';
+     scores  per column ||x_j' N||^2 and, for "norm"/"mixed", ||x_j||^2, from N'
+             alone; with 'error' or 'spectral' also per chunk X(:, chunk)
+             X(:, chunk)', added in chunk order; the run samples from the
+             scores of all columns, i.i.d. or Poisson, as as_rand does;
+     gather  the chosen columns: the run checks Y = X(:, index) diag(weight),
+             makes the error estimate from them, and the metrics against the
+             summed X X'.
+   The chunking fixes the order of every floating-point sum, so any block
+   width, piece size and worker count give as_rand's index, weight and
+   estimate bit for bit (for the same storage kind: dense or CSC) and the same
+   metrics to 1e-12 (the same bits for the same pieces). An X no wider than the
+   sketch (d <= s1) is read whole, in one block, and the in-memory call runs
+   on it. Every pass hashes each column it reads: a column that reads
+   differently in two passes stops the run (a reader must return the same X
+   every time).
+
+   Two ways to run. as_blocks_drive reads the blocks through a reader in this
+   process. A front-end with workers loops instead: as_blocks_next gives the
+   task of a wave of blocks (a flat byte string to send to the workers as it
+   is), each worker reads its block and makes the partial (as_blocks_work, a
+   flat byte string too), and as_blocks_merge takes the wave's partials in
+   block order. Errors of a block's work (a NaN, a wrong size) ride in its
+   partial and come out of as_blocks_merge, naming X's own columns. */
+
 struct as_blocks {
     int what;
     uint64_t id;

@@ -1,6 +1,45 @@
 /* target.c: target mode: Poisson samples whose m is predicted from a pilot's error estimate, as steps that say which columns of X they need (in memory, or gathered by a block run). */
 #include "as_internal.h"
 
+/* as_rand: sample o->m (or the default) columns i.i.d. from
+   the chosen probabilities, merge repeats, reweight (or Poisson sampling);
+   then the error estimate o->estimate asks for, from the kept columns alone:
+   GAUSSIAN (the default): the sampling variance of the error of Y Y' (a
+   column left to chance counts with 1 - q, Poisson, or with the multinomial
+   variance of its draw count, i.i.d.), estimated without bias from the kept
+   columns by one Gram of their transformed squares, carried through the
+   linearized, row-centred softmax to each entry's log-ratio
+   log(Att(Y)/Att(X)) (the diagonal's known from the rows' squared norms),
+   and the AS_ESTIMATE_QUANTILE quantile of the largest entry error from the
+   union of the entries' Gaussian tails: two Grams of Y in all
+   (core/estimate_gauss.c). BOOTSTRAP: each resample reweights the sampled
+   terms (i.i.d.: a column drawn c times gets Poisson(c) / c; Poisson: a kept
+   column with q < 1 gets 1 + (W - 1) sqrt(1 - q), W ~ Poisson(1), which has
+   the variance of the sampling), forms H* and takes rel(Att(H*), Att(H));
+   the estimate is a high quantile of these: AS_ESTIMATE_B Grams of Y more.
+   Target mode (o->rel not NaN): Poisson pilots with m = AS_PILOT_FACTOR *
+   rank per candidate probabilities (all three under AS_PROB_AUTO); then m
+   is predicted from the estimate's spread (the variance of the columns left
+   to chance at m against the sample's own, AS_TARGET_MARGIN to spare), and
+   the pilot kept is the one whose probabilities keep the fewest columns at
+   its predicted m (expected k = sum_j min(1, m p_j)). Each round is a
+   superset of the last's columns (at least 1.25 times its m when it misses,
+   and at most AS_TARGET_GROW times when its estimate rests on fewer than
+   AS_TARGET_FEW columns left to chance), until rel_estimate <= rel, every column
+   kept, m at AS_M_MAX or AS_TARGET_ROUNDS samples. When a sample meets rel
+   with room to spare (the predicted m below AS_TARGET_SHRINK times its
+   own), the smaller m is tried (a subset, kept when its estimate meets rel,
+   not below the rank); once a smaller m misses, the geometric mean of it
+   and the smallest m that met, while they differ by more than
+   AS_TARGET_SHRINK. With eps given (not
+   NaN), only leverage and mixed probabilities are candidates and m is at
+   least as_default_m(rank, eps, delta_s, beta) of the picked ones, the
+   default mode's m for that eps: the matrix Chernoff bound holds for
+   Poisson sampling with that m as for m i.i.d. draws (independent terms,
+   each certain one split into many small ones, the others of norm at most
+   beta rank / m). out->rounds counts the samples of the chosen
+   probabilities, dropped ones too. X X' is never formed. */
+
 /* A sample of target mode: Poisson with m from the picked probabilities; q
    of each kept column. A larger m keeps a superset of the columns. */
 typedef struct as_tsample {
