@@ -323,14 +323,14 @@ static int as_gauss_var(as_gauss *ws, const as_matrix *X, const as_sample *S, as
 static int as_gauss_var_dense(as_gauss *ws, const as_matrix *X, const as_sample *S, as_common *c)
 {
     int64_t N = ws->N, k = ws->k, ku = ws->ku, cc, t = 0, i;
-    double *Yc, *Wc, *Y2, cap = (double)(1 << 21) / (double)N, beta = 0;
+    double *Yc, *Wc, *Y2, *om, cap = (double)(1 << 21) / (double)N, beta = 0;
     cc = cap >= (double)ku ? ku : (cap >= 1 ? (int64_t)cap : 1);
     Yc = as_malloc(c, (size_t)(N * cc), sizeof(double));
     Wc = as_malloc(c, (size_t)(N * cc), sizeof(double));
     Y2 = as_malloc(c, (size_t)(N * cc), sizeof(double));
-    while (Yc && Wc && Y2 && t < k) {
+    om = as_malloc(c, (size_t)cc, sizeof(double));   /* the chunk's omegas */
+    while (Yc && Wc && Y2 && om && t < k) {
         int64_t nc = 0, u;
-        double *om = ws->beta;   /* the chunk's omegas (beta is the sparse path's) */
         for (; t < k && nc < cc; t++)
             if (ws->omega[t] > 0) {
                 const double *x = X->x + ws->col[t] * X->ld;
@@ -339,14 +339,16 @@ static int as_gauss_var_dense(as_gauss *ws, const as_matrix *X, const as_sample 
             }
         if (nc == 0) break;
         if (as_gemm_blocks("N", "N", N, nc, N, 1.0, ws->A, N, Yc, N, 0.0, Wc, N, c) != AS_OK) break;
-        for (u = 0; u < nc; u++)
+        for (u = 0; u < nc; u++) {
+            double so = sqrt(om[u]);
             for (i = 0; i < N; i++) {
                 double y = Yc[i + u * N], w = Wc[i + u * N], a = ws->ad[i];
                 ws->s[i] += om[u] * (y * y) * (w * w);
                 if (a < 1) as_gauss_diag_sums(ws, i, om[u], y, (w - a * y) / (1 - a));
-                Y2[i + u * N] = sqrt(om[u]) * y * y;
+                Y2[i + u * N] = so * y * y;
                 Wc[i + u * N] = om[u] * y * y * w;
             }
+        }
         if (as_syrk_blocks("U", "N", N, nc, 1.0, Y2, N, beta, ws->V, N, c) != AS_OK ||
             as_gemm_blocks("N", "T", N, N, nc, 1.0, Wc, N, Yc, N, beta, ws->Q, N, c) != AS_OK)
             break;
@@ -355,6 +357,7 @@ static int as_gauss_var_dense(as_gauss *ws, const as_matrix *X, const as_sample 
     as_free(c, Yc);
     as_free(c, Wc);
     as_free(c, Y2);
+    as_free(c, om);
     if (c->status == AS_OK) as_gram_mirror(N, ws->V);
     return c->status;
 }
