@@ -68,6 +68,8 @@ int as_interrupted(as_common *c);
 /* Read by blocks, a growing round gathers the columns of this many times its
    m (a superset of its own: the rounds after it, up to that m, read nothing). */
 #define AS_TARGET_READ_AHEAD 4
+/* Target mode's exact check (X X' at hand): at most this many larger samples. */
+#define AS_TARGET_EXACT_ROUNDS 24
 /* The minimax fit weighs every entry of the n x n error: made where n is at
    most this, the default of the greedy method's option 'minimax' and the rows
    the refit of option 'refit' allows it (its time grows steeply with n: 4
@@ -390,19 +392,23 @@ int as_exact_factor(const as_matrix *X, const as_rand_options *o, as_block_facto
    is done or needs columns that are not at hand, which as_target_wanted
    lists (increasing; it returns nonzero when done). as_target_result moves
    the final sample into out (index, weight, m, estimates, probabilities,
-   rounds). The options o, lev, nrm and rowsq must outlive the run. */
+   rounds). G: X X' when the exact error is asked for (else NULL): a sample
+   whose exact rel misses the target is then grown until it meets it. The
+   options o, lev, nrm, rowsq and G must outlive the run. */
 typedef struct as_target as_target;
 int  as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const as_rand_options *o,
-                   const double *lev, const double *nrm, const double *rowsq, as_target **T, as_common *c);
+                   const double *lev, const double *nrm, const double *rowsq, const double *G, as_target **T,
+                   as_common *c);
 int  as_target_step(as_target *T, const as_matrix *Xv, const int64_t *gathered, int64_t ng, as_common *c);
 int  as_target_wanted(const as_target *T, const int64_t **cols, int64_t *ncols);
 void as_target_result(as_target *T, as_sample *out);
 /* Where column j of X is among the columns at hand (X's own j in memory). */
 int64_t as_target_position(const as_target *T, int64_t j);
 void as_target_free(as_target *T, as_common *c);
-/* Target mode on X in memory: out->rank and sketch sizes already set. */
+/* Target mode on X in memory: out->rank and sketch sizes already set; G as
+   for as_target_new. */
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
-                   const double *nrm, as_sample *out, as_common *c);
+                   const double *nrm, const double *G, as_sample *out, as_common *c);
 
 /* M' += S1(:, j0 + (0 .. ncol(X)-1)) X' (n x s1) in column order (leverage.c). */
 int as_sketch_cols(const as_matrix *X, int64_t j0, int64_t s1, int64_t s, uint64_t seed,

@@ -491,8 +491,9 @@ int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
    reweighted, then the error estimate o->estimate asks for, from the kept
    columns alone (gaussian: core/estimate_gauss.c; bootstrap: estimate.c).
    With o->rel (target mode) m is chosen over rounds of Poisson samples until
-   rel_estimate <= rel (core/target.c says how); out->rounds counts them. X X'
-   is never formed but for the metrics ('error', 'spectral'). */
+   rel_estimate <= rel (core/target.c says how), and with o->error the
+   sample is grown until its exact rel meets rel too; out->rounds counts
+   them. X X' is never formed but for the metrics ('error', 'spectral'). */
 int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
 
 /* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else

@@ -343,7 +343,8 @@ static int as_run_target_new(as_blocks *B, as_common *c)
             return as_error(c, AS_ERR_INPUT, "X: the sum of squared column norms %s: rescale X",
                             isfinite(tn) ? "underflows" : "overflows");
     }
-    if (as_target_new(NULL, B->P.d, rank, S->s1, &B->o, B->lev, B->nrm, B->rowsq, &B->T, c) != AS_OK) return c->status;
+    if (as_target_new(NULL, B->P.d, rank, S->s1, &B->o, B->lev, B->nrm, B->rowsq,
+                      B->o.error ? B->G : NULL, &B->T, c) != AS_OK) return c->status;
     as_block_factor_free(&B->F, c);
     return as_target_step(B->T, NULL, NULL, 0, c);
 }

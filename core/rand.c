@@ -119,10 +119,25 @@ estimate:
     return as_estimate_memory(X, o, bytes, c);
 }
 
+/* X X' for target mode's exact check, counted against the 'memory' cap. */
+static int as_rand_target_gram(const as_matrix *X, const as_rand_options *o, double **G, as_common *c)
+{
+    int64_t n = X->nrow;
+    char what[160], rows[80];
+    snprintf(what, sizeof what, "the exact error in target mode needs X X' (n x n doubles, n = %s)",
+             as_input_rows(X, rows, sizeof rows));
+    if (as_mem_check(c, 8.0 * (double)n * (double)n, o->mem_mb, what) != AS_OK) return c->status;
+    if (!(*G = as_malloc(c, (size_t)(n > 0 ? n : 1), (size_t)(n > 0 ? n : 1) * sizeof(double)))) return c->status;
+    c->phase = "rand: X X' for the exact check of target mode";
+    as_gram(X, -1, NULL, NULL, *G, c);
+    c->phase = NULL;
+    return c->status;
+}
+
 int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j;
-    double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL;
+    double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL, *G = NULL;
     int target, scheme, need_lev, need_nrm;
     double t0 = as_wtime();
     as_rand_options seeded = *opts;
@@ -170,7 +185,10 @@ int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_
         as_norm_probabilities_rescue(X, nrm);
     }
     if (target) {
-        if (as_rand_target(X, o, lev, nrm, out, c) == AS_OK) as_sample_check_finite(X, out, c);
+        /* the exact error asked for: X X' now, so that target mode checks its
+           sample against it (the metrics reuse it) */
+        if (o->error && as_rand_target_gram(X, o, &G, c) != AS_OK) goto done;
+        if (as_rand_target(X, o, lev, nrm, G, out, c) == AS_OK) as_sample_check_finite(X, out, c);
         goto done;
     }
     if (as_rand_sample(d, out->rank, lev, nrm, scheme, o, prob, out, &term, c) != AS_OK) goto done;
@@ -191,8 +209,7 @@ done:
     as_free(c, lev);
     as_free(c, nrm);
     {
-        /* the refit computes X X', which the metrics then reuse */
-        double *G = NULL;
+        /* the refit computes X X' (unless target mode did), which the metrics then reuse */
         if (c->status == AS_OK && o->refit) as_refit(X, &G, o->mem_mb, out, c);
         out->time = as_wtime() - t0;
         if (c->status == AS_OK && (o->error || o->spectral))

@@ -38,7 +38,8 @@
    Poisson sampling with that m as for m i.i.d. draws (independent terms,
    each certain one split into many small ones, the others of norm at most
    beta rank / m). out->rounds counts the samples of the chosen
-   probabilities, dropped ones too. X X' is never formed. */
+   probabilities, dropped ones too. X X' is formed only when the exact error
+   is asked for, and then checks the sample chosen (as_target_check). */
 
 /* A sample of target mode: Poisson with m from the picked probabilities; q
    of each kept column. A larger m keeps a superset of the columns. */
@@ -61,6 +62,8 @@ struct as_target {
     int64_t *want, nwant;        /* columns the pending samples need          */
     int64_t *pos;                /* block input: place of column j among the gathered (-1: not) */
     int64_t ngathered;
+    const double *G;             /* X X' (the exact error asked for), or NULL                */
+    int checking, checked, exact_rounds;  /* the exact check: growing; done; its rounds     */
 };
 
 static void as_tsample_free(as_tsample *t, as_common *c)
@@ -106,15 +109,24 @@ static int as_target_has(const as_target *T, const as_tsample *s)
     return 1;
 }
 
+/* Where s's columns are among those at hand: NULL in memory (s->S.index
+   itself), else their places among the gathered ones (*cols, freed by the
+   caller). */
+static int as_target_cols(const as_target *T, const as_tsample *s, int64_t **cols, as_common *c)
+{
+    int64_t t;
+    *cols = NULL;
+    if (T->X) return AS_OK;
+    if (!(*cols = as_malloc(c, (size_t)(s->S.k > 0 ? s->S.k : 1), sizeof(int64_t)))) return c->status;
+    for (t = 0; t < s->S.k; t++) (*cols)[t] = T->pos[s->S.index[t]];
+    return AS_OK;
+}
+
 /* The estimate of s from the columns at hand (Xv: X, or the gathered ones). */
 static int as_target_estimate(as_target *T, const as_matrix *Xv, as_tsample *s, int round, as_common *c)
 {
     int64_t t, *cols = NULL;
-    if (!T->X) {
-        cols = as_malloc(c, (size_t)(s->S.k > 0 ? s->S.k : 1), sizeof(int64_t));
-        if (!cols) return c->status;
-        for (t = 0; t < s->S.k; t++) cols[t] = T->pos[s->S.index[t]];
-    }
+    if (as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
     as_estimate(Xv, T->X ? s->S.index : cols, T->d, &s->S, AS_SAMPLING_POISSON, s->q, T->o->seed, round,
                 T->rowsq, 1, T->o->estimate, c);
     if (c->status == AS_OK && (s->g = as_malloc(c, (size_t)(s->S.k > 0 ? s->S.k : 1), sizeof(double))))
@@ -336,8 +348,59 @@ static int as_target_judge(as_target *T, as_common *c)
     return as_target_decide(T, c);
 }
 
+/* The exact check, when X X' is at hand (the exact error asked for): the
+   estimate chose the kept sample, and its exact rel is known for the cost of
+   its own Gram. A sample whose exact rel misses the target is not the
+   answer: a larger one (a superset) is drawn, its m the last one's times
+   (exact / rel)^2 (the part of the error left to chance falls as 1 / sqrt(m)),
+   between 1.25 and AS_TARGET_GROW times, until the exact rel meets the
+   target, every column is kept, m is at AS_M_MAX or AS_TARGET_EXACT_ROUNDS
+   such samples were drawn. It only adds columns: a sample that meets the
+   target is kept as the estimate chose it. */
+static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, const as_tsample *s, double *rel,
+                               as_common *c)
+{
+    int64_t *cols = NULL;
+    as_metrics M;
+    if (as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
+    as_metrics_of(Xv, T->G, s->S.k, T->X ? s->S.index : cols, s->S.weight, 0, &M, c);
+    as_free(c, cols);
+    *rel = M.rel;
+    return c->status;
+}
+
+static int as_target_check(as_target *T, const as_matrix *Xv, as_common *c)
+{
+    double exact = NAN, f;
+    int64_t mn;
+    if (as_target_exact_rel(T, Xv, &T->S, &exact, c) != AS_OK) return c->status;
+    T->done = 1;
+    f = exact / T->o->rel;
+    if (!(exact > T->o->rel) || T->S.S.k >= T->kpos || T->S.m >= AS_M_MAX ||
+        T->exact_rounds >= AS_TARGET_EXACT_ROUNDS) {
+        T->checked = 1;
+        return AS_OK;
+    }
+    f = fmin((double)AS_TARGET_GROW, fmax(1.25, f * f));
+    mn = f * (double)T->S.m < (double)AS_M_MAX ? (int64_t)ceil(f * (double)T->S.m) : AS_M_MAX;
+    as_progress(c, "target: the exact rel of m = %lld (k = %lld) is %.3g, above the target: m = %lld next",
+                (long long)T->S.m, (long long)T->S.S.k, exact, (long long)mn);
+    if (!c->verbose)
+        as_status(c, "rand: target: %lld columns have exact rel %.3g%% (estimated %.3g%%), above the target %.3g%%: "
+                  "a larger sample, %.1f s", (long long)T->S.S.k, 100 * exact, 100 * T->S.S.rel_estimate,
+                  100 * T->o->rel, as_wtime() - c->started);
+    if (as_target_draw(T, T->best, mn, &T->T, c) != AS_OK) return c->status;
+    T->rounds++;
+    T->exact_rounds++;
+    T->pending = 2;
+    T->checking = 1;
+    T->done = 0;
+    return AS_OK;
+}
+
 int as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const as_rand_options *o,
-                  const double *lev, const double *nrm, const double *rowsq, as_target **out, as_common *c)
+                  const double *lev, const double *nrm, const double *rowsq, const double *G, as_target **out,
+                  as_common *c)
 {
     as_target *T;
     int t;
@@ -353,6 +416,7 @@ int as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const
     T->lev = lev;
     T->nrm = nrm;
     T->rowsq = rowsq;
+    T->G = G;
     for (t = 0; t < 3; t++) as_sample_init(&T->pilot[t].S);
     as_sample_init(&T->S.S);
     as_sample_init(&T->T.S);
@@ -394,13 +458,10 @@ fail:
     return c->status;
 }
 
-int as_target_step(as_target *T, const as_matrix *Xv, const int64_t *gathered, int64_t ng, as_common *c)
+/* The rounds on the columns at hand, until done or columns not at hand are
+   wanted (T->want; T->done 0). */
+static int as_target_rounds(as_target *T, const as_matrix *Xv, as_common *c)
 {
-    int64_t t;
-    if (!T->X) {
-        for (t = 0; t < ng; t++) T->pos[gathered[t]] = T->ngathered + t;
-        T->ngathered += ng;
-    }
     while (!T->done) {
         as_tsample *list[3];
         int ns = 0, t2;
@@ -433,11 +494,32 @@ int as_target_step(as_target *T, const as_matrix *Xv, const int64_t *gathered, i
             if (as_target_pick(T, c) != AS_OK) return c->status;
         } else {
             if (as_target_estimate(T, Xv, &T->T, T->rounds, c) != AS_OK) return c->status;
-            if (as_target_judge(T, c) != AS_OK) return c->status;
+            if (T->checking) {
+                /* the exact check's larger sample replaces the kept one */
+                as_tsample_free(&T->S, c);
+                T->S = T->T;
+                memset(&T->T, 0, sizeof(T->T));
+                as_sample_init(&T->T.S);
+                T->done = 1;
+            } else if (as_target_judge(T, c) != AS_OK) return c->status;
         }
         if (as_interrupted(c)) return c->status;
     }
     return AS_OK;
+}
+
+int as_target_step(as_target *T, const as_matrix *Xv, const int64_t *gathered, int64_t ng, as_common *c)
+{
+    int64_t t;
+    if (!T->X) {
+        for (t = 0; t < ng; t++) T->pos[gathered[t]] = T->ngathered + t;
+        T->ngathered += ng;
+    }
+    for (;;) {
+        if (as_target_rounds(T, Xv, c) != AS_OK || !T->done) return c->status;
+        if (!T->G || T->checked) return AS_OK;
+        if (as_target_check(T, Xv, c) != AS_OK) return c->status;
+    }
 }
 
 int as_target_wanted(const as_target *T, const int64_t **cols, int64_t *ncols)
@@ -472,7 +554,7 @@ void as_target_result(as_target *T, as_sample *out)
 }
 
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
-                   const double *nrm, as_sample *out, as_common *c)
+                   const double *nrm, const double *G, as_sample *out, as_common *c)
 {
     as_target *T = NULL;
     double *rowsq = NULL;
@@ -483,7 +565,7 @@ int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *l
         as_block_plan P;
         as_block_plan_fill(X->nrow, X->ncol, o, &P);
         if (as_block_rowsq_all(&P, X, rowsq, c) == AS_OK &&
-            as_target_new(X, X->ncol, out->rank, out->s1, o, lev, nrm, rowsq, &T, c) == AS_OK &&
+            as_target_new(X, X->ncol, out->rank, out->s1, o, lev, nrm, rowsq, G, &T, c) == AS_OK &&
             as_target_step(T, X, NULL, 0, c) == AS_OK)
             as_target_result(T, out);
     }

@@ -105,8 +105,16 @@
 ## leverage and mixed probabilities are candidates and @var{m} is at least
 ## the default @var{m} for that @var{eps} (the spectral guarantee, with
 ## probability 1 - @var{delta}).  @var{info}.rounds counts the samples,
-## @var{info}.eps is NaN without @qcode{"eps"}.  @code{X * X'} is never
-## computed.  With a block reader the same rounds read only the columns
+## @var{info}.eps is NaN without @qcode{"eps"}.  With @qcode{"error"}
+## false, @code{X * X'} is never computed.  With the exact error asked for
+## (@qcode{"error"} true, the default), @code{X * X'} is computed first and
+## the sample the estimate chose is checked against it: when its exact
+## @var{info}.rel_error is above the target (an estimate from the kept
+## columns alone can fall short, as on raw counts with large logits), a
+## larger sample (a superset; its @var{m} the last one's times the squared
+## ratio of the exact error to the target, 1.25 to 4 times) is drawn until
+## the exact error meets the target or every column is kept; a sample that
+## meets it is kept as the estimate chose it.  With a block reader the same rounds read only the columns
 ## they add: a growing round reads those of 4 times its @var{m}, so that
 ## the rounds after it read nothing, and the result is the in-memory one,
 ## bit for bit.
