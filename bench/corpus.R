@@ -1,5 +1,5 @@
 # corpus.R: a development corpus of wide matrices of the kinds users hold, for make bench-robust
-# (bench/robust.R) and the corpus tests (tests/testthat/helper-corpus.R is a copy of this file).
+# (bench/robust.R) and the corpus tests (tests/testthat/helper-corpus.R reads this file).
 #
 # Every generator is seeded and returns an n x d matrix (a dgCMatrix when the data are sparse) with
 # rows scaled so that r = max (X X')_ii = max |X X'| entrywise is 1 (or the r asked for).
@@ -114,6 +114,39 @@ gen_r <- function(n, d, seed, r = 0.5, base = c("counts", "docterm", "expression
   corpus_scale(X, r)
 }
 
+# Large logits, r = max (X X')_ii from 2 to 5: counts, document-term counts or centred expression scaled
+# to r (attention then sits on few entries a row, and an error in a logit of x moves a ratio by e^x).
+gen_logits <- function(n, d, seed, r = 3, base = c("counts", "docterm", "expression")) gen_r(n, d, seed, r, base)
+
+# Presence/absence data (0/1, sparse): each column present with its own probability, Beta(a, b)
+# over the columns (a few common features, many rare ones); all-zero columns dropped.
+gen_binary <- function(n, d, seed, a = 0.3, b = 3) {
+  set.seed(seed)
+  p <- rbeta(d, a, b)
+  X <- Matrix((matrix(runif(n * d), n) < rep(p, each = n)) * 1, sparse = TRUE)
+  corpus_scale(X[, colSums(X) > 0])
+}
+
+# Heavy-tailed dense entries: Student t with `df` degrees of freedom, so that a few entries of a few
+# columns dominate the rows' norms.
+gen_heavy <- function(n, d, seed, df = 2) {
+  set.seed(seed)
+  corpus_scale(matrix(rt(n * d, df), n))
+}
+
+# Categorical data as a model matrix: `factors` factors of `levels` levels each (the levels' frequencies
+# uneven, Dirichlet(1)), one indicator column per level that occurs; sparse, one 1 per row and factor.
+gen_onehot <- function(n, d, seed, levels = 10) {
+  set.seed(seed)
+  factors <- max(1, d %/% levels)
+  cols <- unlist(lapply(seq_len(factors) - 1, function(f) {
+    w <- rgamma(levels, 1)
+    f * levels + sample.int(levels, n, replace = TRUE, prob = w)
+  }))
+  X <- sparseMatrix(rep(seq_len(n), factors), cols, x = 1, dims = c(n, factors * levels))
+  corpus_scale(X[, colSums(X) > 0])
+}
+
 # The package's own data: the built-in example and the demo's data sets (NULL when not installed).
 gen_real <- function(name) {
   if (name == "example") attsparse::attsparse_example() else attsparse:::demo_data(name)
@@ -159,11 +192,24 @@ corpus_params <- function(family, i, size) {
     r = list(n = pick(if (slice) 30 else c(30, 60, 100, 40)),
              d = pick(if (slice) 1000 else c(3000, 5000, 2000)),
              r = pick(if (slice) c(0.05, 0.3) else c(0.05, 0.1, 0.2, 0.3, 0.5, 0.7, 1, 0.05, 0.15, 0.4)),
-             base = pick(c("counts", "docterm", "expression")), seed = i))
+             base = pick(c("counts", "docterm", "expression")), seed = i),
+    logits = list(n = pick(if (slice) 30 else c(30, 60, 40, 100)),
+                  d = pick(if (slice) 1000 else c(5000, 3000, 2000)),
+                  r = pick(if (slice) c(3, 5) else c(2, 3, 5, 2.5, 4)),
+                  base = pick(c("counts", "docterm", "expression")), seed = i),
+    binary = list(n = pick(if (slice) 30 else c(20, 50, 30, 60, 40)),
+                  d = pick(if (slice) 1000 else c(2000, 5000, 3000, 1000)),
+                  a = pick(c(0.3, 0.1, 1)), b = pick(c(3, 10, 2, 20)), seed = i),
+    heavy = list(n = pick(if (slice) 30 else c(20, 40, 60, 30, 50)),
+                 d = pick(if (slice) 800 else c(1000, 3000, 2000)),
+                 df = pick(c(2, 1.5, 3, 4, 1.2)), seed = i),
+    onehot = list(n = pick(if (slice) 30 else c(30, 60, 40, 50, 20)),
+                  d = pick(if (slice) 400 else c(1000, 2000, 500)),
+                  levels = pick(c(10, 5, 20, 3)), seed = i))
 }
 
 CORPUS_FAMILIES <- c("counts", "docterm", "expression", "lowrank", "clustered", "dupcols", "rownorms",
-                     "log1p", "r")
+                     "log1p", "r", "logits", "binary", "heavy", "onehot")
 
 # The instances: a data frame with columns id, family, seed and params (a list column of the
 # generator's arguments); "full": 16 counts instances and 10 of each other family, then the real data

@@ -3,7 +3,7 @@
 # clustered rows, near-duplicate columns, rows of different norms, log1p, r from 0.05 to 1, and the
 # real data sets), against the independent R baseline of bench/baseline.R; included by the top-level
 # Makefile.
-# make bench-robust                      the full corpus (about 8 minutes on 2 idle cores); tables in
+# make bench-robust                      the full corpus (about 10 minutes on 2 idle cores); tables in
 #                                        build/bench/robust/tables.md and docs/robustness.md
 # make bench-robust ROBUST=--slice       the tests' small corpus (under a minute; build/bench/robust-slice),
 #                                        docs left alone

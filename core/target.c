@@ -200,6 +200,18 @@ static double as_target_predict(const as_tsample *S, const double *prob, double 
     return ceil(hi);
 }
 
+/* Nonzero when s keeps every column of positive probability with
+   certainty (q = 1): Y is X then, less its zero columns, and no larger m
+   changes it. */
+static int as_tsample_whole(const as_target *T, const as_tsample *s)
+{
+    int64_t t;
+    if (s->S.k < T->kpos) return 0;
+    for (t = 0; t < s->S.k; t++)
+        if (s->q[t] < 1) return 0;
+    return 1;
+}
+
 /* The next sample after the kept one S (estimate e at m): bigger when S
    misses the target, smaller when it meets it with room to spare; none (0)
    when S is final. */
@@ -219,7 +231,7 @@ static int64_t as_target_next_m(const as_target *T)
             return 0;
         return (int64_t)(mn < (double)T->mmin ? (double)T->mmin : mn);
     }
-    if (S->S.k >= T->kpos || m >= AS_M_MAX) return 0;
+    if (as_tsample_whole(T, S) || m >= AS_M_MAX) return 0;
     /* no estimate (nothing left to chance): the largest step */
     if (isnan(mn)) mn = AS_TARGET_GROW * (double)m;
     if (mn < 1.25 * (double)m) mn = ceil(1.25 * (double)m);
@@ -274,10 +286,16 @@ static int as_target_pick(as_target *T, as_common *c)
             mn = as_target_predict(p, T->prob, T->total, e, T->o->rel);
             if (isnan(mn)) kx = e <= T->o->rel ? (double)p->S.k : INFINITY;
             else {
-                int64_t j;
+                int64_t j, ku = 0;
                 double mp = mn > floor_m ? mn : floor_m;
+                /* an estimate from few columns left to chance predicts m by its
+                   square (as_target_next_m): judged at the m the next round draws */
+                for (j = 0; j < p->S.k; j++) ku += p->q[j] < 1;
+                if (ku < AS_TARGET_FEW && mp > AS_TARGET_GROW * (double)p->m) mp = AS_TARGET_GROW * (double)p->m;
                 for (kx = 0, j = 0; j < T->d; j++) kx += fmin(1.0, mp * T->prob[j] / T->total);
             }
+            /* a pilot that meets the target is itself an answer of k columns */
+            if (e <= T->o->rel && (double)p->S.k < kx) kx = (double)p->S.k;
         }
         as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g; at the target about %.4g columns",
                     T->cand[t], (long long)p->m, (long long)p->S.k, e, kx);
@@ -376,7 +394,7 @@ static int as_target_check(as_target *T, const as_matrix *Xv, as_common *c)
     if (as_target_exact_rel(T, Xv, &T->S, &exact, c) != AS_OK) return c->status;
     T->done = 1;
     f = exact / T->o->rel;
-    if (!(exact > T->o->rel) || T->S.S.k >= T->kpos || T->S.m >= AS_M_MAX ||
+    if (!(exact > T->o->rel) || as_tsample_whole(T, &T->S) || T->S.m >= AS_M_MAX ||
         T->exact_rounds >= AS_TARGET_EXACT_ROUNDS) {
         T->checked = 1;
         return AS_OK;

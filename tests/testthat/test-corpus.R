@@ -4,9 +4,10 @@
 
 targets <- c(0.05, 0.02, 0.01)
 
-# the slice: two small instances of six families, and two inputs on which the greedy method stalled
+# the slice: two small instances of ten families, and two inputs on which the greedy method stalled
 slice <- if (corpus_available) {
-  inst <- corpus_instances("slice", families = c("counts", "docterm", "expression", "dupcols", "rownorms", "r"))
+  inst <- corpus_instances("slice", families = c("counts", "docterm", "expression", "dupcols", "rownorms", "r",
+                                                  "logits", "binary", "heavy", "onehot"))
   extra <- data.frame(id = c("counts(n=26, d=19000, seed=2)", "counts(n=40, d=20000, seed=3)"),
                       family = "counts", seed = c(2, 3))
   extra$params <- list(list(n = 26, d = 19000, seed = 2), list(n = 40, d = 20000, seed = 3))
