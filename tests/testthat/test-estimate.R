@@ -86,23 +86,23 @@ test_that("on dense low-rank and clustered data the estimate covers the exact re
 })
 
 # Raw-count-like columns at larger logits (max |X X'| = 5): the estimate from the kept columns alone
-# can fall short of the exact rel when a column left out carries much of it (here 1.51% against
-# 2.54%). With the exact error asked for (error = TRUE), target mode checks its sample against
+# can fall short of the exact rel when a column left out carries much of it (here 1.43% against
+# 2.87%). With the exact error asked for (error = TRUE), target mode checks its sample against
 # X X' and draws a larger one (a superset) until the exact rel meets the target.
 test_that("target mode with the exact error grows a sample whose exact rel misses the target", {
   skip_if_no_corpus()
-  X <- corpus_scale(gen_counts(30, 5000, 6), 5)
-  off <- attsparse_rand(X, rel = 0.02, seed = 6, error = FALSE)
+  X <- corpus_scale(gen_counts(30, 5000, 26), 5)
+  off <- attsparse_rand(X, rel = 0.02, seed = 26, error = FALSE)
   expect_lte(off$rel_estimate, 0.02)
   expect_gt(attention_error(X, off$Y)$rel, 0.02)
-  on <- attsparse_rand(X, rel = 0.02, seed = 6)
+  on <- attsparse_rand(X, rel = 0.02, seed = 26)
   expect_lte(on$rel_error, 0.02)
   expect_equal(on$rel_error, attention_error(X, on$Y)$rel, tolerance = 1e-12)
   expect_gt(on$k, off$k)
   expect_true(all(off$index %in% on$index))
   expect_gt(on$rounds, off$rounds)
   if (requireNamespace("DelayedArray", quietly = TRUE) && requireNamespace("BiocParallel", quietly = TRUE)) {
-    b <- attsparse_rand(DelayedArray::DelayedArray(X), rel = 0.02, seed = 6, block_columns = 2000)
+    b <- attsparse_rand(DelayedArray::DelayedArray(X), rel = 0.02, seed = 26, block_columns = 2000)
     expect_identical(b$index, on$index)
     expect_identical(b$weight, on$weight)
     expect_equal(b$rel_error, on$rel_error, tolerance = 1e-12)
