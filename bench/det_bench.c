@@ -1,5 +1,5 @@
 /* det_bench.c: wall time of as_det (tree search, eps 0.5) for one n x d case; built four times by det.mk (against the eigendecomposition-per-step core, two Cholesky-per-step cores and the current one) for a before/after table. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

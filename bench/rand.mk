@@ -13,7 +13,7 @@ RAND_BENCH ?=
 BENCH_TARGETS += bench-peak bench-rand
 deps-bench:
 	@$(DEPS) bench data octave
-$(RAND_TOOL): bench/rand_tool.c core/attsparse.h $(CORE_LIB)
+$(RAND_TOOL): bench/rand_tool.c $(CORE_HDR) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -Icore $< $(CORE_LIB) $(LAPACK_LIBS) -o $@
 $(PEAK_TOOL): bench/peak.c

@@ -25,6 +25,331 @@
 #include <omp.h>
 #endif
 
+/* ================================================================ the core's own entry points
+   (no front-end calls them; tests and bench tools include this header) */
+/* ---- common: threads */
+#define AS_THREADS_MAX 1024
+/* ---- matrix.c: views and checks */
+/* Z = [Q; K] ((n1 + n2) x d) over two views, Q and K dense or CSC (mixed is
+   fine), no data copied: column j of Z is Q's column j, then K's with rows
+   offset by n1. Every entry point that takes an X takes Z (attention with
+   Q != K: a spectral sparsifier of Z bounds the error of Att(Q, K)); Q and K
+   must outlive Z. */
+void as_view_stacked(as_matrix *Z, const as_matrix *Q, const as_matrix *K);
+/* The same, naming the input `name` in messages (e.g. "Y" for a second matrix). */
+int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c);
+int64_t as_nnz(const as_matrix *A);          /* stored entries (n*d if dense) */
+/* ---- result.c and estimate.c: the error estimate a result carries */
+/* Which error estimate a randomized result carries (as_sample.estimate;
+   NONE to BOOTSTRAP are also the choices of option 'estimate'): GAUSSIAN
+   (the default) from the sampling variance, BOOTSTRAP from resamples (see
+   as_rand); EXACT when the sample keeps every column of X that has a
+   chance, each for certain, so that Y Y' = X X' and the estimates are 0. */
+enum { AS_ESTIMATE_NONE = 0, AS_ESTIMATE_GAUSSIAN = 1, AS_ESTIMATE_BOOTSTRAP = 2, AS_ESTIMATE_EXACT = 4 };
+/* Why a result carries no estimate (as_sample.estimate_why). */
+enum { AS_WHY_MADE = 0,        /* it carries one                                   */
+       AS_WHY_NOT_ASKED = 1,   /* option 'estimate' said none                      */
+       AS_WHY_EMPTY = 2,       /* the sample is empty while X is not               */
+       AS_WHY_NO_CHANCE = 3,   /* every kept column was certain while others were
+                                  left out: Y shows nothing of what it missed     */
+       AS_WHY_OVERFLOW = 4,    /* Y Y' overflows                                   */
+       AS_WHY_ONE_DRAW = 6,    /* i.i.d. sampling with m = 1: one draw shows nothing
+                                  of its spread                                    */
+       AS_WHY_REFIT = 7 };     /* option 'refit': the weights were fitted to X X',
+                                  whose rel_error is exact                         */
+/* The reason in words ("" for AS_WHY_MADE). */
+const char *as_estimate_why(int why);
+/* The name of an AS_ESTIMATE_* kind ("bootstrap", "none", ...). */
+const char *as_estimate_name(int kind);
+/* ---- result.c: conditions of presence of the result fields */
+/* Conditions of presence (as_field.when): a row with when == 0 is always
+   present; else when one of its bits is in the sample's 'has'. */
+enum { AS_HAS_KEYS = 1,      /* queries != keys: K given                       */
+       AS_HAS_VALUES = 2,    /* values V given                                 */
+       AS_HAS_PRESAMPLE = 4, /* det with a randomized first stage              */
+       AS_HAS_SPECTRAL = 8,  /* attention_error with spectral = true           */
+       AS_HAS_BLOCKS = 16,   /* X read by blocks (as_blocks)                   */
+       AS_HAS_REFIT = 32,    /* option 'refit'                                 */
+       AS_HAS_CANDIDATES = 64, /* greedy: the candidates are a sample           */
+       AS_HAS_MEMORY = 128 };  /* greedy: 'memory' held fewer columns than a round asked for */
+
+/* ---- rand.c and sample.c: the randomized choices */
+/* ------------------------------------------------------------------ randomized */
+/* MIXED: (p_leverage + p_norm) / 2, each part normalized to sum 1.
+   AUTO (the default): LEVERAGE, or in target mode the one of LEVERAGE, NORM,
+   MIXED whose pilot sample has the smallest estimated error per kept column. */
+enum { AS_PROB_LEVERAGE = 0, AS_PROB_UNIFORM = 1, AS_PROB_NORM = 2, AS_PROB_MIXED = 3,
+       AS_PROB_AUTO = 4 };
+/* IID: m draws with replacement, a column drawn c times gets weight
+   sqrt(c / (m p_j)). POISSON: column j kept with probability
+   q_j = min(1, m p_j), weight 1 / sqrt(q_j); the decision depends on
+   (seed, j) only. */
+enum { AS_SAMPLING_IID = 0, AS_SAMPLING_POISSON = 1 };
+enum { AS_LEV_APPROX = 0, AS_LEV_EXACT = 1 };
+enum { AS_JL_GAUSSIAN = 0, AS_JL_AMS = 1 };
+
+/* ---- options.c */
+enum { AS_OPT_REAL = 0, AS_OPT_WHOLE = 1, AS_OPT_FLAG = 2, AS_OPT_CHOICE = 3 };
+/* The row of `name` (exact, lower case) for one of `calls`; NULL if none. */
+const as_option *as_option_find(const char *name, unsigned calls);
+/* AS_OK and *op, or AS_ERR_ARG "unknown option 'foo'; valid options: ..." */
+int as_option_lookup(const char *name, unsigned calls, const as_option **op, as_common *c);
+/* What a value of op must be: "a whole number in [1, 64]", "true or false",
+   "one of iid|poisson", for messages about values of the wrong host type. */
+const char *as_option_expect(const as_option *op, char *buf, size_t len);
+
+/* AS_OK when v is a value of op (a number; a choice's position), else
+   AS_ERR_ARG with a message naming the option. */
+int as_option_check(const as_option *op, double v, as_common *c);
+
+/* Set option `name` of `call` (one AS_FOR_*) in `o`, the options struct of
+   that call: a number (value; AS_OPT_FLAG takes 0 or 1) or, when text is not
+   NULL, a string (AS_OPT_CHOICE). Name, kind and range are checked here, with
+   messages naming the option; 'threads' and 'verbose' go to c. */
+int as_options_set(unsigned call, void *o, const char *name, double value,
+                   const char *text, as_common *c);
+#define AS_SEED_SPAN 2147483647.0
+/* ---- rand.c */
+/* The spectral error asked for when eps is not given (outside target mode). */
+#define AS_EPS_DEFAULT 0.5
+
+/* Resamples of the bootstrap error estimate and the quantile reported. */
+#define AS_ESTIMATE_B 30
+#define AS_ESTIMATE_QUANTILE 0.95
+
+int  as_rand_options_check(const as_rand_options *o, as_common *c);
+/* The eps and sampling a run uses: the given ones, else the defaults above
+   (as_rand_eps: NaN in target mode when eps is not given). */
+double as_rand_eps(const as_rand_options *o);
+int    as_rand_sampling(const as_rand_options *o);
+/* as_options_set(AS_FOR_RAND, o, ...) */
+int  as_rand_options_set(as_rand_options *o, const char *name, double value,
+                         const char *text, as_common *c);
+/* Largest m accepted (draws are counted, not stored; see AS_IID_MULTINOMIAL). */
+#define AS_M_MAX 2147483647LL
+/* i.i.d. sampling draws its counts as a multinomial (O(d), one binomial a
+   column) from this many draws on when m >= d, else one draw at a time
+   (O(m log d); 1e8 draws take about 6 s): 2^24, above the m of any default
+   run on the inputs the tests and fixtures use, whose draws keep their bits. */
+#define AS_IID_MULTINOMIAL 16777216LL
+
+/* Draws from the matrix Chernoff bound (Tropp 2012, Thm 1.1) when every
+   p_j >= tau_j / (beta rank), failing with probability at most delta:
+   m = ceil(beta * rank * log(2 rank / delta) / ((1+eps) log(1+eps) - eps)).
+   as_rand's default m is as_default_m(rank, eps, delta_s, out->beta): with
+   o->beta >= 1 (the user's factor) or exact scores delta_s = delta; with
+   approximate scores delta_s = delta / 2 and out->beta = (b / a) (Sigma / rank),
+   Sigma the sum of the approximate scores and b / a the sketches' tail
+   factors (the other delta / 2; core/leverage.c); mixed probabilities twice that; norm and
+   uniform ones, which carry no such bound, beta = 2.
+   Returns a double so that an oversized m can be reported, not wrapped. */
+double as_default_m(int64_t rank, double eps, double delta, double beta);
+/* The beta of norm and uniform probabilities, which carry no such bound. */
+#define AS_BETA_UNBOUNDED 2.0
+/* The randomized algorithm: o->m columns (or the default m) sampled i.i.d.
+   or by Poisson sampling from the chosen probabilities, repeats merged and
+   reweighted, then the error estimate o->estimate asks for, from the kept
+   columns alone (gaussian: core/estimate_gauss.c; bootstrap: estimate.c).
+   With o->rel (target mode) m is chosen over rounds of Poisson samples until
+   rel_estimate <= rel (core/target.c says how); out->rounds counts them. X X'
+   is never formed but for the metrics ('error', 'spectral'). */
+int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
+
+/* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else
+   AS_ERR_INPUT naming the column whose weight times entry overflows. as_rand
+   calls it; front-ends call it after as_det. */
+int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c);
+
+/* ---- det.c */
+/* ------------------------------------------------------------------ deterministic */
+typedef struct as_det_options {
+    double  eps;           /* target spectral error, in (0, 1)                */
+    int64_t leaf;          /* columns per leaf of the search tree; 0: auto    */
+    double  mem_mb;        /* cap on all working arrays in MiB; 0: auto */
+    int     search;        /* 0: tree search, 1: plain scan of all columns    */
+    int     error;         /* nonzero (default): out->metrics inf, rel, baseline, r */
+    int     spectral;      /* nonzero: eps_spectral, bound; -1 (default): as error */
+    int64_t batch;         /* most barrier shifts per step; 0 (default): up to 64,
+                              1: one column per step (the paper's algorithm)     */
+    int64_t presample;     /* 0 (default): BSS on X; else BSS on the columns of an
+                              as_rand sample of X with this many draws (1: the
+                              default, as_det_presample_m)                      */
+    uint64_t seed;         /* the presample's seed; AS_SEED_DRAW (default): drawn */
+    int      refit;        /* as in as_rand_options                               */
+    uint64_t given;        /* internal: the rows set by as_options_put            */
+} as_det_options;
+
+void as_det_options_init(as_det_options *o);
+int  as_det_options_check(const as_det_options *o, as_common *c);
+/* as_options_set(AS_FOR_DET, o, ...) */
+int  as_det_options_set(as_det_options *o, const char *name, double value,
+                        const char *text, as_common *c);
+
+/* BSS sparsity factor for a target eps in (0, 1): b = ((1 + sqrt(1 - eps^2)) / eps)^2,
+   the b > 1 whose barriers give (1 - eps) I <= A <= (1 + eps) I with
+   eps = 2 sqrt(b) / (b + 1) (Batson, Spielman, Srivastava, Twice-Ramanujan
+   sparsifiers, SIAM J. Comput. 41(6), 2012, Thm 3.1). */
+double as_bss_b(double eps);
+
+/* The default presample (option 'presample' = 1): draws of the randomized
+   stage for n rows, ceil(AS_DET_PRESAMPLE_FACTOR n ln n) and at least 2 n. */
+#define AS_DET_PRESAMPLE_FACTOR 8.0
+int64_t as_det_presample_m(int64_t n);
+
+/* The deterministic algorithm: BSS on the whitened columns, at most
+   ceil(b rank) distinct columns (out->b, out->max_columns); Y is checked for
+   overflow, and the metrics asked by o->error / o->spectral reuse X X'. */
+int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_common *c);
+
+/* ---- greedy.c */
+/* ------------------------------------------------------------------ greedy */
+/* The fewest columns for an attention error (greedy.c): columns chosen one
+   batch at a time by how much each, alone and at its best weight, lowers a
+   weighted least-squares proxy of rel (the row-centred error of Y Y' against
+   X X', weighted toward the rows and entries where rel peaks), the weights
+   of all kept columns refitted (nonnegative) after each batch. The method
+   computes X X' and measures the exact rel of every Y it tries: the result's
+   rel is a certificate, not an estimate. Deterministic (a seed only for the
+   candidates' sample of a very wide X). */
+typedef struct as_greedy_options {
+    double   rel;          /* target exact rel, in (0, 1); NaN (default): 0.01
+                              unless k is given (as_greedy_rel)                */
+    int64_t  k;            /* column budget: the smallest rel found with at
+                              most k columns; 0 (default): none               */
+    int      error;        /* 0: no eps_spectral unless 'spectral' says so; the
+                              metrics inf, rel, baseline, r are always given  */
+    int      spectral;     /* nonzero: eps_spectral, bound; -1 (default): as error */
+    double   mem_mb;       /* cap on the working arrays in MiB; 0: 3/4 of the
+                              memory the process may use                      */
+    int64_t  candidates;   /* the columns the selection draws from: 0 (default)
+                              every column; else a Poisson sample of about this
+                              many by squared norm (the heaviest kept for
+                              certain), drawn with 'seed'                    */
+    uint64_t seed;         /* the candidates' sample (or the sample path's draws);
+                              AS_SEED_DRAW (default): drawn when a sample is made */
+    int      approach;     /* AS_APPROACH_*: rounds over the candidates, or the
+                              sample path for very wide sparse X              */
+    int64_t  minimax;      /* the most rows of X for which the kept columns'
+                              weights are also fitted to the largest error
+                              itself (the minimax fit); default 90, 0: never */
+    uint64_t given;        /* internal: the rows set by as_options_put         */
+} as_greedy_options;
+
+/* as_greedy_options.approach: AUTO (default) takes the sample path where a
+   Gram of a sparse X costs more than 2e9 multiply-adds
+   (the rounds, hundreds of passes each about as costly, would take hours)
+   and its heavy columns are at most a quarter of them; ROUNDS: the rounds;
+   SAMPLE: the heavy columns (as as_gram counts them) kept at weight 1, the
+   others drawn by squared norm with 'seed' and refitted without the k x k
+   normal equations, more drawn until rel meets the target, then pruned. */
+enum { AS_APPROACH_AUTO = 0, AS_APPROACH_ROUNDS = 1, AS_APPROACH_SAMPLE = 2 };
+
+#define AS_GREEDY_REL_DEFAULT 0.01
+
+void as_greedy_options_init(as_greedy_options *o);
+/* Every field against its row; 'rel' and 'k' together are AS_ERR_ARG. */
+int  as_greedy_options_check(const as_greedy_options *o, as_common *c);
+/* as_options_set(AS_FOR_GREEDY, o, ...) */
+int  as_greedy_options_set(as_greedy_options *o, const char *name, double value,
+                           const char *text, as_common *c);
+/* The target a run uses: o->rel, else AS_GREEDY_REL_DEFAULT when no k is given, else NaN. */
+double as_greedy_rel(const as_greedy_options *o);
+/* The budget k capped at what X (n x d) lets a run keep: d columns, and
+   n (n + 1) / 2 (the dimension of the symmetric matrices Y Y': a nonnegative
+   fit needs no more columns, Caratheodory); the memory check sizes the run
+   by it. 0 (no budget) stays 0. The front-ends call it before as_greedy. */
+void as_greedy_options_fit(as_greedy_options *o, int64_t n, int64_t d);
+
+/* The greedy method on X: out->index, weight (Y = X(:, index) diag(weight)),
+   k, m (rounds), the metrics (rel exact: the certificate), rel_target, and
+   max_columns (the budget k, 0: none). With 'rel' the fewest columns found
+   whose rel meets it; if no column can lower the error further first, the
+   best found, whose rel_error says so. With 'k', the smallest rel found with
+   at most k columns. */
+int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c);
+
+
+/* ---- gram.c and metrics.c */
+/* AS_OK when every entry of the n x n Gram G of the input `name` is finite;
+   else AS_ERR_INPUT ("X X' overflows ..."): call it before as_softmax.
+   name "[X; K]" (or "[X; K] ..." for a sample of it): the stacked input of
+   Q != K, whose message names X and K. */
+int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c);
+
+/* Row-softmax of a Gram matrix: Att = D^-1 exp(G), row maximum subtracted. */
+void as_softmax(int64_t n, const double *G, double *Att);
+
+
+/* Compare G = X X' with H = Y Y' (both n x n). */
+int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
+                    as_metrics *out, as_common *c);
+
+/* Metrics of Y = X(:, index) * diag(weight) against X. */
+int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
+                       const double *weight, int spectral, as_metrics *out, as_common *c);
+
+/* ---- metrics.c */
+/* The same with G = X X' (n x n) given, e.g. summed over blocks of columns
+   of an X that is never in memory; Y(:, t) is scaled by weight[t] (weight
+   NULL: 1). */
+int as_attention_error_gram(int64_t n, const double *G, const as_matrix *Y, const double *weight,
+                            const as_metrics_options *o, as_metrics *out, as_common *c);
+/* ---- qk_attention.c */
+/* C ((nrow(A)) x (b1 - b0), column-major) = A(:, idx) diag(w)^2 B(b0:b1-1, idx)':
+   row j of C pairs row j of A with rows b0.. of B. index == NULL: all columns,
+   weight == NULL: weights 1. A, B dense or CSC with the same ncol. Dense A and
+   B (a large product): BLAS dgemm in blocks; otherwise each entry is summed in
+   column order. The same bits on any thread count either way. */
+int as_cross_gram(const as_matrix *A, const as_matrix *B, int64_t k, const int64_t *index,
+                  const double *weight, int64_t b0, int64_t b1, double *C, as_common *c);
+
+typedef struct as_qk_metrics {
+    as_metrics att;      /* of Att(Q, K) = row-softmax(Q K'): inf, rel, baseline
+                            (uniform 1/n2), r = max |Q K'|, eps_spectral of the
+                            stacked Z = [Q; K], bound = exp(2 eps max_i ||q_i||
+                            max_j ||k_j||) - 1                                 */
+    double out_error;    /* max |Att~ V - Att V|; NaN without V               */
+    double out_rel_error;/* max_il |(Att~ V - Att V)_il| / sum_j Att_ij |V_jl|;
+                            NaN without V (0/0 counts 0)                       */
+} as_qk_metrics;
+
+/* Metrics of Q~ = Q(:, idx) diag(w), K~ = K(:, idx) diag(w) against Q, K
+   (Z = [Q; K] a stacked view); V (n2 x dv, column-major) may be NULL. */
+int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
+                const double *V, int64_t dv, int spectral, as_qk_metrics *out, as_common *c);
+
+/* as_rand and as_det with keys K and values V (X plays the queries Q): the
+   sample is of Z = [X; K] (K NULL: of X), and the metrics the options ask for
+   come from the same call: with K those of Att(X, K) in out->metrics (the
+   symmetric ones of Z are not computed), with V out->out_error and
+   out->out_rel_error (K NULL: K = X); error_time counts them all. K NULL and
+   V NULL: as_rand, as_det. K: as many columns as X; V: n2 x dv, column-major,
+   n2 = nrow(K) (K NULL: nrow(X)), finite. */
+int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
+                const as_rand_options *o, as_sample *out, as_common *c);
+int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
+               const as_det_options *o, as_sample *out, as_common *c);
+
+/* ---- example.c */
+#define AS_EXAMPLE_N 100
+#define AS_EXAMPLE_D 20000
+#define AS_EXAMPLE_R 0.05
+#define AS_EXAMPLE_SEED 1
+#define AS_EXAMPLE_MAX 4e9
+/* ---- rng.c */
+/* Counter-based generator: depends on (seed, stream, index) only. */
+uint64_t as_rng_u64(uint64_t seed, uint64_t stream, uint64_t index);
+double   as_rng_unif(uint64_t seed, uint64_t stream, uint64_t index);   /* in (0, 1) */
+double   as_rng_normal(uint64_t seed, uint64_t stream, uint64_t index);
+/* A Binomial(n, p) variate (n a whole number up to 2^53, p in [0, 1]), exact:
+   inversion when n min(p, 1 - p) < 10, else Hormann's BTRD; it reads the
+   uniforms of indices index * 2^16 ... of the stream. */
+double   as_rng_binomial(double n, double p, uint64_t seed, uint64_t stream, uint64_t index);
+
+/* ---- precheck.c */
+#define AS_PRECHECK_ROWS 1000
+
+
 /* Allocation through the front-end's hook; NULL sets AS_ERR_NOMEM. */
 void *as_malloc(as_common *c, size_t count, size_t size);
 void *as_calloc(as_common *c, size_t count, size_t size);

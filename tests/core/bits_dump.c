@@ -1,6 +1,6 @@
 /* bits_dump.c: one line per call of the core (rand, det, greedy, refit, leverage, Gram, metrics, attention) with a hash of every
    bit of its result, for make check-flags: the core built with R's, Octave's and -march=native flags must print the same. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include "bits_hash.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #define AS_BITS_HASH_H
 #include <stddef.h>
 #include <stdint.h>
-#include "attsparse.h"
+#include "as_internal.h"
 
 #define BITS_HASH_START 14695981039346656037ULL
 

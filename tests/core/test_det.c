@@ -1,5 +1,5 @@
 /* test_det.c: the deterministic algorithm: spectral guarantee, column budget, search modes, determinism, errors. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include "det_shared.h"
 #include "check.h"
 #include <float.h>

@@ -1,5 +1,5 @@
 /* test_greedy.c: as_greedy (the fewest columns for an exact rel, or the smallest rel for a budget k) and option refit of as_rand and as_det: the certificate against an independent as_attention_error, targets met on several kinds of input, budgets, bad options, the result's fields and warnings. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include "check.h"
 #include <string.h>
 

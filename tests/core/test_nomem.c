@@ -1,5 +1,5 @@
 /* test_nomem.c: every allocation site and every interrupt poll of each entry point, failing in turn: a clean status, nothing leaked. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include "check.h"
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* test_refit.c: the refit of option 'refit' without the k x k normal equations (refit_cd.c, taken above AS_REFIT_K_MAX columns): its result against the sample and the K-based fit, the same bits on any thread count, its memory check, its interrupt polls, every allocation and poll failing in turn. */
 #define _POSIX_C_SOURCE 200112L
-#include "attsparse.h"
+#include "as_internal.h"
 #include "refit_cd.h"
 #include "check.h"
 #include <string.h>
