@@ -6,6 +6,7 @@
 #include <time.h>
 #ifndef BENCH_OLD
 #include "det_shared.h"
+#include "det.h"
 #endif
 
 /* BENCH_OLD = 1: linked with the core whose steps each run one symmetric

@@ -9,6 +9,8 @@
    seconds of dpotrf on G + 1e-10 tr(G)/n I. heavy sets c.tune.gram_heavy.
    Input format: see bench/rand_tool.c. */
 #include "as_internal.h"
+#include "gram.h"
+#include "rng.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

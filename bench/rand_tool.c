@@ -15,6 +15,9 @@
    File format (little-endian): "ASBIN001", int64 n, d, nnz, kind (0 dense, 1 CSC);
    dense: n*d doubles, column-major; CSC: int32 p[d+1], int32 i[nnz], double x[nnz]. */
 #include "as_internal.h"
+#include "greedy.h"
+#include "rand.h"
+#include "rng.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

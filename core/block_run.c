@@ -1,5 +1,13 @@
 /* block_run.c: a run over an X read by blocks of columns ("block input" in attsparse.h): its passes, the tasks of their waves, the merges of the partials in block order, the master's steps between passes, and the serial driver over a reader. */
 #include "block_format.h"
+#include "leverage.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rand_passes.h"
+#include "result.h"
+#include "rng.h"
+#include "sample.h"
+#include "target.h"
 #include <stdio.h>
 
 /* X read a block of columns at a time, never whole (larger than memory, or

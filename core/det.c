@@ -1,5 +1,11 @@
 /* det.c: the deterministic algorithm's driver: budget and barriers, memory estimated up front, the search tree's size, X X' and its whitening, the two-stage variant, the result. */
 #include "det_shared.h"
+#include "det.h"
+#include "gram.h"
+#include "metrics.h"
+#include "rand.h"
+#include "refit.h"
+#include "result.h"
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,10 @@
 /* estimate.c: the error estimate of a sample from Y alone: the choice of kind, the bootstrap, their cost and working memory. */
 #include "as_internal.h"
+#include "estimate.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rng.h"
+#include "sample.h"
 #include <stdio.h>
 #include <stdlib.h>
 

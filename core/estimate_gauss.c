@@ -1,5 +1,10 @@
 /* estimate_gauss.c: the default error estimate of a sample: its sampling variance (one weighted Gram of the squared sample) turned into a quantile of rel and inf through the linearized, row-centred softmax. */
 #include "as_internal.h"
+#include "estimate.h"
+#include "gram.h"
+#include "metrics.h"
+#include "rand.h"
+#include "sample.h"
 #include <float.h>
 
 /* The sampled Gram H = sum_j s_j x_j x_j' is a sum of independent terms

@@ -1,5 +1,8 @@
 /* greedy_pass.c: the greedy method's passes over the candidate columns, in blocks on the core's threads: A x_j at each candidate's stored rows once (alpha), then every round each candidate's score x' M x and weighted norm; the sample of candidates of option 'candidates'. */
 #include "greedy_shared.h"
+#include "greedy.h"
+#include "result.h"
+#include "sample.h"
 
 /* Candidates per block of the passes: at most AS_GREEDY_BLOCK, and blocks
    of at most AS_GREEDY_BLOCK_ENTRIES stored entries (a poll between blocks). */

@@ -1,5 +1,10 @@
 /* greedy_sample.c: the greedy method's sample path for wide sparse input: the heavy columns kept at weight 1 (their part of X X' exact), the rest sampled by squared norm and refitted without K, more drawn while the exact rel stays above the target, then a prune. */
 #include "refit_cd.h"
+#include "gram.h"
+#include "greedy.h"
+#include "metrics.h"
+#include "result.h"
+#include "sample.h"
 #include <stdio.h>
 #include <stdlib.h>
 

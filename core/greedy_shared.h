@@ -4,6 +4,9 @@
 
 #include "as_internal.h"
 #include "nnls.h"
+#include "greedy.h"
+#include "metrics.h"
+#include "result.h"
 
 /* The method is described at the top of greedy.c. */
 

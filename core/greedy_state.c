@@ -1,5 +1,8 @@
 /* greedy_state.c: the greedy method's memory: the check against 'memory', X X' and its attention set up, the kept columns' arrays grown, added and compacted, snapshots of the weights, the result. */
 #include "greedy_shared.h"
+#include "gram.h"
+#include "metrics.h"
+#include "result.h"
 #include <stdio.h>
 #include <stdlib.h>
 

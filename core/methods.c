@@ -1,5 +1,9 @@
 /* methods.c: the table of sketching methods (rand, det, greedy) that both front-ends run through one path, and the refusal of X by blocks it gives. */
 #include "as_internal.h"
+#include "det.h"
+#include "greedy.h"
+#include "options.h"
+#include "qk.h"
 #include <string.h>
 
 /* Each row's functions over the untyped options struct of the table. */

@@ -1,5 +1,8 @@
 /* metrics.c: softmax attention of a Gram matrix and the error metrics (inf, rel, baseline, spectral eps; of Att(Q, K) for a stacked [Q; K]). */
 #include "as_internal.h"
+#include "gram.h"
+#include "metrics.h"
+#include "result.h"
 #include <float.h>
 #include <stdio.h>
 

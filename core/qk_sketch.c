@@ -1,5 +1,10 @@
 /* qk_sketch.c: the sketches with keys and values: as_rand and as_det on the stacked [X; K], then the metrics of Att(X, K) and Att V from the same call. */
 #include "as_internal.h"
+#include "det.h"
+#include "metrics.h"
+#include "qk.h"
+#include "rand.h"
+#include "result.h"
 
 /* The metrics of a sample S of [X; K] (of X when K is NULL) that 'error' and
    'spectral' ask for: with K those of Att(X, K) replace S's (which the run

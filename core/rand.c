@@ -1,5 +1,15 @@
 /* rand.c: the randomized algorithm on X in memory: its leverage scores (exact, or the block passes over X as one block), sampling, estimate and metrics. */
 #include "as_internal.h"
+#include "estimate.h"
+#include "leverage.h"
+#include "metrics.h"
+#include "options.h"
+#include "rand.h"
+#include "rand_passes.h"
+#include "refit.h"
+#include "result.h"
+#include "sample.h"
+#include "target.h"
 #include <stdio.h>
 
 int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,

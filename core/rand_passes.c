@@ -1,5 +1,11 @@
 /* rand_passes.c: the randomized algorithm as passes over blocks of columns (larger than memory, or spread over workers). */
 #include "as_internal.h"
+#include "estimate.h"
+#include "leverage.h"
+#include "rand.h"
+#include "rand_passes.h"
+#include "result.h"
+#include "sample.h"
 #include <float.h>
 
 /* Canonical chunk width: at least this many columns, and at least

@@ -1,5 +1,9 @@
 /* refit.c: the refit of option 'refit' (as_rand, as_det): the weights of a sample's columns chosen again by the greedy method's fit against X X', the best exact rel kept. */
 #include "refit_cd.h"
+#include "estimate.h"
+#include "greedy.h"
+#include "refit.h"
+#include "result.h"
 #include <stdio.h>
 
 /* Samples of more columns than this are refitted without the k x k normal

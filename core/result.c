@@ -1,5 +1,8 @@
 /* result.c: a result's life (init, free) and its one description: the fields every front-end shows, in order. */
 #include "as_internal.h"
+#include "estimate.h"
+#include "options.h"
+#include "result.h"
 #include <stdio.h>
 
 void as_sample_init(as_sample *S)

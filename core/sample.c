@@ -1,5 +1,9 @@
 /* sample.c: the randomized algorithm's sampling: probabilities, the default m, i.i.d. or Poisson draws, reweighting. */
 #include "as_internal.h"
+#include "leverage.h"
+#include "rand.h"
+#include "rng.h"
+#include "sample.h"
 
 double as_default_m(int64_t rank, double eps, double delta, double beta)
 {

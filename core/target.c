@@ -1,5 +1,10 @@
 /* target.c: target mode: Poisson samples whose m is predicted from a pilot's error estimate, as steps that say which columns of X they need (in memory, or gathered by a block run). */
 #include "as_internal.h"
+#include "estimate.h"
+#include "rand.h"
+#include "rand_passes.h"
+#include "sample.h"
+#include "target.h"
 
 /* as_rand: sample o->m (or the default) columns i.i.d. from
    the chosen probabilities, merge repeats, reweight (or Poisson sampling);

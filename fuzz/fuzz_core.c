@@ -1,5 +1,7 @@
 /* fuzz_core.c: libFuzzer harness over the core's entry points: CSC/dense validation, options, both algorithms, leverage, metrics, allocation failure. */
 #include "as_internal.h"
+#include "det.h"
+#include "rand.h"
 #include <float.h>
 #include <math.h>
 #include <stdint.h>

@@ -1,7 +1,11 @@
-/* bits_dump.c: one line per call of the core (rand, det, greedy, refit, leverage, Gram, metrics, attention) with a hash of every
-   bit of its result, for make check-flags: the core built with R's, Octave's and -march=native flags must print the same. */
+/* bits_dump.c: a hash of every bit of each core call's result, for make check-flags. */
+/* One line per call of the core (rand, det, greedy, refit, leverage, Gram, metrics, attention); the core built with R's,
+   Octave's and -march=native flags must print the same. */
 #include "as_internal.h"
 #include "bits_hash.h"
+#include "det.h"
+#include "greedy.h"
+#include "rand.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

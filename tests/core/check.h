@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include "as_internal.h"
+#include "rng.h"
 
 static int check_passed = 0, check_failed = 0;
 

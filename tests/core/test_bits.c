@@ -3,6 +3,12 @@
 #include "check.h"
 #include "as_internal.h"
 #include "bits_hash.h"
+#include "det.h"
+#include "estimate.h"
+#include "greedy.h"
+#include "qk.h"
+#include "rand.h"
+#include "rng.h"
 #include <unistd.h>
 
 typedef struct bits_case {

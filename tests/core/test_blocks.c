@@ -1,5 +1,8 @@
 /* test_blocks.c: a block run gives as_rand's index, weight and estimate bit for bit, and as_leverage's scores, for any block width, piece size and worker count, driven in-process or by workers; readers held to account. */
 #include "check.h"
+#include "estimate.h"
+#include "rand.h"
+#include "rng.h"
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/resource.h>
 #include <sys/wait.h>

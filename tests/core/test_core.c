@@ -1,6 +1,10 @@
 /* test_core.c: the core's randomized path, views, validation, metrics, hooks and failure paths (the target mode's choices: test_target.c). */
 #include "as_internal.h"   /* as_syev for the reference */
 #include "check.h"
+#include "leverage.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rng.h"
 #include <string.h>
 
 static void test_rng(void)

@@ -2,6 +2,10 @@
 #include "as_internal.h"
 #include "det_shared.h"
 #include "check.h"
+#include "det.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rng.h"
 #include <float.h>
 #include <stdint.h>
 #include <string.h>

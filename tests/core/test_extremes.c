@@ -1,6 +1,10 @@
 /* test_extremes.c: numerical extremes: entries near 1e+-150 (scale invariance), past them (a clear refusal), duplicate and zero columns, rank deficiency, n = 1, d < n, X = 0; an absurd thread count. */
 #include "as_internal.h"
 #include "check.h"
+#include "det.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rng.h"
 #include <float.h>
 #include <string.h>
 

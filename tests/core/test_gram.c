@@ -1,6 +1,9 @@
 /* test_gram.c: as_gram against a plain triple loop (dense, CSC32, CSC64, subsets, heavy and light columns), the same bits on any thread count, failures and interrupts. */
 #include "check.h"
 #include "as_internal.h"
+#include "gram.h"
+#include "metrics.h"
+#include "rng.h"
 #include <string.h>
 
 /* A context for these tests: small inputs on several threads too (the bits

@@ -1,6 +1,14 @@
 /* test_greedy.c: as_greedy (the fewest columns for an exact rel, or the smallest rel for a budget k) and option refit of as_rand and as_det: the certificate against an independent as_attention_error, targets met on several kinds of input, budgets, bad options, the result's fields and warnings. */
 #include "as_internal.h"
 #include "check.h"
+#include "det.h"
+#include "estimate.h"
+#include "greedy.h"
+#include "metrics.h"
+#include "qk.h"
+#include "rand.h"
+#include "result.h"
+#include "rng.h"
 #include <string.h>
 
 /* n x d Gaussian times scale, a fraction dens of the entries nonzero; rows

@@ -2,6 +2,9 @@
 #define _POSIX_C_SOURCE 200112L
 #include "check.h"
 #include "as_internal.h"
+#include "det.h"
+#include "rand.h"
+#include "rng.h"
 #include <time.h>
 
 /* the drivers' block sizes as the core sets them (tests narrow them) */

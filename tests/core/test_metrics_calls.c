@@ -1,5 +1,8 @@
 /* test_metrics_calls.c: attention_error and sym_attention as single core calls (as_attention_error_xy, as_attention_error_gram, as_sym_attention) against a plain computation here. */
 #include "check.h"
+#include "metrics.h"
+#include "options.h"
+#include "rng.h"
 
 static double *random_dense(int64_t n, int64_t d, double scale, double dens, uint64_t seed)
 {

@@ -1,6 +1,11 @@
 /* test_nomem.c: every allocation site and every interrupt poll of each entry point, failing in turn: a clean status, nothing leaked. */
 #include "as_internal.h"
 #include "check.h"
+#include "det.h"
+#include "greedy.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rng.h"
 #include <string.h>
 
 /* n x d, a fraction dens of the entries nonzero; rows beyond `rank` repeat the first ones. */

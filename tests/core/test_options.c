@@ -1,5 +1,10 @@
 /* test_options.c: the option table and setter by name; metrics, b and the column budget from the one call. */
 #include "check.h"
+#include "det.h"
+#include "estimate.h"
+#include "metrics.h"
+#include "options.h"
+#include "rand.h"
 
 static double *example(int n, int d, uint64_t seed)
 {

@@ -1,6 +1,13 @@
 /* test_qkv.c: the stacked view [Q; K] against a copied stacked matrix, norm products with K = Q, cross Grams and Att(Q, K) V against plain loops, the spectral bound, bad inputs. */
 #include "check.h"
 #include "as_internal.h"
+#include "det.h"
+#include "estimate.h"
+#include "gram.h"
+#include "metrics.h"
+#include "qk.h"
+#include "rand.h"
+#include "rng.h"
 #include <string.h>
 
 /* A context for these tests: small inputs on several threads too (the bits

@@ -3,6 +3,13 @@
 #include "as_internal.h"
 #include "refit_cd.h"
 #include "check.h"
+#include "estimate.h"
+#include "greedy.h"
+#include "metrics.h"
+#include "rand.h"
+#include "refit.h"
+#include "result.h"
+#include "rng.h"
 #include <string.h>
 
 /* n x d Gaussian times scale, a fraction dens of the entries nonzero. */

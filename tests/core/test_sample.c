@@ -1,5 +1,8 @@
 /* test_sample.c: the sampling's draws: binomial variates against their distribution, i.i.d. sampling's multinomial counts for huge m. */
 #include "check.h"
+#include "estimate.h"
+#include "rand.h"
+#include "rng.h"
 #include <time.h>
 
 /* log of the Binomial(n, p) probability of k */

@@ -1,6 +1,10 @@
 /* test_status.c: the progress lines of long calls without 'verbose' (as_status, and the long steps' phases reported at the interrupt polls): which calls say what, a short call saying nothing, no line without a print hook, and the phase cleared after every call. The 2 s thresholds are set to 0 through c->tune so that every line is seen. */
 #include "as_internal.h"
 #include "check.h"
+#include "det.h"
+#include "greedy.h"
+#include "rand.h"
+#include "rng.h"
 #include <string.h>
 
 #define MAXLINES 4096

@@ -1,6 +1,11 @@
 /* test_target.c: the randomized method's target mode: the error estimate it picks by itself, and the shrink of m after a sample that meets the target. */
 #include "as_internal.h"
 #include "check.h"
+#include "estimate.h"
+#include "gram.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rng.h"
 #include <string.h>
 
 /* 'estimate': the multiply-adds of the Grams against a hand count (the

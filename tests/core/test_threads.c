@@ -1,6 +1,8 @@
 /* test_threads.c: the randomized algorithm's passes (sketch, Cholesky/QR, score, sampling) give the same bits for every thread count, index width and vector width. */
 #include "check.h"
 #include "as_internal.h"
+#include "rand.h"
+#include "rng.h"
 #include <string.h>
 
 /* A context for these tests: small inputs on several threads too (the bits
