@@ -145,7 +145,7 @@ int main(int argc, char **argv)
     as_common c;
     as_det_options o;
     as_matrix X;
-    as_sample S;
+    as_result S;
     run_clock rc;
     if (argc < 4) {
         fprintf(stderr, "usage: det_bench n d budget_seconds [wall|cpu]\n");
@@ -218,7 +218,7 @@ int main(int argc, char **argv)
         printf("%5lld %7lld %6lld %6s %6s %7.2f %8.2f %8.1f %-6s %8.2f %5.0f%%\n", n, d, rc.Q, sk, kk, setup,
                1e3 * per_iter, total, rc.stopped ? "extrap" : "full", 1e3 * fact, share);
     }
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(x);
     return 0;
 }

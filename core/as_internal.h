@@ -96,7 +96,7 @@ int as_threads(const as_common *c);
 /* as_threads, or 1 when the call's work (multiply-adds) is below c->tune.parallel_min_work. */
 int as_threads_for(const as_common *c, double work);
 
-/* Wall-clock seconds from an arbitrary origin (for as_sample.time). */
+/* Wall-clock seconds from an arbitrary origin (for as_result.time). */
 double as_wtime(void);
 /* Threads the machine can be asked for: 4x its online CPUs (libgomp exits
    the process when it cannot create a thread). */

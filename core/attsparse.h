@@ -121,9 +121,9 @@ typedef struct as_metrics {
 } as_metrics;
 
 /* Y(:, t) = weight[t] * X(:, index[t]), index 0-based, strictly increasing. */
-typedef struct as_sample {
+typedef struct as_result {
     int64_t  k;         /* distinct columns                                */
-    int64_t *index;     /* length k, owned: release with as_sample_free    */
+    int64_t *index;     /* length k, owned: release with as_result_free    */
     double  *weight;    /* length k                                        */
     int64_t  m;         /* draws (randomized) or iterations (deterministic) */
     int64_t  rank;      /* numerical rank of X found by the QR/whitening    */
@@ -180,10 +180,10 @@ typedef struct as_sample {
     int64_t  chunk;        /* the canonical chunk width                        */
     int64_t  blocks;       /* blocks of a pass over X                          */
     int64_t  reads;        /* passes that read X (the chosen columns' one too) */
-} as_sample;
+} as_result;
 
-void as_sample_init(as_sample *S);
-void as_sample_free(as_sample *S, as_common *c);
+void as_result_init(as_result *S);
+void as_result_free(as_result *S, as_common *c);
 
 /* ------------------------------------------------------------------ result fields */
 /* Every field a front-end shows of a result, in the order it shows them: one
@@ -205,7 +205,7 @@ typedef struct as_field {
     unsigned    when;      /* AS_HAS_* mask; 0: always                          */
     const char *help;      /* one line: what it is                              */
     int         store;     /* internal: the member's C type (AS_STORE_*)         */
-    size_t      at;        /* internal: the member's offsetof in as_sample      */
+    size_t      at;        /* internal: the member's offsetof in as_result      */
     const char *(*word)(int value); /* internal: AS_FIELD_TEXT: the word of the
                               member's value; NULL: the choice of that value
                               in the option row of the same name            */
@@ -214,25 +214,25 @@ typedef struct as_field {
 int             as_field_count(void);
 const as_field *as_field_at(int t);           /* NULL when out of range */
 /* Nonzero when row f belongs to results of `call` and S has it. */
-int    as_field_present(const as_field *f, unsigned call, const as_sample *S);
+int    as_field_present(const as_field *f, unsigned call, const as_result *S);
 /* The value of a AS_FIELD_NUMBER row (NaN: not available). */
-double as_field_number(const as_field *f, const as_sample *S);
+double as_field_number(const as_field *f, const as_result *S);
 /* The value of a AS_FIELD_TEXT row into buf ("randomized", "poisson", ...). */
-const char *as_field_text(const as_field *f, const as_sample *S, char *buf, size_t len);
+const char *as_field_text(const as_field *f, const as_result *S, char *buf, size_t len);
 /* S (initialized here) holding only the metrics M of attention_error, for
    the same builders: fields inf, rel, baseline, r, and eps_spectral, bound
    when `spectral`. */
-void as_metrics_result(const as_metrics *M, int spectral, as_sample *S);
+void as_metrics_result(const as_metrics *M, int spectral, as_result *S);
 /* The warning a result carries (into buf; NULL: none), that front-ends raise
    as they return it: a figure that overflowed to Inf without being wrong --
    the relative metrics, the estimated rel error, the error of Att V. */
-const char *as_sample_warning(const as_sample *S, char *buf, size_t len);
+const char *as_result_warning(const as_result *S, char *buf, size_t len);
 /* The warning of a result that missed its target (into buf; NULL: none),
    raised by the front-ends as they return it (Octave's identifier
    "attsparse:targetMissed"): a greedy run whose exact rel_error is above
    option 'rel' (no column lowered the error further, or 'memory' held no
    more: AS_HAS_MEMORY). */
-const char *as_target_warning(const as_sample *S, char *buf, size_t len);
+const char *as_target_warning(const as_result *S, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ options */
 /* Every option of the calls below is one row of one table (core/options.c):
@@ -450,7 +450,7 @@ int  as_blocks_merge(as_blocks *run, const void *part, size_t plen, as_common *c
 int  as_blocks_fail(as_blocks *run, int64_t t, const char *msg, as_common *c);
 
 typedef struct as_blocks_result {
-    as_sample  S;        /* RAND: as as_rand fills it (index, weight, m, rank,
+    as_result  S;        /* RAND: as as_rand fills it (index, weight, m, rank,
                             estimate, metrics, ...); owned by the run      */
     as_matrix  Xs;       /* RAND: X(:, S.index), unweighted: Y = Xs diag(weight) */
     double    *scores;   /* LEVERAGE: d scores; owned by the run            */
@@ -463,7 +463,7 @@ typedef struct as_blocks_result {
                             columns counts one; whole: 1)                   */
 } as_blocks_result;
 /* The result of a finished run (NULL before). A front-end may take S's
-   arrays (then as_sample_init(&S)): as_blocks_free frees what is left. */
+   arrays (then as_result_init(&S)): as_blocks_free frees what is left. */
 as_blocks_result *as_blocks_result_get(as_blocks *run);
 
 /* ------------------------------------------------------------------ Y and metrics */
@@ -531,7 +531,7 @@ typedef struct as_method {
        NULL: none) into out, as as_rand_qkv; a method without keys and values
        refuses them (AS_ERR_ARG, "unknown option 'K'" as among its options) */
     int       (*run)(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv, const void *o,
-                     as_sample *out, as_common *c);
+                     as_result *out, as_common *c);
     const char *in_memory;     /* NULL: X may come by blocks; else why the method
                                   needs X in memory (as_blocks_refuse)          */
 } as_method;

@@ -41,6 +41,6 @@ int64_t as_det_presample_m(int64_t n);
 /* The deterministic algorithm: BSS on the whitened columns, at most
    ceil(b rank) distinct columns (out->b, out->max_columns); Y is checked for
    overflow, and the metrics asked by o->error / o->spectral reuse X X'. */
-int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_common *c);
+int as_det(const as_matrix *X, const as_det_options *o, as_result *out, as_common *c);
 
 #endif

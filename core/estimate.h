@@ -4,13 +4,13 @@
 
 #include "as_internal.h"
 
-/* Which error estimate a randomized result carries (as_sample.estimate;
+/* Which error estimate a randomized result carries (as_result.estimate;
    NONE to BOOTSTRAP are also the choices of option 'estimate'): GAUSSIAN
    (the default) from the sampling variance, BOOTSTRAP from resamples (see
    as_rand); EXACT when the sample keeps every column of X that has a
    chance, each for certain, so that Y Y' = X X' and the estimates are 0. */
 enum { AS_ESTIMATE_NONE = 0, AS_ESTIMATE_GAUSSIAN = 1, AS_ESTIMATE_BOOTSTRAP = 2, AS_ESTIMATE_EXACT = 4 };
-/* Why a result carries no estimate (as_sample.estimate_why). */
+/* Why a result carries no estimate (as_result.estimate_why). */
 enum { AS_WHY_MADE = 0,        /* it carries one                                   */
        AS_WHY_NOT_ASKED = 1,   /* option 'estimate' said none                      */
        AS_WHY_EMPTY = 2,       /* the sample is empty while X is not               */
@@ -38,19 +38,19 @@ const char *as_estimate_name(int kind);
    AS_WHY_EMPTY); the Gaussian estimate knows the error of the diagonal
    from it, and with diag_check the bootstrap is checked against it (round:
    the bootstrap's resample stream). Sets S->estimate and S->estimate_why. */
-int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
+int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_result *S, int sampling,
                 const double *term, uint64_t seed, int round, const double *rowsq, int diag_check, int kind,
                 as_common *c);
 /* The Gaussian estimate (estimate_gauss.c; as_estimate calls it once it
    knows some column is left to chance): one Gram of Y and one of the
    columns left to chance, transformed. */
-int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int sampling,
+int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_result *S, int sampling,
                       const double *term, const double *rowsq, as_common *c);
 /* Nonzero (default): with Poisson sampling, as_estimate makes the Gram of
    the columns kept for certain once; 0: every resample's Gram whole.
    (c->tune.estimate_split) */
 /* Whether o asks for an estimate; S->estimate_why says when not (estimate.c). */
-int as_estimate_wanted(const as_rand_options *o, as_sample *S);
+int as_estimate_wanted(const as_rand_options *o, as_result *S);
 /* The estimate's working arrays (and target mode's rounds') on top of
    `bytes` of the sampling's, refused above the 'memory' cap (estimate.c). */
 int as_estimate_memory(const as_matrix *X, const as_rand_options *o, double bytes, as_common *c);

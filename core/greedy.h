@@ -67,7 +67,7 @@ void as_greedy_options_fit(as_greedy_options *o, int64_t n, int64_t d);
    whose rel meets it; if no column can lower the error further first, the
    best found, whose rel_error says so. With 'k', the smallest rel found with
    at most k columns. */
-int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c);
+int as_greedy(const as_matrix *X, const as_greedy_options *o, as_result *out, as_common *c);
 
 /* The minimax fit weighs every entry of the n x n error: made where n is at
    most this, the default of the greedy method's option 'minimax' and the rows

@@ -13,7 +13,7 @@ static void rand_init(void *o)
 }
 
 static int rand_run(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv, const void *o,
-                    as_sample *out, as_common *c)
+                    as_result *out, as_common *c)
 {
     return as_rand_qkv(X, K, V, dv, o, out, c);
 }
@@ -24,7 +24,7 @@ static void det_init(void *o)
 }
 
 static int det_run(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv, const void *o,
-                   as_sample *out, as_common *c)
+                   as_result *out, as_common *c)
 {
     return as_det_qkv(X, K, V, dv, o, out, c);
 }
@@ -42,12 +42,12 @@ static void greedy_fit(void *o, int64_t n, int64_t d)
 /* The greedy method fits X X': keys and values are none of its inputs, and
    the refusal is the one their names get among its options. */
 static int greedy_run(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv, const void *o,
-                      as_sample *out, as_common *c)
+                      as_result *out, as_common *c)
 {
     const as_option *op;
     (void)dv;
     if (K != NULL || V != NULL) {
-        as_sample_init(out);
+        as_result_init(out);
         return as_option_lookup(K != NULL ? "K" : "V", AS_FOR_GREEDY, &op, c);
     }
     return as_greedy(X, o, out, c);

@@ -32,8 +32,8 @@ int as_spectral_asked(int error, int spectral);
 void as_metrics_mask(as_metrics *M, int error, int rel);
 /* S->metrics and S->error_time as asked by the options 'error' and 'spectral'
    (spectral < 0: as error); G as for as_metrics_of. */
-int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,
-                      as_sample *S, as_common *c);
+int as_result_metrics(const as_matrix *X, const double *G, int error, int spectral,
+                      as_result *S, as_common *c);
 
 /* log sum_j exp(g[j]) over j < n, the maximum subtracted (metrics.c). */
 double as_lse(int64_t n, const double *g);

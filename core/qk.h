@@ -28,9 +28,9 @@ int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const doubl
    V NULL: as_rand, as_det. K: as many columns as X; V: n2 x dv, column-major,
    n2 = nrow(K) (K NULL: nrow(X)), finite. */
 int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-                const as_rand_options *o, as_sample *out, as_common *c);
+                const as_rand_options *o, as_result *out, as_common *c);
 int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-               const as_det_options *o, as_sample *out, as_common *c);
+               const as_det_options *o, as_result *out, as_common *c);
 
 /* as_qk_error with its two N x N Grams under mem_mb MiB (0: 3/4 of the
    physical memory; as_rand_qkv, as_det_qkv: the option 'memory'). */

@@ -129,7 +129,7 @@ estimate:
     return as_estimate_memory(X, o, bytes, c);
 }
 
-int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_common *c)
+int as_rand(const as_matrix *X, const as_rand_options *opts, as_result *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j;
     double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL;
@@ -138,11 +138,11 @@ int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_
     as_rand_options seeded = *opts;
     const as_rand_options *o = &seeded;
 
-    as_sample_init(out);
+    as_result_init(out);
     if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
         return c->status;
     seeded.seed = as_seed_resolve(o->seed, c);
-    as_sample_options(out, AS_FOR_RAND, o->seed, o->delta, o->rel);
+    as_result_options(out, AS_FOR_RAND, o->seed, o->delta, o->rel);
     if (o->s1 > 0 && o->s1 < n) {
         char rows[80];
         return as_error(c, AS_ERR_ARG, "'s1' must be at least %s, got %lld", as_input_rows(X, rows, sizeof rows),
@@ -208,10 +208,10 @@ done:
         if (c->status == AS_OK && (o->error || o->spectral))
             as_status(c, "rand: %lld columns kept, %.1f s; the error against X X' next", (long long)out->k,
                       as_wtime() - c->started);
-        if (c->status == AS_OK) as_sample_metrics(X, G, o->error, o->spectral, out, c);
+        if (c->status == AS_OK) as_result_metrics(X, G, o->error, o->spectral, out, c);
         as_free(c, G);
     }
-    if (c->status != AS_OK) as_sample_free(out, c);
+    if (c->status != AS_OK) as_result_free(out, c);
     return c->status;
 }
 

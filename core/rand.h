@@ -56,12 +56,12 @@ double as_default_m(int64_t rank, double eps, double delta, double beta);
    With o->rel (target mode) m is chosen over rounds of Poisson samples until
    rel_estimate <= rel (core/target.c says how); out->rounds counts them. X X'
    is never formed but for the metrics ('error', 'spectral'). */
-int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
+int as_rand(const as_matrix *X, const as_rand_options *o, as_result *out, as_common *c);
 
 /* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else
    AS_ERR_INPUT naming the column whose weight times entry overflows. as_rand
    calls it; front-ends call it after as_det. */
-int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c);
+int as_sample_check_finite(const as_matrix *X, const as_result *S, as_common *c);
 
 /* What the leverage scores of X used: numerical rank, embedding rows and
    nonzeros per column, JL width (0: not used; s1 = 0: exact scores). */

@@ -37,7 +37,7 @@ int as_block_scores(const as_matrix *Xb, int64_t j0, const double *NT, int64_t q
    column's draw count (i.i.d.) or q (Poisson), for as_block_finish. A sum of
    nrm that over- or underflows is AS_ERR_INPUT (as_rand rescales X). */
 int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t rank,
-                    const double *lev, const double *nrm, as_sample *out, double **term,
+                    const double *lev, const double *nrm, as_result *out, double **term,
                     as_common *c);
 /* The diagonal of X X' (the rows' squared norms), which the error estimate
    reads (see as_estimate): leaf (n) += the squares of the entries of Xb row
@@ -52,7 +52,7 @@ void as_block_rowsq_add(int64_t n, double *acc, const double *leaf);
    o->estimate, the error estimate (as as_rand makes it), given rowsq, the
    diagonal of X X' as above (n doubles; NULL: unknown). */
 int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, const double *term,
-                    const double *rowsq, as_sample *out, as_common *c);
+                    const double *rowsq, as_result *out, as_common *c);
 /* A view of columns j0 .. j1-1 of X (no copy); a stacked X's parts are
    viewed in parts[2] (the caller's, alive as long as V). */
 void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *V, as_matrix parts[2]);

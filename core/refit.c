@@ -17,7 +17,7 @@
    the K-based fit (exact on the support) is kept. AS_REFIT_K_MAX (as_internal.h)
    is the default of c->tune.refit_k_max. */
 
-int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_common *c)
+int as_refit(const as_matrix *X, double **G, double mem_mb, as_result *S, as_common *c)
 {
     gr_state s;
     gr_pick *all = NULL;

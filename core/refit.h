@@ -15,6 +15,6 @@
    shrink); S->refit_rel the rel before, S->estimate none (AS_WHY_REFIT).
    *G: X X' (n x n) when the caller has it, else NULL: then computed here and
    handed back (the caller frees it with as_free); mem_mb: option 'memory'. */
-int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_common *c);
+int as_refit(const as_matrix *X, double **G, double mem_mb, as_result *S, as_common *c);
 
 #endif

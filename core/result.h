@@ -17,6 +17,6 @@ enum { AS_HAS_KEYS = 1,      /* queries != keys: K given                       *
 
 /* Record in S what made it: the call (AS_FOR_*) and the options the result
    fields show (NaN: not applicable) (result.c). */
-void as_sample_options(as_sample *S, unsigned call, double seed, double delta, double rel_target);
+void as_result_options(as_result *S, unsigned call, double seed, double delta, double rel_target);
 
 #endif

@@ -29,12 +29,12 @@ int  as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, cons
                    const double *lev, const double *nrm, const double *rowsq, as_target **T, as_common *c);
 int  as_target_step(as_target *T, const as_matrix *Xv, const int64_t *gathered, int64_t ng, as_common *c);
 int  as_target_wanted(const as_target *T, const int64_t **cols, int64_t *ncols);
-void as_target_result(as_target *T, as_sample *out);
+void as_target_result(as_target *T, as_result *out);
 /* Where column j of X is among the columns at hand (X's own j in memory). */
 int64_t as_target_position(const as_target *T, int64_t j);
 void as_target_free(as_target *T, as_common *c);
 /* Target mode on X in memory: out->rank and sketch sizes already set. */
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
-                   const double *nrm, as_sample *out, as_common *c);
+                   const double *nrm, as_result *out, as_common *c);
 
 #endif

@@ -21,7 +21,7 @@ int main(void)
     int pr;
     as_matrix D, S;
     as_common c;
-    as_sample out;
+    as_result out;
     as_rand_options ro;
     as_det_options dop;
     as_metrics M;
@@ -45,20 +45,20 @@ int main(void)
         if (as_rand(A, &ro, &out, &c) != AS_OK) return 3;
         printf("rand %s %s: k %lld hash %016llx\n", pr % 2 ? "sparse" : "dense", pr < 2 ? "iid leverage" : "poisson mixed",
                (long long)out.k, (unsigned long long)bits_hash_sample(&out));
-        as_sample_free(&out, &c);
+        as_result_free(&out, &c);
     }
     as_det_options_init(&dop);
     dop.eps = 0.5;
     if (as_det(&S, &dop, &out, &c) != AS_OK) return 4;
     printf("det sparse: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)bits_hash_sample(&out));
-    as_sample_free(&out, &c);
+    as_result_free(&out, &c);
     {
         as_greedy_options go;
         as_greedy_options_init(&go);
         go.rel = 0.02;
         if (as_greedy(&S, &go, &out, &c) != AS_OK) return 9;
         printf("greedy sparse: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)bits_hash_sample(&out));
-        as_sample_free(&out, &c);
+        as_result_free(&out, &c);
         as_rand_options_init(&ro);
         ro.seed = 12;
         ro.m = 300;
@@ -67,7 +67,7 @@ int main(void)
         ro.refit = 1;
         if (as_rand(&D, &ro, &out, &c) != AS_OK) return 10;
         printf("rand dense refit: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)bits_hash_sample(&out));
-        as_sample_free(&out, &c);
+        as_result_free(&out, &c);
     }
     as_rand_options_init(&ro);
     ro.seed = 3;

@@ -106,7 +106,7 @@ static void test_gram_and_views(void)
     CHECK(memcmp(G2, G3, n * n * 8) == 0, "CSC32 and CSC64 grams identical");
     {
         as_rand_options o;
-        as_sample r32, r64, r1;
+        as_result r32, r64, r1;
         as_rand_options_init(&o);
         o.seed = 77;
         CHECK(as_rand(&S32, &o, &r32, &c) == AS_OK, "%s", c.msg);
@@ -134,7 +134,7 @@ static void test_gram_and_views(void)
             CHECK(bad == 0 && yp[r32.k] == nz, "Y = X(:, index) * weight (dense and CSC)");
             free(yp); free(yi); free(yx); free(yd);
         }
-        as_sample_free(&r32, &c); as_sample_free(&r64, &c); as_sample_free(&r1, &c);
+        as_result_free(&r32, &c); as_result_free(&r64, &c); as_result_free(&r1, &c);
     }
     check_csc_free(&s); free(X); free(G0); free(G1); free(G2); free(G3);
 }
@@ -193,7 +193,7 @@ static void test_default_beta(void)
     as_matrix A;
     as_common c;
     as_rand_options o;
-    as_sample S;
+    as_result S;
     as_common_init(&c);
     CHECK(fabs(88.0 * (b - 1 - log(b)) - x) < 1e-9 * x && b > 1, "embedding factor b = %g", b);
     CHECK(fabs(15.0 * (1 / ab - 1 + log(ab)) - x) < 1e-9 * x && ab > 1, "JL factor 1/a = %g", ab);
@@ -216,14 +216,14 @@ static void test_default_beta(void)
         CHECK(fabs(S.beta - as_sketch_beta(S.s1, 30, d, 0.01) * sum / n) < 1e-12 * S.beta, "beta %g", S.beta);
         for (j = 0; j < d; j++) worst = fmin(worst, sig[j] / sum * n / tau[j]);
         ok += worst >= 1 / S.beta;
-        as_sample_free(&S, &c);
+        as_result_free(&S, &c);
     }
     CHECK(ok == 20, "min_j p_j r / tau_j >= 1 / beta on %d of 20 seeds", ok);
     o.m = 0;
     o.eps = 0.4;
     CHECK(as_rand(&A, &o, &S, &c) == AS_OK &&
           S.m == (int64_t)as_default_m(n, 0.4, 0.005, S.beta), "default m %lld", (long long)S.m);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(X); free(tau); free(sig);
 }
 
@@ -297,14 +297,14 @@ static int run_rand_and_error(void *arg, as_common *c)
 {
     const as_matrix *A = arg;
     as_rand_options o;
-    as_sample S;
+    as_result S;
     as_metrics M;
     int st;
     as_rand_options_init(&o);
     o.s1 = 60;
     st = as_rand(A, &o, &S, c);
     if (st == AS_OK) st = as_attention_error(A, S.k, S.index, S.weight, 1, &M, c);
-    as_sample_free(&S, c);
+    as_result_free(&S, c);
     return st;
 }
 

@@ -346,7 +346,7 @@ static void test_path_gaps(void)
     as_common c;
     as_rand_options ro;
     as_det_options dop;
-    as_sample S;
+    as_result S;
     if (getenv("ATTSPARSE_UNTIMED")) return;
     X = gauss(n * d, 61);
     for (t = 0; t < n * d; t++) X[t] *= 0.01;

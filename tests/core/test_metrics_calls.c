@@ -336,28 +336,28 @@ static void test_sym_attention(void)
    error of Att V said, each with what causes it. */
 static void test_sample_warning(void)
 {
-    as_sample S;
+    as_result S;
     char text[512];
-    as_sample_init(&S);
+    as_result_init(&S);
     S.rel_estimate = 0.1;
-    CHECK(as_sample_warning(&S, text, sizeof text) == NULL, "%s", text);
+    CHECK(as_result_warning(&S, text, sizeof text) == NULL, "%s", text);
     S.metrics.r = 400;
     S.metrics.rel = INFINITY;
     S.metrics.baseline = INFINITY;
-    CHECK(as_sample_warning(&S, text, sizeof text) &&
+    CHECK(as_result_warning(&S, text, sizeof text) &&
               strcmp(text, "the relative attention error overflows to Inf: max |X X'| = 400, so Att(X) has entries "
                            "near exp(-800); the spectral eps is unaffected") == 0, "%s", text);
     /* raw counts (logits in the thousands): rel itself finite but astronomically large, the baseline Inf */
     S.metrics.rel = 1e248;
-    CHECK(as_sample_warning(&S, text, sizeof text) &&
+    CHECK(as_result_warning(&S, text, sizeof text) &&
               strstr(text, "the relative attention error is far beyond any use and its baseline (Y = 0) overflows "
                            "to Inf: max |X X'| = 400") == text, "%s", text);
-    as_sample_init(&S);
+    as_result_init(&S);
     S.rel_estimate = INFINITY;
-    CHECK(as_sample_warning(&S, text, sizeof text) &&
+    CHECK(as_result_warning(&S, text, sizeof text) &&
               strstr(text, "the estimated relative attention error overflows to Inf: ") == text, "%s", text);
     S.out_error = INFINITY;
-    CHECK(as_sample_warning(&S, text, sizeof text) && strstr(text, "inf_estimate is unaffected; the error of Att V "
+    CHECK(as_result_warning(&S, text, sizeof text) && strstr(text, "inf_estimate is unaffected; the error of Att V "
                                                                    "overflows to Inf: V has entries above half"),
           "%s", text);
 }

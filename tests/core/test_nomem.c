@@ -27,12 +27,12 @@ typedef struct rand_case { const as_matrix *X; as_rand_options o; int with_error
 static int run_rand(void *arg, as_common *c)
 {
     rand_case *rc = arg;
-    as_sample S;
+    as_result S;
     as_metrics M;
     int st = as_rand(rc->X, &rc->o, &S, c);
     if (st == AS_OK && rc->with_error)
         st = as_attention_error(rc->X, S.k, S.index, S.weight, 1, &M, c);
-    as_sample_free(&S, c);
+    as_result_free(&S, c);
     return st;
 }
 
@@ -51,9 +51,9 @@ typedef struct det_case { const as_matrix *X; as_det_options o; } det_case;
 static int run_det(void *arg, as_common *c)
 {
     det_case *dc = arg;
-    as_sample S;
+    as_result S;
     int st = as_det(dc->X, &dc->o, &S, c);
-    as_sample_free(&S, c);
+    as_result_free(&S, c);
     return st;
 }
 
@@ -62,9 +62,9 @@ typedef struct greedy_case { const as_matrix *X; as_greedy_options o; } greedy_c
 static int run_greedy(void *arg, as_common *c)
 {
     greedy_case *gc = arg;
-    as_sample S;
+    as_result S;
     int st = as_greedy(gc->X, &gc->o, &S, c);
-    as_sample_free(&S, c);
+    as_result_free(&S, c);
     return st;
 }
 
