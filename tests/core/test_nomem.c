@@ -262,6 +262,35 @@ static void test_metric_paths(void)
     free(X); free(G); free(H);
 }
 
+/* as_rand then its metrics, as the front-ends run them, for check_every_failure. */
+static int run_rand_and_error(void *arg, as_common *c)
+{
+    const as_matrix *A = arg;
+    as_rand_options o;
+    as_result S;
+    as_metrics M;
+    int st;
+    as_rand_options_init(&o);
+    o.s1 = 60;
+    st = as_rand(A, &o, &S, c);
+    if (st == AS_OK) st = as_attention_error(A, S.k, S.index, S.weight, 1, &M, c);
+    as_result_free(&S, c);
+    return st;
+}
+
+/* Every allocation failing in turn ends in AS_ERR_NOMEM, every interrupt poll in
+   AS_ERR_INTERRUPT, with nothing leaked (as the other entry points here). */
+static void test_rand_and_error(void)
+{
+    int n = 10, d = 3000;
+    double *X = check_random_matrix(n, d, 0.3, 4);
+    check_csc s = check_to_csc(X, n, d);
+    as_matrix A;
+    as_view_csc32(&A, n, d, s.p32, s.i32, s.x);
+    CHECK(check_every_failure("rand + error, CSC32", run_rand_and_error, &A) > 10, "allocations exercised");
+    check_csc_free(&s); free(X);
+}
+
 int main(void)
 {
     test_rand_paths();
@@ -269,6 +298,7 @@ int main(void)
     test_det_paths();
     test_greedy_paths();
     test_metric_paths();
+    test_rand_and_error();
     printf("test_nomem: %ld allocations and %ld interrupt polls failed in turn\n", check_sites_total,
            check_polls_total);
     return check_report("test_nomem");

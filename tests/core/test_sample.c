@@ -202,10 +202,27 @@ static void test_no_chance(void)
     free(z);
 }
 
+static void test_rng(void)
+{
+    double s = 0, s2 = 0, umin = 1, umax = 0;
+    int t, N = 200000;
+    CHECK(as_rng_u64(1, 2, 3) == as_rng_u64(1, 2, 3), "counter RNG is a function of its key");
+    CHECK(as_rng_u64(1, 2, 3) != as_rng_u64(1, 2, 4) && as_rng_u64(1, 2, 3) != as_rng_u64(2, 2, 3), "keys differ");
+    for (t = 0; t < N; t++) {
+        double z = as_rng_normal(9, 1, (uint64_t)t), u = as_rng_unif(9, 2, (uint64_t)t);
+        s += z; s2 += z * z;
+        if (u < umin) umin = u;
+        if (u > umax) umax = u;
+    }
+    CHECK(fabs(s / N) < 0.01 && fabs(s2 / N - 1) < 0.02, "normal mean %g var %g", s / N, s2 / N);
+    CHECK(umin > 0 && umax < 1 && umin < 1e-4 && umax > 1 - 1e-4, "uniform in (0,1): [%g, %g]", umin, umax);
+}
+
 int main(void)
 {
     test_binomial();
     test_huge_m();
     test_no_chance();
+    test_rng();
     return check_report("test_sample");
 }
