@@ -1,6 +1,7 @@
 /* result.c: a result's life (init, free) and its one description: the fields every front-end shows, in order. */
 #include "as_internal.h"
 #include "estimate.h"
+#include "method_list.h"
 #include "options.h"
 #include "result.h"
 #include <stdio.h>
@@ -58,18 +59,20 @@ void as_metrics_result(const as_metrics *M, int spectral, as_result *S)
 /* Y, index, weight, YK: built by the front-ends from the sample's arrays */
 #define NO_MEMBER AS_STORE_DOUBLE, 0, NULL
 
-/* The word of a result's call (as_result.call). */
+/* The word of a result's call (as_result.call): its method's row of method_list.h. */
+#define AS_METHOD_WORD(id, call_bit, word, fname, options, fit, in_memory) if (call == (call_bit)) return word;
 static const char *as_method_name(int call)
 {
-    return call == AS_FOR_RAND ? "randomized" : call == AS_FOR_DET ? "deterministic" :
-           call == AS_FOR_GREEDY ? "greedy" : "";
+    AS_METHOD_ROWS(AS_METHOD_WORD)
+    return "";
 }
 
 #define RAND AS_FOR_RAND
 #define DET AS_FOR_DET
 #define MET AS_FOR_METRICS
 #define GREEDY AS_FOR_GREEDY
-#define SKETCH (AS_FOR_RAND | AS_FOR_DET | AS_FOR_GREEDY)
+#define AS_METHOD_CALL(id, call_bit, word, fname, options, fit, in_memory) | (call_bit)
+#define SKETCH (0 AS_METHOD_ROWS(AS_METHOD_CALL))
 #define QKV (AS_HAS_KEYS | AS_HAS_VALUES)
 
 static const as_field as_fields[] = {
