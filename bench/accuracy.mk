@@ -17,7 +17,7 @@ bench-accuracy: | deps-bench
 TARGET_REPS ?= 3
 .PHONY: bench-target
 BENCH_TARGETS += bench-target
-bench-target: $(BUILD)/bench/rand_tool | deps-bench
+bench-target: $(BUILD)/bench/core_tool | deps-bench
 	$(MAKE) --no-print-directory r
-	[ -s $(BUILD)/bench/sparse.bin ] || $(BUILD)/bench/rand_tool gen-sparse $(BUILD)/bench/sparse.bin 2000 500000 5e7 1
+	[ -s $(BUILD)/bench/sparse.bin ] || $(BUILD)/bench/core_tool gen-sparse $(BUILD)/bench/sparse.bin 2000 500000 5e7 1
 	R_LIBS=$(RLIB) $(RSCRIPT) bench/target_time.R $(BUILD)/bench/sparse.bin $(TARGET_REPS) 0.05 0.02 | tee $(BUILD)/bench/target-table.txt

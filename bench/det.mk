@@ -25,7 +25,7 @@ DET_BENCH_CASES ?= 64:8192 128:8192 256:8192 512:8192 1024:8192 256:2048 256:327
 
 .PHONY: bench-det
 BENCH_TARGETS += bench-det
-$(DET_BENCH): bench/det_bench.c core/attsparse.h core/det_shared.h $(CORE_LIB)
+$(DET_BENCH): bench/det_bench.c $(CORE_HDR) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -Icore $< $(CORE_LIB) $(LAPACK_LIBS) -o $@
 # $(call det_bench_old,REV,LEVEL,OUT): the bench against the core of commit REV

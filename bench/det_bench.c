@@ -1,11 +1,12 @@
 /* det_bench.c: wall time of as_det (tree search, eps 0.5) for one n x d case; built four times by det.mk (against the eigendecomposition-per-step core, two Cholesky-per-step cores and the current one) for a before/after table. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #ifndef BENCH_OLD
 #include "det_shared.h"
+#include "det.h"
 #endif
 
 /* BENCH_OLD = 1: linked with the core whose steps each run one symmetric
@@ -144,7 +145,7 @@ int main(int argc, char **argv)
     as_common c;
     as_det_options o;
     as_matrix X;
-    as_sample S;
+    as_result S;
     run_clock rc;
     if (argc < 4) {
         fprintf(stderr, "usage: det_bench n d budget_seconds [wall|cpu]\n");
@@ -217,7 +218,7 @@ int main(int argc, char **argv)
         printf("%5lld %7lld %6lld %6s %6s %7.2f %8.2f %8.1f %-6s %8.2f %5.0f%%\n", n, d, rc.Q, sk, kk, setup,
                1e3 * per_iter, total, rc.stopped ? "extrap" : "full", 1e3 * fact, share);
     }
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(x);
     return 0;
 }

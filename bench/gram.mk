@@ -14,6 +14,6 @@ BENCH_TARGETS += bench-gram
 $(GRAM_TOOL): bench/gram_bench.c core/attsparse.h core/as_internal.h $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -D_POSIX_C_SOURCE=200809L -Icore $< $(CORE_LIB) $(LAPACK_LIBS) -o $@
-bench-gram: $(GRAM_TOOL) $(BUILD)/bench/rand_tool $(BUILD)/bench/peak | deps-bench
+bench-gram: $(GRAM_TOOL) $(BUILD)/bench/core_tool $(BUILD)/bench/peak | deps-bench
 	$(MAKE) --no-print-directory r octave
 	RLIB=$(RLIB) GRAM_LIMIT=$(GRAM_LIMIT) bench/gram_bench.sh | tee $(BUILD)/bench/gram-table.txt

@@ -7,8 +7,10 @@
    (sum over columns of nnz(nnz+1)/2 for the light ones, n(n+1)/2 for the dense
    panels' columns), the rate in G multiply-adds/s, and with chol = 1 the
    seconds of dpotrf on G + 1e-10 tr(G)/n I. heavy sets c.tune.gram_heavy.
-   Input format: see bench/rand_tool.c. */
+   Input format: see bench/core_tool.c. */
 #include "as_internal.h"
+#include "gram.h"
+#include "rng.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

@@ -8,7 +8,7 @@ LIMIT=${GRAM_LIMIT:-600}
 TOOL=$OUT/gram_bench
 OCT="env OCTAVE_HISTFILE=/dev/null octave-cli --norc --quiet --no-window-system --path build/octave"
 mkdir -p "$OUT"
-[ -s "$OUT/sparse.bin" ] || $OUT/rand_tool gen-sparse "$OUT/sparse.bin" 2000 500000 5e7 1
+[ -s "$OUT/sparse.bin" ] || $OUT/core_tool gen-sparse "$OUT/sparse.bin" 2000 500000 5e7 1
 [ -s "$OUT/gram-u100.bin" ] || $TOOL uniform "$OUT/gram-u100.bin" 2000 100000 100 1
 [ -s "$OUT/gram-dense.bin" ] || $TOOL dense "$OUT/gram-dense.bin" 2000 10000 1
 

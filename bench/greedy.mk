@@ -7,8 +7,8 @@ GREEDY_DIR := $(BUILD)/bench/greedy
 
 .PHONY: bench-greedy
 BENCH_TARGETS += bench-greedy
-bench-greedy: $(BUILD)/bench/rand_tool | deps-bench
+bench-greedy: $(BUILD)/bench/core_tool | deps-bench
 	$(MAKE) --no-print-directory r
 	mkdir -p $(GREEDY_DIR)
 	R_LIBS=$(RLIB) $(RSCRIPT) bench/greedy_prepare.R $(GREEDY_DIR)
-	bench/greedy_ablation.sh $(BUILD)/bench/rand_tool $(GREEDY_DIR) | tee $(BUILD)/bench/greedy-table.txt
+	bench/greedy_ablation.sh $(BUILD)/bench/core_tool $(GREEDY_DIR) | tee $(BUILD)/bench/greedy-table.txt

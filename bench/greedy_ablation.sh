@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # greedy_ablation.sh: columns kept by the greedy method (exact rel <= target) as its parts are switched
-# on one at a time (rand_tool greedy NAME=VALUE ...), on each input of DIR; "!" marks a target not met.
-# Run: bench/greedy_ablation.sh RAND_TOOL DIR
+# on one at a time (core_tool greedy NAME=VALUE ...), on each input of DIR; "!" marks a target not met.
+# Run: bench/greedy_ablation.sh CORE_TOOL DIR
 set -euo pipefail
 tool=$1 dir=$2
 steps=(
@@ -37,5 +37,5 @@ for step in "${steps[@]}"; do
 done
 if [ -s "$dir/ALL.bin" ]; then
   echo "ALL (128 x 12625, dense), the shipped method:"
-  "$tool" greedy "$dir/ALL.bin" 0.05 0.02 | sed 's/^rand_tool: greedy [^ ]*\//  /'
+  "$tool" greedy "$dir/ALL.bin" 0.05 0.02 | sed 's/^core_tool: greedy [^ ]*\//  /'
 fi

@@ -1,4 +1,4 @@
-# greedy_prepare.R: the inputs of make bench-greedy as binary files (bench/rand_tool.c's format): the
+# greedy_prepare.R: the inputs of make bench-greedy as binary files (bench/core_tool.c's format): the
 # built-in example and the real data sets that are installed, scaled as the demo scales them.
 # Run: Rscript bench/greedy_prepare.R DIR
 source("bench/rand_common.R")

@@ -7,7 +7,7 @@
 # by itself; a second table has that path forced (approach = "sample", seed 1) on the Zipf-like inputs, beside
 # the rounds. One more row: option refit = TRUE on a sample of m = 20000 columns.
 # Usage: Rscript bench/greedy_scale.R DIR [--big FILE] [--doc FILE]
-#   DIR holds the sparse inputs (written by rand_tool gen-sparse, see bench/greedy_scale.mk); --doc FILE:
+#   DIR holds the sparse inputs (written by core_tool gen-sparse, see bench/greedy_scale.mk); --doc FILE:
 #   the table replaces FILE's region between "<!-- scale table begin -->" and "<!-- scale table end -->".
 args <- commandArgs(TRUE)
 dir <- args[1]

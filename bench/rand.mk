@@ -5,7 +5,7 @@
 # make bench-peak [RAND_BEFORE=rev]  dgemm and in-cache multiply-add rates on 1 and 2 threads, and
 #                                  as_rand's phase timings on the sparse input on 1 and 2 threads
 #                                  (and with the core of git revision rev)
-RAND_TOOL := $(BUILD)/bench/rand_tool
+CORE_TOOL := $(BUILD)/bench/core_tool
 PEAK_TOOL := $(BUILD)/bench/peak
 RAND_BENCH ?=
 
@@ -13,14 +13,14 @@ RAND_BENCH ?=
 BENCH_TARGETS += bench-peak bench-rand
 deps-bench:
 	@$(DEPS) bench data octave
-$(RAND_TOOL): bench/rand_tool.c core/attsparse.h $(CORE_LIB)
+$(CORE_TOOL): bench/core_tool.c $(CORE_HDR) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(CC) $(CORE_CFLAGS) -Icore $< $(CORE_LIB) $(LAPACK_LIBS) -o $@
 $(PEAK_TOOL): bench/peak.c
 	@mkdir -p $(dir $@)
 	$(CC) -std=gnu99 -O2 -fopenmp $< $(LAPACK_LIBS) -o $@
-bench-peak: $(PEAK_TOOL) $(RAND_TOOL) | deps-bench
+bench-peak: $(PEAK_TOOL) $(CORE_TOOL) | deps-bench
 	bench/rand_peak.sh
-bench-rand: $(RAND_TOOL) | deps-bench
+bench-rand: $(CORE_TOOL) | deps-bench
 	$(MAKE) --no-print-directory r octave
 	RLIB=$(RLIB) bench/rand_bench.sh $(RAND_BENCH)

@@ -9,7 +9,7 @@ set -euo pipefail
 OUT=${RAND_BENCH_DIR:-build/bench}
 RLIB=${RLIB:-build/Rlib}
 BUDGET=${RAND_BENCH_BUDGET:-45}        # seconds: a sweep stops before a run would pass it
-TOOL=$OUT/rand_tool
+TOOL=$OUT/core_tool
 RUNS=$OUT/rand-runs.tsv
 PROCS=$OUT/rand-procs.tsv
 PY=/usr/bin/python3                    # Debian's, with python3-sklearn

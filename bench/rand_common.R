@@ -1,7 +1,7 @@
 # rand_common.R: helpers of the randomized-algorithm benchmark (R side): ASBIN001 input files, exact Gram, rel error, memory.
 suppressPackageStartupMessages(library(Matrix))
 
-# ASBIN001 (see bench/rand_tool.c): "ASBIN001", int64 n, d, nnz, kind, then the
+# ASBIN001 (see bench/core_tool.c): "ASBIN001", int64 n, d, nnz, kind, then the
 # dense column-major values, or int32 p[d+1], int32 i[nnz], double x[nnz].
 read_asbin <- function(path) {
   con <- file(path, "rb")

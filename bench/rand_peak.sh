@@ -4,7 +4,7 @@
 # RAND_BEFORE=<git revision>: the same timings with the core of that revision, for a before/after comparison.
 set -euo pipefail
 OUT=${RAND_BENCH_DIR:-build/bench}
-TOOL=$OUT/rand_tool
+TOOL=$OUT/core_tool
 [ -s "$OUT/sparse.bin" ] || $TOOL gen-sparse "$OUT/sparse.bin" 2000 500000 5e7 1
 tools="$TOOL"
 if [ -n "${RAND_BEFORE:-}" ]; then
@@ -12,9 +12,13 @@ if [ -n "${RAND_BEFORE:-}" ]; then
   rm -rf "$before" && mkdir -p "$before"
   git archive "$RAND_BEFORE" core | tar -x -C "$before"
   (cd "$before/core" && for f in *.c; do ${CC:-cc} -std=c99 -O2 -g -fPIC -fopenmp -c "$f"; done && ar rcs libattsparse.a ./*.o)
-  ${CC:-cc} -std=c99 -O2 -g -fopenmp -I"$before/core" bench/rand_tool.c "$before/core/libattsparse.a" \
-    -llapack -lblas -lgfortran -lm -o "$before/rand_tool"
-  tools="$before/rand_tool $TOOL"
+  # the tool of that revision (bench/rand_tool.c before it was named core_tool.c): the same command line,
+  # built against the headers of its own core
+  src=bench/core_tool.c; git cat-file -e "$RAND_BEFORE:$src" 2>/dev/null || src=bench/rand_tool.c
+  git show "$RAND_BEFORE:$src" >"$before/core_tool.c"
+  ${CC:-cc} -std=c99 -O2 -g -fopenmp -I"$before/core" "$before/core_tool.c" "$before/core/libattsparse.a" \
+    -llapack -lblas -lgfortran -lm -o "$before/core_tool"
+  tools="$before/core_tool $TOOL"
 fi
 {
   echo "load before the measurements: $(uptime)"

@@ -1,4 +1,4 @@
-/* as_internal.h: helpers shared by the core's files (allocation, errors, column loops, private entry points). */
+/* as_internal.h: what every core file shares (allocation, errors, progress, threads, memory caps, input views and column loops, the dense linear algebra on the BLAS); each module's own entry points are in its header. */
 #ifndef AS_INTERNAL_H
 #define AS_INTERNAL_H
 
@@ -24,6 +24,17 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+/* The most OpenMP threads a call uses (as_common.nthreads). */
+#define AS_THREADS_MAX 1024
+/* Z = [Q; K] ((n1 + n2) x d) over two views, Q and K dense or CSC (mixed is
+   fine), no data copied: column j of Z is Q's column j, then K's with rows
+   offset by n1. Every entry point that takes an X takes Z (attention with
+   Q != K: a spectral sparsifier of Z bounds the error of Att(Q, K)); Q and K
+   must outlive Z. */
+void as_view_stacked(as_matrix *Z, const as_matrix *Q, const as_matrix *K);
+/* as_matrix_check, naming the input `name` in messages (e.g. "Y" for a second matrix). */
+int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c);
+int64_t as_nnz(const as_matrix *A);          /* stored entries (n*d if dense) */
 
 /* Allocation through the front-end's hook; NULL sets AS_ERR_NOMEM. */
 void *as_malloc(as_common *c, size_t count, size_t size);
@@ -58,31 +69,6 @@ int as_error(as_common *c, int status, const char *fmt, ...)
 /* Ask the front-end whether to stop; call on the main thread only. */
 int as_interrupted(as_common *c);
 
-/* Target mode's tunables (core/target.c says what each does). */
-#define AS_PILOT_FACTOR 4
-#define AS_TARGET_ROUNDS 12
-#define AS_TARGET_SHRINK 0.8
-#define AS_TARGET_MARGIN 1.5
-#define AS_TARGET_GROW 4
-#define AS_TARGET_FEW 30
-/* Read by blocks, a growing round gathers the columns of this many times its
-   m (a superset of its own: the rounds after it, up to that m, read nothing). */
-#define AS_TARGET_READ_AHEAD 4
-/* Target mode's exact check (X X' at hand): at most this many larger samples. */
-#define AS_TARGET_EXACT_ROUNDS 24
-/* The minimax fit weighs every entry of the n x n error: made where n is at
-   most this, the default of the greedy method's option 'minimax' and the rows
-   the refit of option 'refit' allows it (its time grows steeply with n: 4
-   times the run's at 128 rows, 33 times at 200). */
-#define AS_GREEDY_MINIMAX_ROWS 90
-/* Samples of more columns than this are refitted without the k x k normal
-   equations: the default of c->tune.refit_k_max (refit.c says why). */
-#define AS_REFIT_K_MAX 1024
-/* The greedy method's kept columns are fitted without them past this many
-   (the K-based fit's five k x k arrays: 670 MB), and before where that costs
-   less (refit_cd.c's as_gr_kfree): the default of c->tune.greedy_k_max. */
-#define AS_GREEDY_K_MAX 4096
-
 /* A long call's progress line: always when verbose; otherwise once the call
    has run c->tune.status_after seconds (2), at most one every
    c->tune.status_every seconds (2): a user waiting on a long call sees it
@@ -110,24 +96,8 @@ int as_threads(const as_common *c);
 /* as_threads, or 1 when the call's work (multiply-adds) is below c->tune.parallel_min_work. */
 int as_threads_for(const as_common *c, double work);
 
-/* Wall-clock seconds from an arbitrary origin (for as_sample.time). */
+/* Wall-clock seconds from an arbitrary origin (for as_result.time). */
 double as_wtime(void);
-
-/* The metrics of Y = X(:, index) * diag(weight) against X; G = X X' when the
-   caller has it (else NULL: computed here). */
-int as_metrics_of(const as_matrix *X, const double *G, int64_t k, const int64_t *index,
-                  const double *weight, int spectral, as_metrics *out, as_common *c);
-/* Whether the spectral metrics are asked for: option 'spectral' (-1, its
-   default: as option 'error'). */
-int as_spectral_asked(int error, int spectral);
-/* The metrics not asked for set to NaN: inf, baseline, r without 'error',
-   rel without `rel`. */
-void as_metrics_mask(as_metrics *M, int error, int rel);
-/* S->metrics and S->error_time as asked by the options 'error' and 'spectral'
-   (spectral < 0: as error); G as for as_metrics_of. */
-int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,
-                      as_sample *S, as_common *c);
-
 /* Threads the machine can be asked for: 4x its online CPUs (libgomp exits
    the process when it cannot create a thread). */
 int as_threads_cap(void);
@@ -138,9 +108,6 @@ int as_mem_check(as_common *c, double bytes, double cap_mb, const char *what);
 /* The same with the bytes' own noun (" of working arrays" above; "" for a
    result the caller allocates). */
 int as_mem_check_as(as_common *c, double bytes, double cap_mb, const char *what, const char *noun);
-/* Record in S what made it: the call (AS_FOR_*) and the options the result
-   fields show (NaN: not applicable) (result.c). */
-void as_sample_options(as_sample *S, unsigned call, double seed, double delta, double rel_target);
 
 /* 3/4 of the physical memory, or of the process's limit (RLIMIT_AS,
    RLIMIT_DATA) when lower, in MiB (0: unknown). */
@@ -206,48 +173,6 @@ double as_col_norm2(const as_matrix *A, int64_t j);
    they are): ||x_j||^2, and for a stacked [Q; K] the product ||q_j|| ||k_j||
    (Drineas, Kannan, Mahoney 2006), which is ||q_j||^2 to the bit when K = Q. */
 double as_col_norm_prob(const as_matrix *A, int64_t j, double scale);
-
-/* The refit of option 'refit' (as_rand, as_det; refit.c): the weights of
-   S's columns (S->index) chosen again, nonnegative, by the greedy method's
-   reweighted least squares against X X' (and its minimax fit where n^2 is
-   small), the weights with the smallest exact rel kept (the sample's own among them); zero weights dropped (S->k may
-   shrink); S->refit_rel the rel before, S->estimate none (AS_WHY_REFIT).
-   *G: X X' (n x n) when the caller has it, else NULL: then computed here and
-   handed back (the caller frees it with as_free); mem_mb: option 'memory'. */
-int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_common *c);
-/* The greedy method's tunables are in c->tune (tests and benchmarks set them
-   on their context): greedy_batch, the share of the kept columns added per
-   round; greedy_lawson, the reweighting steps per refit; greedy_diag, the
-   weight of the diagonal entries tried at each refit (in rows);
-   greedy_prune_share, the prune's budget (times the rounds' refits); and
-   greedy_centre, greedy_gain, greedy_two, parts switched off for its
-   ablation (1: on). */
-
-/* ---- Q != K (qk_attention.c) */
-/* as_qk_error with its two N x N Grams under mem_mb MiB (0: 3/4 of the
-   physical memory; as_rand_qkv, as_det_qkv: the option 'memory'). */
-int as_qk_error_cap(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
-                    const double *V, int64_t dv, int spectral, double mem_mb, as_qk_metrics *out,
-                    as_common *c);
-/* V's values (its shape is the caller's: n2 x dv, as_qkv_shapes); K is
-   checked with X by the run (the stacked view: as_matrix_check). */
-int as_qkv_check_v(int64_t n2, const double *V, int64_t dv, as_common *c);
-/* Doubles in one block of logits of as_attention_qkv with V (default 4 Mi).
-   (c->tune.qk_block) */
-/* Multiply-adds from which a dense cross Gram calls dgemm (default 1 Mi; gram.c).
-   (c->tune.qk_blas_madds) */
-/* scores[j] = || z_j' N ||^2 for a stacked view (leverage.c, beside as_scores_cols; NT is
-   q x N with leading dimension qs). */
-int as_qk_scores(const as_matrix *Z, const double *NT, int64_t q, int64_t qs, double *scores,
-                 as_common *c);
-/* log sum_j exp(g[j]) over j < n, the maximum subtracted (metrics.c). */
-double as_lse(int64_t n, const double *g);
-/* as_compare_gram for any view: for a stacked Z, the metrics of the cross
-   attention row-softmax(Q K') read from the blocks of G = Z Z', H = Z~ Z~' (metrics.c). */
-int as_compare_view(const as_matrix *X, const double *G, const double *H, int spectral,
-                    as_metrics *out, as_common *c);
-
-
 /* ---- long dense linear algebra in pieces between interrupt polls, the BLAS
    on one thread (linalg.c) */
 /* Symmetric eigendecomposition of the n x n matrix A (lower triangle;
@@ -283,198 +208,10 @@ int as_whiten(int64_t n, double *G, double **W, int64_t *rank, as_common *c);
 int as_whiten_null(int64_t n, double *G, double **W, int64_t *rank, double **null, double *lmax,
                    as_common *c);
 
-/* ---- the block passes (rand_passes.c; driven by block_run.c, and by as_rand
-   over X as one block): see "block input" in attsparse.h */
-typedef struct as_block_plan {
-    int64_t n, d;       /* X is n x d                                       */
-    int64_t s1, s;      /* sketch rows, nonzeros per column of S1           */
-    int64_t chunk;      /* canonical chunk width: a multiple of 1024 that
-                           depends on n and s1 only                          */
-    int64_t nchunk;     /* ceil(d / chunk)                                  */
-    int     need_lev;   /* the probabilities need leverage scores           */
-    int     need_nrm;   /* they need the squared column norms               */
-    int     in_memory;  /* 1: the scores need X itself (d <= s1: X is no
-                           larger than a sketch): read X whole, as_rand     */
-} as_block_plan;
-/* The plan for an n x d X and options o (checked); AS_ERR_ARG for leverage =
-   "exact" when d > s1, and for 'rel' then (target mode needs X in memory). */
-int as_block_plan_init(int64_t n, int64_t d, const as_rand_options *o, as_block_plan *P,
-                       as_common *c);
-/* leaf (n x s1) += S1(:, j0 .. j0+ncol-1) Xb', Xb being columns j0 ..
-   j0 + ncol(Xb) - 1 of X, all in one chunk (each chunk's leaf from zeros, fed
-   its columns in order). A CSC Xb may be a view into a larger CSC (p[0] > 0),
-   here and in as_block_scores. Messages name X's own columns. */
-int as_block_sketch(const as_block_plan *P, const as_matrix *Xb, int64_t j0, uint64_t seed,
-                    double *leaf, as_common *c);
-/* acc += leaf (n x s1), the chunks taken in order. */
-void as_block_sketch_add(const as_block_plan *P, double *acc, const double *leaf);
-/* The sketch's factor: N' (q x n, leading dimension qs, rows q .. qs-1 zero),
-   the numerical rank, the JL width used (0: none) (leverage.c). */
-typedef struct as_block_factor {
-    int64_t rank, q, qs, s2;
-    double *NT;          /* inside NTbuf                                    */
-    double *NTbuf;       /* owned: release with as_block_factor_free        */
-} as_block_factor;
-int as_block_factor_run(const as_block_plan *P, const as_rand_options *o, const double *MT,
-                        as_block_factor *F, as_common *c);
-void as_block_factor_free(as_block_factor *F, as_common *c);
-/* lev[t] = || x_{j0+t}' N ||^2 (NT NULL or q 0: scores 0) and nrm[t] =
-   || x_{j0+t} ||^2, t < ncol(Xb); either output may be NULL. AS_ERR_INPUT when
-   a score is not finite. */
-int as_block_scores(const as_matrix *Xb, int64_t j0, const double *NT, int64_t q, int64_t qs,
-                    double *lev, double *nrm, as_common *c);
-/* The sampling from the scores of all d columns (lev, nrm as P says): index,
-   weight, m, rank, sampling, probabilities; *term (owned, length k): each kept
-   column's draw count (i.i.d.) or q (Poisson), for as_block_finish. A sum of
-   nrm that over- or underflows is AS_ERR_INPUT (as_rand rescales X). */
-int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t rank,
-                    const double *lev, const double *nrm, as_sample *out, double **term,
-                    as_common *c);
-/* Poisson decisions for columns j0 .. j0+len-1 (prob: theirs, total: the sum
-   over all d): column j kept when its uniform (seed, j) is below
-   q_j = min(1, m prob_j / total). Returns the count kept; index (global),
-   weight 1/sqrt(q_j) and q (NULL: not wanted) of the kept ones when index is
-   not NULL (sample.c). */
-int64_t as_block_poisson(int64_t j0, int64_t len, const double *prob, double total, int64_t m,
-                         uint64_t seed, int64_t *index, double *weight, double *q);
-/* The diagonal of X X' (the rows' squared norms), which the error estimate
-   reads (see as_estimate): leaf (n) += the squares of the entries of Xb row
-   by row, Xb being columns of X that lie in one chunk;
-   each chunk's leaf summed from zeros, its columns fed in order, the leaves
-   added in chunk order (as_block_rowsq_add): any grid of whole chunks gives
-   as_block_rowsq_all's bits. A CSC Xb may be a view into a larger CSC; the
-   caller checks Xb's values. */
-int as_block_rowsq(const as_matrix *Xb, double *leaf, as_common *c);
-void as_block_rowsq_add(int64_t n, double *acc, const double *leaf);
-/* Xs = X(:, out->index) (n x k, unweighted): Y's overflow check and, when
-   o->estimate, the error estimate (as as_rand makes it), given rowsq, the
-   diagonal of X X' as above (n doubles; NULL: unknown). */
-int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, const double *term,
-                    const double *rowsq, as_sample *out, as_common *c);
-/* A view of columns j0 .. j1-1 of X (no copy); a stacked X's parts are
-   viewed in parts[2] (the caller's, alive as long as V). */
-void as_view_cols(const as_matrix *X, int64_t j0, int64_t j1, as_matrix *V, as_matrix parts[2]);
-/* A CSC block may be a view into a larger CSC (p[0] > 0): V is the same
-   block with its own column pointers from 0 (*p_own, allocated, or NULL). */
-int as_block_rebase(const as_matrix *Xb, as_matrix *V, void **p_own, as_common *c);
 /* as_matrix_check_named with the columns of A numbered as X's in messages
    (a block of a larger X): column j is X's cols[j] (cols NULL: j0 + j) (matrix.c). */
 int as_matrix_check_from(const as_matrix *A, const char *name, int64_t j0, const int64_t *cols,
                          as_common *c);
-/* Default sketch sizes: embedding rows, and JL columns (a double: it may be
-   too large to cast; leverage.c). */
-int64_t as_default_s1(int64_t n);
-double as_default_s2(int64_t d, double delta);
-/* The JL width the approximate scores of a rank-r X use: o->s2 or the
-   default, 0 when not below the rank (no JL step) (leverage.c). */
-int64_t as_jl_width(const as_rand_options *o, int64_t d, int64_t rank);
-/* b / a of the sketches' tail bounds (leverage.c, the comment at the top):
-   with probability >= 1 - delta/2 every approximate score of the d columns is
-   at least tau_j / (b / a); s1 = 0 or s2 = 0: that sketch not used. */
-double as_sketch_beta(int64_t s1, int64_t s2, int64_t d, double delta);
-
-/* What the leverage scores of X used: numerical rank, embedding rows and
-   nonzeros per column, JL width (0: not used; s1 = 0: exact scores). */
-typedef struct as_lev_info {
-    int64_t rank, s1, s, s2;
-} as_lev_info;
-/* as_leverage without the checks (rand.c). */
-int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
-                    as_lev_info *info, as_common *c);
-/* The factor of the exact scores: X' copied, its pivoted QR (leverage.c). */
-int as_exact_factor(const as_matrix *X, const as_rand_options *o, as_block_factor *F, as_common *c);
-/* Target mode (see as_rand in attsparse.h) as steps (target.c): as_target_new
-   draws the pilots (lev, nrm as the candidates need; rowsq the diagonal of
-   X X'; s1 the sketch rows, 0: exact scores); as_target_step estimates and
-   draws from the columns at hand: X itself (X given to as_target_new), or
-   (X NULL, block input) Xv holding the columns gathered[0..ng) gathered in
-   this step, after those of earlier steps, in order; it returns when the run
-   is done or needs columns that are not at hand, which as_target_wanted
-   lists (increasing; it returns nonzero when done). as_target_result moves
-   the final sample into out (index, weight, m, estimates, probabilities,
-   rounds). G: X X' when the exact error is asked for (else NULL): a sample
-   whose exact rel misses the target is then grown until it meets it. The
-   options o, lev, nrm, rowsq and G must outlive the run. */
-typedef struct as_target as_target;
-int  as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const as_rand_options *o,
-                   const double *lev, const double *nrm, const double *rowsq, const double *G, as_target **T,
-                   as_common *c);
-int  as_target_step(as_target *T, const as_matrix *Xv, const int64_t *gathered, int64_t ng, as_common *c);
-int  as_target_wanted(const as_target *T, const int64_t **cols, int64_t *ncols);
-void as_target_result(as_target *T, as_sample *out);
-/* Where column j of X is among the columns at hand (X's own j in memory). */
-int64_t as_target_position(const as_target *T, int64_t j);
-void as_target_free(as_target *T, as_common *c);
-/* Target mode on X in memory: out->rank and sketch sizes already set; G as
-   for as_target_new. */
-int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
-                   const double *nrm, const double *G, as_sample *out, as_common *c);
-
-/* M' += S1(:, j0 + (0 .. ncol(X)-1)) X' (n x s1) in column order (leverage.c). */
-int as_sketch_cols(const as_matrix *X, int64_t j0, int64_t s1, int64_t s, uint64_t seed,
-                   double *MT, as_common *c);
-/* scores[j] = || x_j' N ||^2, NT = N' (q x n, leading dimension qs) (leverage.c). */
-int as_scores_cols(const as_matrix *X, const double *NT, int64_t q, int64_t qs, double *scores,
-                   as_common *c);
-/* The canonical chunk width for s1 sketch rows (rand_passes.c). */
-int64_t as_block_chunk(int64_t s1);
-/* as_block_plan_init without its checks (as_rand's own path, target mode included). */
-void as_block_plan_fill(int64_t n, int64_t d, const as_rand_options *o, as_block_plan *P);
-/* Pass 1 over X as one block: MT (n x s1) = the chunk-ordered sum (rand_passes.c). */
-int as_block_sketch_all(const as_block_plan *P, const as_matrix *X, uint64_t seed, double *MT,
-                        as_common *c);
-/* The sampling of as_rand and as_block_sample: prob (a work array) from lev
-   and nrm, then i.i.d. or Poisson (sample.c). out->s1 says how lev was
-   computed (0: exact) for the default m; out->beta receives its beta. */
-int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm, int scheme,
-                   const as_rand_options *o, double *prob, as_sample *out, double **term,
-                   as_common *c);
-/* The error estimate of kind `kind` (AS_ESTIMATE_GAUSSIAN or _BOOTSTRAP)
-   of a sample whose columns are X(:, cols) (cols NULL: X's columns are the
-   sample's), d the width of the whole input; term[t]: the draw count
-   (i.i.d.) or q (Poisson) of the t-th kept column (estimate.c). rowsq (NULL:
-   unknown): the diagonal of X X' (the rows' squared norms): a sample whose
-   kept columns are all certain (or none) is exact when the diagonal of Y Y'
-   is that of X X' (estimates 0), else it gets none (AS_WHY_NO_CHANCE,
-   AS_WHY_EMPTY); the Gaussian estimate knows the error of the diagonal
-   from it, and with diag_check the bootstrap is checked against it (round:
-   the bootstrap's resample stream). Sets S->estimate and S->estimate_why. */
-int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
-                const double *term, uint64_t seed, int round, const double *rowsq, int diag_check, int kind,
-                as_common *c);
-/* The Gaussian estimate (estimate_gauss.c; as_estimate calls it once it
-   knows some column is left to chance): one Gram of Y and one of the
-   columns left to chance, transformed. */
-int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int sampling,
-                      const double *term, const double *rowsq, as_common *c);
-/* rowsq (n) = the diagonal of X X' summed as the block passes sum it (see
-   as_block_rowsq): chunk leaves added in chunk order (rand_passes.c). */
-int as_block_rowsq_all(const as_block_plan *P, const as_matrix *X, double *rowsq, as_common *c);
-/* Nonzero (default): with Poisson sampling, as_estimate makes the Gram of
-   the columns kept for certain once; 0: every resample's Gram whole.
-   (c->tune.estimate_split) */
-/* Whether o asks for an estimate; S->estimate_why says when not (estimate.c). */
-int as_estimate_wanted(const as_rand_options *o, as_sample *S);
-/* The estimate's working arrays (and target mode's rounds') on top of
-   `bytes` of the sampling's, refused above the 'memory' cap (estimate.c). */
-int as_estimate_memory(const as_matrix *X, const as_rand_options *o, double bytes, as_common *c);
-/* The pieces of sampling that target mode shares (sample.c): prob from lev
-   and nrm for one scheme (unnormalized); Poisson's q_j = min(1, m p / total);
-   the Poisson sample of all d columns (*qk: q of each kept column, owned);
-   the sum of v in order; whether all len values are finite; the beta of a
-   scheme's probabilities and the failure probability left to sampling. */
-void as_scheme_probabilities(int64_t d, int scheme, const double *lev, const double *nrm,
-                             double *prob);
-double as_poisson_q(int64_t m, double p, double total);
-int as_sample_poisson(int64_t d, const double *prob, double total, int64_t m,
-                      uint64_t seed, as_sample *out, double **qk, as_common *c);
-double as_sum(int64_t d, const double *v);
-int as_all_finite(int64_t len, const double *v);
-double as_scheme_beta(int64_t d, int64_t rank, const double *lev, int scheme, int64_t s1,
-                      const as_rand_options *o, double *delta_sampling);
-/* The overflow check of Y from X(:, cols) (cols NULL: all columns of X) (sample.c). */
-int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const as_sample *S,
-                                as_common *c);
 
 /* [lo, hi): the calling OpenMP thread's share of 0..n-1, in thread order
    (the whole range outside a parallel region). */
@@ -488,39 +225,5 @@ static inline void as_thread_band(int64_t n, int64_t *lo, int64_t *hi)
     *lo = n * tid / ntid;
     *hi = n * (tid + 1) / ntid;
 }
-
-/* Nonzero (default): the sparse score pass uses 256-bit vectors on CPUs with
-   AVX2 (same roundings as the baseline code); 0: baseline code only.
-   (c->tune.scores_avx2) */
-
-/* Fraction of the rows from which a column of a CSC X goes into as_gram's
-   dense panels (> 1: none does); the default is measured by make bench-gram.
-   (c->tune.gram_heavy) */
-/* Share of X's light-column work from which as_gram_pair makes both Grams in
-   one pass (below it, two passes; the same bits either way).
-   (c->tune.gram_pair_share) */
-/* Nonzero (default): as_gram's dense panels use 256-bit vectors on CPUs with
-   AVX2 (same roundings as the baseline code); 0: baseline code only.
-   (c->tune.gram_avx2) */
-/* Nonzero (default): the spectral eps of a clearly positive definite X X'
-   by Cholesky and dsygst; 0: always by the whitening (eigenvectors).
-   (c->tune.spectral_chol) */
-/* Whether column j of X goes into as_gram's dense panels (at least
-   c->tune.gram_heavy n entries; every column of a dense X). */
-int as_gram_is_heavy(const as_matrix *X, int64_t j, const as_common *c);
-/* An n x n symmetric matrix's lower triangle from its upper one. */
-void as_gram_mirror(int64_t n, double *G);
-/* The multiply-adds of as_gram over columns index[0..k) of X (index NULL:
-   all of them): dense panels n^2 / 2 a column, light columns z (z + 1) / 2. */
-double as_gram_madds(const as_matrix *X, int64_t k, const int64_t *index, const as_common *c);
-/* G = X X' and H = the Gram of X(:, index[0..k)) diag(weight) (as as_gram
-   computes each, bit for bit), a CSC X's light columns in one pass for both
-   when their pairs (2 n^2 doubles more) fit in 3/4 of the memory. */
-int as_gram_pair(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
-                 double *G, double *H, as_common *c);
-
-/* Random streams (distinct constants keep the draws of each step independent). */
-enum { AS_STREAM_OSNAP = 1, AS_STREAM_JL = 2, AS_STREAM_SAMPLE = 3, AS_STREAM_AMS = 4,
-       AS_STREAM_POISSON = 5, AS_STREAM_BOOTSTRAP = 6, AS_STREAM_MULTINOMIAL = 7 };
 
 #endif

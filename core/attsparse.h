@@ -79,8 +79,6 @@ typedef struct as_common {
     as_tune tune;          /* internal tuning (above); as_common_init sets it */
 } as_common;
 
-#define AS_THREADS_MAX 1024
-
 void as_common_init(as_common *c);
 void as_free(as_common *c, void *ptr);       /* frees what the core returned */
 
@@ -107,20 +105,9 @@ void as_view_csc32(as_matrix *A, int64_t nrow, int64_t ncol, const int32_t *p,
 void as_view_csc64(as_matrix *A, int64_t nrow, int64_t ncol, const int64_t *p,
                    const int64_t *i, const double *x);
 
-/* Z = [Q; K] ((n1 + n2) x d) over two views, Q and K dense or CSC (mixed is
-   fine), no data copied: column j of Z is Q's column j, then K's with rows
-   offset by n1. Every entry point that takes an X takes Z (attention with
-   Q != K: a spectral sparsifier of Z bounds the error of Att(Q, K)); Q and K
-   must outlive Z. */
-void as_view_stacked(as_matrix *Z, const as_matrix *Q, const as_matrix *K);
-
 /* Check sizes, column pointers, row indices and that every value is finite.
    Every entry point calls it; front-ends may call it first to fail early. */
 int as_matrix_check(const as_matrix *A, as_common *c);
-/* The same, naming the input `name` in messages (e.g. "Y" for a second matrix). */
-int as_matrix_check_named(const as_matrix *A, const char *name, as_common *c);
-
-int64_t as_nnz(const as_matrix *A);          /* stored entries (n*d if dense) */
 
 /* ------------------------------------------------------------------ results */
 /* How far the attention of Y is from that of X (G = X X', H = Y Y'). */
@@ -134,9 +121,9 @@ typedef struct as_metrics {
 } as_metrics;
 
 /* Y(:, t) = weight[t] * X(:, index[t]), index 0-based, strictly increasing. */
-typedef struct as_sample {
+typedef struct as_result {
     int64_t  k;         /* distinct columns                                */
-    int64_t *index;     /* length k, owned: release with as_sample_free    */
+    int64_t *index;     /* length k, owned: release with as_result_free    */
     double  *weight;    /* length k                                        */
     int64_t  m;         /* draws (randomized) or iterations (deterministic) */
     int64_t  rank;      /* numerical rank of X found by the QR/whitening    */
@@ -193,32 +180,10 @@ typedef struct as_sample {
     int64_t  chunk;        /* the canonical chunk width                        */
     int64_t  blocks;       /* blocks of a pass over X                          */
     int64_t  reads;        /* passes that read X (the chosen columns' one too) */
-} as_sample;
+} as_result;
 
-/* Which error estimate a randomized result carries (as_sample.estimate;
-   NONE to BOOTSTRAP are also the choices of option 'estimate'): GAUSSIAN
-   (the default) from the sampling variance, BOOTSTRAP from resamples (see
-   as_rand); EXACT when the sample keeps every column of X that has a
-   chance, each for certain, so that Y Y' = X X' and the estimates are 0. */
-enum { AS_ESTIMATE_NONE = 0, AS_ESTIMATE_GAUSSIAN = 1, AS_ESTIMATE_BOOTSTRAP = 2, AS_ESTIMATE_EXACT = 4 };
-/* Why a result carries no estimate (as_sample.estimate_why). */
-enum { AS_WHY_MADE = 0,        /* it carries one                                   */
-       AS_WHY_NOT_ASKED = 1,   /* option 'estimate' said none                      */
-       AS_WHY_EMPTY = 2,       /* the sample is empty while X is not               */
-       AS_WHY_NO_CHANCE = 3,   /* every kept column was certain while others were
-                                  left out: Y shows nothing of what it missed     */
-       AS_WHY_OVERFLOW = 4,    /* Y Y' overflows                                   */
-       AS_WHY_ONE_DRAW = 6,    /* i.i.d. sampling with m = 1: one draw shows nothing
-                                  of its spread                                    */
-       AS_WHY_REFIT = 7 };     /* option 'refit': the weights were fitted to X X',
-                                  whose rel_error is exact                         */
-/* The reason in words ("" for AS_WHY_MADE). */
-const char *as_estimate_why(int why);
-/* The name of an AS_ESTIMATE_* kind ("bootstrap", "none", ...). */
-const char *as_estimate_name(int kind);
-
-void as_sample_init(as_sample *S);
-void as_sample_free(as_sample *S, as_common *c);
+void as_result_init(as_result *S);
+void as_result_free(as_result *S, as_common *c);
 
 /* ------------------------------------------------------------------ result fields */
 /* Every field a front-end shows of a result, in the order it shows them: one
@@ -233,17 +198,6 @@ enum { AS_FIELD_Y = 0,      /* the sketch Y = X(:, index) diag(weight): n x k,
        AS_FIELD_WEIGHT = 3, /* their weights                                   */
        AS_FIELD_NUMBER = 4, /* a number (as_field_number; NaN: not available) */
        AS_FIELD_TEXT = 5 }; /* a word (as_field_text)                          */
-/* Conditions of presence (as_field.when): a row with when == 0 is always
-   present; else when one of its bits is in the sample's 'has'. */
-enum { AS_HAS_KEYS = 1,      /* queries != keys: K given                       */
-       AS_HAS_VALUES = 2,    /* values V given                                 */
-       AS_HAS_PRESAMPLE = 4, /* det with a randomized first stage              */
-       AS_HAS_SPECTRAL = 8,  /* attention_error with spectral = true           */
-       AS_HAS_BLOCKS = 16,   /* X read by blocks (as_blocks)                   */
-       AS_HAS_REFIT = 32,    /* option 'refit'                                 */
-       AS_HAS_CANDIDATES = 64, /* greedy: the candidates are a sample           */
-       AS_HAS_MEMORY = 128 };  /* greedy: 'memory' held fewer columns than a round asked for */
-
 typedef struct as_field {
     const char *name;      /* as the user reads it ("rel_error", "seed", ...)  */
     int         kind;      /* AS_FIELD_*                                       */
@@ -251,7 +205,7 @@ typedef struct as_field {
     unsigned    when;      /* AS_HAS_* mask; 0: always                          */
     const char *help;      /* one line: what it is                              */
     int         store;     /* internal: the member's C type (AS_STORE_*)         */
-    size_t      at;        /* internal: the member's offsetof in as_sample      */
+    size_t      at;        /* internal: the member's offsetof in as_result      */
     const char *(*word)(int value); /* internal: AS_FIELD_TEXT: the word of the
                               member's value; NULL: the choice of that value
                               in the option row of the same name            */
@@ -260,46 +214,31 @@ typedef struct as_field {
 int             as_field_count(void);
 const as_field *as_field_at(int t);           /* NULL when out of range */
 /* Nonzero when row f belongs to results of `call` and S has it. */
-int    as_field_present(const as_field *f, unsigned call, const as_sample *S);
+int    as_field_present(const as_field *f, unsigned call, const as_result *S);
 /* The value of a AS_FIELD_NUMBER row (NaN: not available). */
-double as_field_number(const as_field *f, const as_sample *S);
+double as_field_number(const as_field *f, const as_result *S);
 /* The value of a AS_FIELD_TEXT row into buf ("randomized", "poisson", ...). */
-const char *as_field_text(const as_field *f, const as_sample *S, char *buf, size_t len);
+const char *as_field_text(const as_field *f, const as_result *S, char *buf, size_t len);
 /* S (initialized here) holding only the metrics M of attention_error, for
    the same builders: fields inf, rel, baseline, r, and eps_spectral, bound
    when `spectral`. */
-void as_metrics_result(const as_metrics *M, int spectral, as_sample *S);
+void as_metrics_result(const as_metrics *M, int spectral, as_result *S);
 /* The warning a result carries (into buf; NULL: none), that front-ends raise
    as they return it: a figure that overflowed to Inf without being wrong --
    the relative metrics, the estimated rel error, the error of Att V. */
-const char *as_sample_warning(const as_sample *S, char *buf, size_t len);
+const char *as_result_warning(const as_result *S, char *buf, size_t len);
 /* The warning of a result that missed its target (into buf; NULL: none),
    raised by the front-ends as they return it (Octave's identifier
    "attsparse:targetMissed"): a greedy run whose exact rel_error is above
    option 'rel' (no column lowered the error further, or 'memory' held no
    more: AS_HAS_MEMORY). */
-const char *as_target_warning(const as_sample *S, char *buf, size_t len);
-
-/* ------------------------------------------------------------------ randomized */
-/* MIXED: (p_leverage + p_norm) / 2, each part normalized to sum 1.
-   AUTO (the default): LEVERAGE, or in target mode the one of LEVERAGE, NORM,
-   MIXED whose pilot sample has the smallest estimated error per kept column. */
-enum { AS_PROB_LEVERAGE = 0, AS_PROB_UNIFORM = 1, AS_PROB_NORM = 2, AS_PROB_MIXED = 3,
-       AS_PROB_AUTO = 4 };
-/* IID: m draws with replacement, a column drawn c times gets weight
-   sqrt(c / (m p_j)). POISSON: column j kept with probability
-   q_j = min(1, m p_j), weight 1 / sqrt(q_j); the decision depends on
-   (seed, j) only. */
-enum { AS_SAMPLING_IID = 0, AS_SAMPLING_POISSON = 1 };
-enum { AS_LEV_APPROX = 0, AS_LEV_EXACT = 1 };
-enum { AS_JL_GAUSSIAN = 0, AS_JL_AMS = 1 };
+const char *as_target_warning(const as_result *S, char *buf, size_t len);
 
 /* ------------------------------------------------------------------ options */
 /* Every option of the calls below is one row of one table (core/options.c):
    its user-facing name, kind, range, default and choices, and the calls that
-   take it. Front-ends pass the user's options by name to as_options_set and
+   take it. Front-ends pass the user's options by name to as_options_put and
    list the names from the table; they never restate a range or a default. */
-enum { AS_OPT_REAL = 0, AS_OPT_WHOLE = 1, AS_OPT_FLAG = 2, AS_OPT_CHOICE = 3 };
 /* The calls an option belongs to (a bit mask in as_option.calls). */
 enum { AS_FOR_RAND = 1,      /* as_rand: as_rand_options                      */
        AS_FOR_DET = 2,       /* as_det: as_det_options                        */
@@ -332,20 +271,8 @@ typedef struct as_option {
 
 int              as_option_count(void);
 const as_option *as_option_at(int t);     /* row t, NULL when out of range */
-/* The row of `name` (exact, lower case) for one of `calls`; NULL if none. */
-const as_option *as_option_find(const char *name, unsigned calls);
-/* AS_OK and *op, or AS_ERR_ARG "unknown option 'foo'; valid options: ..." */
-int as_option_lookup(const char *name, unsigned calls, const as_option **op, as_common *c);
 /* The names of the options of `calls`, ", "-separated, into buf. */
 const char *as_option_names(unsigned calls, char *buf, size_t len);
-/* What a value of op must be: "a whole number in [1, 64]", "true or false",
-   "one of iid|poisson", for messages about values of the wrong host type. */
-const char *as_option_expect(const as_option *op, char *buf, size_t len);
-
-/* AS_OK when v is a value of op (a number; a choice's position), else
-   AS_ERR_ARG with a message naming the option. */
-int as_option_check(const as_option *op, double v, as_common *c);
-
 /* An option's value as the host language gave it (R, Octave), for
    as_options_put: the core, not the front-end, decides which host types an
    option takes, so that both front-ends accept and refuse the same values
@@ -379,13 +306,9 @@ typedef struct as_metrics_options {
 void as_metrics_options_init(as_metrics_options *o);
 
 /* Set option `name` of `call` (one AS_FOR_*) in `o`, the options struct of
-   that call: a number (value; AS_OPT_FLAG takes 0 or 1) or, when text is not
-   NULL, a string (AS_OPT_CHOICE). Name, kind and range are checked here, with
-   messages naming the option; 'threads' and 'verbose' go to c. */
-int as_options_set(unsigned call, void *o, const char *name, double value,
-                   const char *text, as_common *c);
-/* The same from a host value (see as_host_value): kind and range checked
-   against the row; an option given twice in one call is AS_ERR_ARG (the
+   that call, from a host value (see as_host_value): name, kind and range
+   checked against the row, with messages naming the option; 'threads' and
+   'verbose' go to c; an option given twice in one call is AS_ERR_ARG (the
    struct remembers which rows were set). */
 int as_options_put(unsigned call, void *o, const char *name, const as_host_value *v,
                    as_common *c);
@@ -396,7 +319,6 @@ int as_options_put(unsigned call, void *o, const char *name, const as_host_value
    [0, 1) from the host's generator, so that R's set.seed() and Octave's
    rand ("seed", ...) reproduce a run; the result carries the seed used. */
 #define AS_SEED_DRAW UINT64_MAX
-#define AS_SEED_SPAN 2147483647.0
 /* The seed a call uses: seed itself, or one drawn as said above (0 without
    the hook). */
 uint64_t as_seed_resolve(uint64_t seed, as_common *c);
@@ -434,47 +356,11 @@ typedef struct as_rand_options {
     uint64_t given;        /* internal: the rows set by as_options_put         */
 } as_rand_options;
 
-/* The spectral error asked for when eps is not given (outside target mode). */
-#define AS_EPS_DEFAULT 0.5
-
-/* Resamples of the bootstrap error estimate and the quantile reported. */
-#define AS_ESTIMATE_B 30
-#define AS_ESTIMATE_QUANTILE 0.95
-
 /* Defaults from the option table; check: every field against its row, and
    the rules between them (rel with m, with i.i.d. sampling, or with eps and
    probabilities that carry no spectral guarantee: errors). */
 void as_rand_options_init(as_rand_options *o);
-int  as_rand_options_check(const as_rand_options *o, as_common *c);
-/* The eps and sampling a run uses: the given ones, else the defaults above
-   (as_rand_eps: NaN in target mode when eps is not given). */
-double as_rand_eps(const as_rand_options *o);
-int    as_rand_sampling(const as_rand_options *o);
-/* as_options_set(AS_FOR_RAND, o, ...) */
-int  as_rand_options_set(as_rand_options *o, const char *name, double value,
-                         const char *text, as_common *c);
 
-/* Largest m accepted (draws are counted, not stored; see AS_IID_MULTINOMIAL). */
-#define AS_M_MAX 2147483647LL
-/* i.i.d. sampling draws its counts as a multinomial (O(d), one binomial a
-   column) from this many draws on when m >= d, else one draw at a time
-   (O(m log d); 1e8 draws take about 6 s): 2^24, above the m of any default
-   run on the inputs the tests and fixtures use, whose draws keep their bits. */
-#define AS_IID_MULTINOMIAL 16777216LL
-
-/* Draws from the matrix Chernoff bound (Tropp 2012, Thm 1.1) when every
-   p_j >= tau_j / (beta rank), failing with probability at most delta:
-   m = ceil(beta * rank * log(2 rank / delta) / ((1+eps) log(1+eps) - eps)).
-   as_rand's default m is as_default_m(rank, eps, delta_s, out->beta): with
-   o->beta >= 1 (the user's factor) or exact scores delta_s = delta; with
-   approximate scores delta_s = delta / 2 and out->beta = (b / a) (Sigma / rank),
-   Sigma the sum of the approximate scores and b / a the sketches' tail
-   factors (the other delta / 2; core/leverage.c); mixed probabilities twice that; norm and
-   uniform ones, which carry no such bound, beta = 2.
-   Returns a double so that an oversized m can be reported, not wrapped. */
-double as_default_m(int64_t rank, double eps, double delta, double beta);
-/* The beta of norm and uniform probabilities, which carry no such bound. */
-#define AS_BETA_UNBOUNDED 2.0
 /* as_default_m with its arguments as a front-end holds them, checked (eps,
    delta, beta by their option rows, rank whole in [0, 2^31 - 1]); NaN takes
    the default: AS_EPS_DEFAULT, the option's delta, AS_BETA_UNBOUNDED. */
@@ -485,21 +371,6 @@ int as_default_m_args(double rank, double eps, double delta, double beta, double
    *rank receives the numerical rank. */
 int as_leverage(const as_matrix *X, const as_rand_options *o, double *scores,
                 int64_t *rank, as_common *c);
-
-/* The randomized algorithm: o->m columns (or the default m) sampled i.i.d.
-   or by Poisson sampling from the chosen probabilities, repeats merged and
-   reweighted, then the error estimate o->estimate asks for, from the kept
-   columns alone (gaussian: core/estimate_gauss.c; bootstrap: estimate.c).
-   With o->rel (target mode) m is chosen over rounds of Poisson samples until
-   rel_estimate <= rel (core/target.c says how), and with o->error the
-   sample is grown until its exact rel meets rel too; out->rounds counts
-   them. X X' is never formed but for the metrics ('error', 'spectral'). */
-int as_rand(const as_matrix *X, const as_rand_options *o, as_sample *out, as_common *c);
-
-/* AS_OK when every entry of Y = X(:, index) * diag(weight) is finite; else
-   AS_ERR_INPUT naming the column whose weight times entry overflows. as_rand
-   calls it; front-ends call it after as_det. */
-int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c);
 
 /* ------------------------------------------------------------------ block input */
 /* X read a block of columns at a time, never whole (larger than memory, or
@@ -579,7 +450,7 @@ int  as_blocks_merge(as_blocks *run, const void *part, size_t plen, as_common *c
 int  as_blocks_fail(as_blocks *run, int64_t t, const char *msg, as_common *c);
 
 typedef struct as_blocks_result {
-    as_sample  S;        /* RAND: as as_rand fills it (index, weight, m, rank,
+    as_result  S;        /* RAND: as as_rand fills it (index, weight, m, rank,
                             estimate, metrics, ...); owned by the run      */
     as_matrix  Xs;       /* RAND: X(:, S.index), unweighted: Y = Xs diag(weight) */
     double    *scores;   /* LEVERAGE: d scores; owned by the run            */
@@ -592,115 +463,8 @@ typedef struct as_blocks_result {
                             columns counts one; whole: 1)                   */
 } as_blocks_result;
 /* The result of a finished run (NULL before). A front-end may take S's
-   arrays (then as_sample_init(&S)): as_blocks_free frees what is left. */
+   arrays (then as_result_init(&S)): as_blocks_free frees what is left. */
 as_blocks_result *as_blocks_result_get(as_blocks *run);
-
-/* ------------------------------------------------------------------ deterministic */
-typedef struct as_det_options {
-    double  eps;           /* target spectral error, in (0, 1)                */
-    int64_t leaf;          /* columns per leaf of the search tree; 0: auto    */
-    double  mem_mb;        /* cap on all working arrays in MiB; 0: auto */
-    int     search;        /* 0: tree search, 1: plain scan of all columns    */
-    int     error;         /* nonzero (default): out->metrics inf, rel, baseline, r */
-    int     spectral;      /* nonzero: eps_spectral, bound; -1 (default): as error */
-    int64_t batch;         /* most barrier shifts per step; 0 (default): up to 64,
-                              1: one column per step (the paper's algorithm)     */
-    int64_t presample;     /* 0 (default): BSS on X; else BSS on the columns of an
-                              as_rand sample of X with this many draws (1: the
-                              default, as_det_presample_m)                      */
-    uint64_t seed;         /* the presample's seed; AS_SEED_DRAW (default): drawn */
-    int      refit;        /* as in as_rand_options                               */
-    uint64_t given;        /* internal: the rows set by as_options_put            */
-} as_det_options;
-
-void as_det_options_init(as_det_options *o);
-int  as_det_options_check(const as_det_options *o, as_common *c);
-/* as_options_set(AS_FOR_DET, o, ...) */
-int  as_det_options_set(as_det_options *o, const char *name, double value,
-                        const char *text, as_common *c);
-
-/* BSS sparsity factor for a target eps in (0, 1): b = ((1 + sqrt(1 - eps^2)) / eps)^2,
-   the b > 1 whose barriers give (1 - eps) I <= A <= (1 + eps) I with
-   eps = 2 sqrt(b) / (b + 1) (Batson, Spielman, Srivastava, Twice-Ramanujan
-   sparsifiers, SIAM J. Comput. 41(6), 2012, Thm 3.1). */
-double as_bss_b(double eps);
-
-/* The default presample (option 'presample' = 1): draws of the randomized
-   stage for n rows, ceil(AS_DET_PRESAMPLE_FACTOR n ln n) and at least 2 n. */
-#define AS_DET_PRESAMPLE_FACTOR 8.0
-int64_t as_det_presample_m(int64_t n);
-
-/* The deterministic algorithm: BSS on the whitened columns, at most
-   ceil(b rank) distinct columns (out->b, out->max_columns); Y is checked for
-   overflow, and the metrics asked by o->error / o->spectral reuse X X'. */
-int as_det(const as_matrix *X, const as_det_options *o, as_sample *out, as_common *c);
-
-/* ------------------------------------------------------------------ greedy */
-/* The fewest columns for an attention error (greedy.c): columns chosen one
-   batch at a time by how much each, alone and at its best weight, lowers a
-   weighted least-squares proxy of rel (the row-centred error of Y Y' against
-   X X', weighted toward the rows and entries where rel peaks), the weights
-   of all kept columns refitted (nonnegative) after each batch. The method
-   computes X X' and measures the exact rel of every Y it tries: the result's
-   rel is a certificate, not an estimate. Deterministic (a seed only for the
-   candidates' sample of a very wide X). */
-typedef struct as_greedy_options {
-    double   rel;          /* target exact rel, in (0, 1); NaN (default): 0.01
-                              unless k is given (as_greedy_rel)                */
-    int64_t  k;            /* column budget: the smallest rel found with at
-                              most k columns; 0 (default): none               */
-    int      error;        /* 0: no eps_spectral unless 'spectral' says so; the
-                              metrics inf, rel, baseline, r are always given  */
-    int      spectral;     /* nonzero: eps_spectral, bound; -1 (default): as error */
-    double   mem_mb;       /* cap on the working arrays in MiB; 0: 3/4 of the
-                              memory the process may use                      */
-    int64_t  candidates;   /* the columns the selection draws from: 0 (default)
-                              every column; else a Poisson sample of about this
-                              many by squared norm (the heaviest kept for
-                              certain), drawn with 'seed'                    */
-    uint64_t seed;         /* the candidates' sample (or the sample path's draws);
-                              AS_SEED_DRAW (default): drawn when a sample is made */
-    int      approach;     /* AS_APPROACH_*: rounds over the candidates, or the
-                              sample path for very wide sparse X              */
-    int64_t  minimax;      /* the most rows of X for which the kept columns'
-                              weights are also fitted to the largest error
-                              itself (the minimax fit); default 90, 0: never */
-    uint64_t given;        /* internal: the rows set by as_options_put         */
-} as_greedy_options;
-
-/* as_greedy_options.approach: AUTO (default) takes the sample path where a
-   Gram of a sparse X costs more than 2e9 multiply-adds
-   (the rounds, hundreds of passes each about as costly, would take hours)
-   and its heavy columns are at most a quarter of them; ROUNDS: the rounds;
-   SAMPLE: the heavy columns (as as_gram counts them) kept at weight 1, the
-   others drawn by squared norm with 'seed' and refitted without the k x k
-   normal equations, more drawn until rel meets the target, then pruned. */
-enum { AS_APPROACH_AUTO = 0, AS_APPROACH_ROUNDS = 1, AS_APPROACH_SAMPLE = 2 };
-
-#define AS_GREEDY_REL_DEFAULT 0.01
-
-void as_greedy_options_init(as_greedy_options *o);
-/* Every field against its row; 'rel' and 'k' together are AS_ERR_ARG. */
-int  as_greedy_options_check(const as_greedy_options *o, as_common *c);
-/* as_options_set(AS_FOR_GREEDY, o, ...) */
-int  as_greedy_options_set(as_greedy_options *o, const char *name, double value,
-                           const char *text, as_common *c);
-/* The target a run uses: o->rel, else AS_GREEDY_REL_DEFAULT when no k is given, else NaN. */
-double as_greedy_rel(const as_greedy_options *o);
-/* The budget k capped at what X (n x d) lets a run keep: d columns, and
-   n (n + 1) / 2 (the dimension of the symmetric matrices Y Y': a nonnegative
-   fit needs no more columns, Caratheodory); the memory check sizes the run
-   by it. 0 (no budget) stays 0. The front-ends call it before as_greedy. */
-void as_greedy_options_fit(as_greedy_options *o, int64_t n, int64_t d);
-
-/* The greedy method on X: out->index, weight (Y = X(:, index) diag(weight)),
-   k, m (rounds), the metrics (rel exact: the certificate), rel_target, and
-   max_columns (the budget k, 0: none). With 'rel' the fewest columns found
-   whose rel meets it; if no column can lower the error further first, the
-   best found, whose rel_error says so. With 'k', the smallest rel found with
-   at most k columns. */
-int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c);
-
 
 /* ------------------------------------------------------------------ Y and metrics */
 /* Stored entries of Y = X(:, index) (k columns). */
@@ -721,35 +485,12 @@ void as_select_csc64(const as_matrix *X, int64_t k, const int64_t *index,
 int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,
             double *G, as_common *c);
 
-/* AS_OK when every entry of the n x n Gram G of the input `name` is finite;
-   else AS_ERR_INPUT ("X X' overflows ..."): call it before as_softmax.
-   name "[X; K]" (or "[X; K] ..." for a sample of it): the stacked input of
-   Q != K, whose message names X and K. */
-int as_gram_finite(int64_t n, const double *G, const char *name, as_common *c);
-
-/* Row-softmax of a Gram matrix: Att = D^-1 exp(G), row maximum subtracted. */
-void as_softmax(int64_t n, const double *G, double *Att);
-
-
-/* Compare G = X X' with H = Y Y' (both n x n). */
-int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
-                    as_metrics *out, as_common *c);
-
-/* Metrics of Y = X(:, index) * diag(weight) against X. */
-int as_attention_error(const as_matrix *X, int64_t k, const int64_t *index,
-                       const double *weight, int spectral, as_metrics *out, as_common *c);
-
 /* attention_error: the metrics of any Y (n x k, dense or CSC, k may be 0:
    the uniform attention) against X (n x d). X and Y are checked here (Y's
    rows against X's, every value finite; messages name X and Y); o->spectral
    (AS_FOR_METRICS options): eps_spectral and bound too, else NaN. */
 int as_attention_error_xy(const as_matrix *X, const as_matrix *Y, const as_metrics_options *o,
                           as_metrics *out, as_common *c);
-/* The same with G = X X' (n x n) given, e.g. summed over blocks of columns
-   of an X that is never in memory; Y(:, t) is scaled by weight[t] (weight
-   NULL: 1). */
-int as_attention_error_gram(int64_t n, const double *G, const as_matrix *Y, const double *weight,
-                            const as_metrics_options *o, as_metrics *out, as_common *c);
 /* sym_attention: Att = D(X)^-1 exp(X X') (n x n, the caller's buffer), X
    checked here; AS_ERR_INPUT when X X' overflows. */
 int as_sym_attention(const as_matrix *X, double *Att, as_common *c);
@@ -763,29 +504,6 @@ int as_output_check(int what, const as_matrix *Q, const as_matrix *K, int64_t dv
                     const as_metrics_options *o, as_common *c);
 
 /* ------------------------------------------------------------------ Q != K (qk_attention.c; gram.c) */
-/* C ((nrow(A)) x (b1 - b0), column-major) = A(:, idx) diag(w)^2 B(b0:b1-1, idx)':
-   row j of C pairs row j of A with rows b0.. of B. index == NULL: all columns,
-   weight == NULL: weights 1. A, B dense or CSC with the same ncol. Dense A and
-   B (a large product): BLAS dgemm in blocks; otherwise each entry is summed in
-   column order. The same bits on any thread count either way. */
-int as_cross_gram(const as_matrix *A, const as_matrix *B, int64_t k, const int64_t *index,
-                  const double *weight, int64_t b0, int64_t b1, double *C, as_common *c);
-
-typedef struct as_qk_metrics {
-    as_metrics att;      /* of Att(Q, K) = row-softmax(Q K'): inf, rel, baseline
-                            (uniform 1/n2), r = max |Q K'|, eps_spectral of the
-                            stacked Z = [Q; K], bound = exp(2 eps max_i ||q_i||
-                            max_j ||k_j||) - 1                                 */
-    double out_error;    /* max |Att~ V - Att V|; NaN without V               */
-    double out_rel_error;/* max_il |(Att~ V - Att V)_il| / sum_j Att_ij |V_jl|;
-                            NaN without V (0/0 counts 0)                       */
-} as_qk_metrics;
-
-/* Metrics of Q~ = Q(:, idx) diag(w), K~ = K(:, idx) diag(w) against Q, K
-   (Z = [Q; K] a stacked view); V (n2 x dv, column-major) may be NULL. */
-int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const double *weight,
-                const double *V, int64_t dv, int spectral, as_qk_metrics *out, as_common *c);
-
 /* The shapes of keys K (NULL: none) and values V (v_rows x v_cols; v_rows < 0:
    no V) against the queries Q, named qname in messages ("X" in the sketches,
    "Q" in attention), before any work: K as many columns as Q, V as many rows
@@ -794,18 +512,6 @@ int as_qk_error(const as_matrix *Z, int64_t k, const int64_t *index, const doubl
    cannot see. AS_ERR_INPUT naming K or V. */
 int as_qkv_shapes(const as_matrix *Q, const as_matrix *K, int64_t v_rows, int64_t v_cols, const char *qname,
                   as_common *c);
-
-/* as_rand and as_det with keys K and values V (X plays the queries Q): the
-   sample is of Z = [X; K] (K NULL: of X), and the metrics the options ask for
-   come from the same call: with K those of Att(X, K) in out->metrics (the
-   symmetric ones of Z are not computed), with V out->out_error and
-   out->out_rel_error (K NULL: K = X); error_time counts them all. K NULL and
-   V NULL: as_rand, as_det. K: as many columns as X; V: n2 x dv, column-major,
-   n2 = nrow(K) (K NULL: nrow(X)), finite. */
-int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-                const as_rand_options *o, as_sample *out, as_common *c);
-int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-               const as_det_options *o, as_sample *out, as_common *c);
 
 /* ------------------------------------------------------------------ the methods */
 /* The sketching methods, one row each (core/methods.c): what a front-end needs
@@ -825,7 +531,7 @@ typedef struct as_method {
        NULL: none) into out, as as_rand_qkv; a method without keys and values
        refuses them (AS_ERR_ARG, "unknown option 'K'" as among its options) */
     int       (*run)(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv, const void *o,
-                     as_sample *out, as_common *c);
+                     as_result *out, as_common *c);
     const char *in_memory;     /* NULL: X may come by blocks; else why the method
                                   needs X in memory (as_blocks_refuse)          */
 } as_method;
@@ -843,29 +549,14 @@ int as_attention_qkv(const as_matrix *Q, const as_matrix *K, const double *V, in
    seeded, rows scaled so that max |X X'| = r. */
 int as_example(int64_t n, int64_t d, double r, uint64_t seed, double *X, as_common *c);
 /* Its arguments as a front-end holds them, checked before X is allocated, a
-   NaN replaced by the default below: n, d whole in [1, 2^31 - 1], n d at most
-   AS_EXAMPLE_MAX (AS_ERR_TOOBIG), r positive and finite, seed as the option
+   NaN replaced by the defaults of core/example.c: n, d whole in [1, 2^31 - 1], n d at most 4e9
+   (AS_ERR_TOOBIG), r positive and finite, seed as the option
    'seed'. */
-#define AS_EXAMPLE_N 100
-#define AS_EXAMPLE_D 20000
-#define AS_EXAMPLE_R 0.05
-#define AS_EXAMPLE_SEED 1
-#define AS_EXAMPLE_MAX 4e9
 int as_example_args(double *n, double *d, double *r, double *seed, as_common *c);
-
-/* Counter-based generator: depends on (seed, stream, index) only. */
-uint64_t as_rng_u64(uint64_t seed, uint64_t stream, uint64_t index);
-double   as_rng_unif(uint64_t seed, uint64_t stream, uint64_t index);   /* in (0, 1) */
-double   as_rng_normal(uint64_t seed, uint64_t stream, uint64_t index);
-/* A Binomial(n, p) variate (n a whole number up to 2^53, p in [0, 1]), exact:
-   inversion when n min(p, 1 - p) < 10, else Hormann's BTRD; it reads the
-   uniforms of indices index * 2^16 ... of the stream. */
-double   as_rng_binomial(double n, double p, uint64_t seed, uint64_t stream, uint64_t index);
 
 /* The traps of an input found before any work (core/precheck.c): X transposed (more rows than columns,
    at least AS_PRECHECK_ROWS rows: a warning), logits that overflow the relative error or so small that
    Y = 0 meets rel_target (NaN: none) (a message); the texts name the scale to use, sqrt(1 / gmax). */
-#define AS_PRECHECK_ROWS 1000
 enum { AS_PRECHECK_TRANSPOSED = 1, AS_PRECHECK_OVERFLOW = 2, AS_PRECHECK_TRIVIAL = 4 };
 typedef struct as_precheck_out {
     int    flags;

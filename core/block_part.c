@@ -1,5 +1,6 @@
 /* block_part.c: a block's partial in a block run: the work of a pass on a block's columns (the sketch leaves, scores, norms, Grams or the chosen columns, and a hash of every column read), as a worker or the serial driver makes it. */
 #include "block_format.h"
+#include "rand_passes.h"
 #include <stdio.h>
 
 /* ------------------------------------------------------------ hashes */

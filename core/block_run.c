@@ -1,5 +1,13 @@
 /* block_run.c: a run over an X read by blocks of columns ("block input" in attsparse.h): its passes, the tasks of their waves, the merges of the partials in block order, the master's steps between passes, and the serial driver over a reader. */
 #include "block_format.h"
+#include "leverage.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rand_passes.h"
+#include "result.h"
+#include "rng.h"
+#include "sample.h"
+#include "target.h"
 #include <stdio.h>
 
 /* X read a block of columns at a time, never whole (larger than memory, or
@@ -94,7 +102,7 @@ void as_blocks_free(as_blocks *B, as_common *c)
     as_free(c, B->ps);
     as_free(c, B->is);
     as_target_free(B->T, c);
-    as_sample_free(&B->R.S, c);
+    as_result_free(&B->R.S, c);
     as_free(c, B->R.scores);
     as_free(c, B);
 }
@@ -271,7 +279,7 @@ int as_blocks_fail(as_blocks *B, int64_t t, const char *msg, as_common *c)
 /* The sample from the scores of all columns (before the gather). */
 static int as_run_sample(as_blocks *B, as_common *c)
 {
-    as_sample *S = &B->R.S;
+    as_result *S = &B->R.S;
     if (as_block_sample(&B->P, &B->o, B->F.rank, B->lev, B->nrm, S, &B->term, c) != AS_OK) return c->status;
     if (B->P.need_lev) {
         S->s = B->P.s;
@@ -325,9 +333,9 @@ static int as_run_select(as_blocks *B, const as_matrix *Xw, int64_t k, const int
    fields of the result as as_rand fills them. */
 static int as_run_target_new(as_blocks *B, as_common *c)
 {
-    as_sample *S = &B->R.S;
+    as_result *S = &B->R.S;
     int64_t rank = B->P.need_lev ? B->F.rank : (B->P.n < B->P.d ? B->P.n : B->P.d);
-    as_sample_options(S, AS_FOR_RAND, (double)B->o.seed, B->o.delta, B->o.rel);
+    as_result_options(S, AS_FOR_RAND, (double)B->o.seed, B->o.delta, B->o.rel);
     S->eps_target = as_rand_eps(&B->o);
     S->rank = rank;
     S->s1 = B->P.need_lev ? B->P.s1 : 0;
@@ -671,7 +679,7 @@ int as_blocks_new(int what, int64_t n, int64_t d, const void *o, const as_matrix
 #pragma omp atomic capture
     serial = ++count;
     B->id = as_rng_u64((uint64_t)(B->t0 * 1e9), serial, (uint64_t)(uintptr_t)B);
-    as_sample_init(&B->R.S);
+    as_result_init(&B->R.S);
     B->R.metrics = B->R.S.metrics;
     B->R.rank = 0;
     if (as_run_plan(B, n, d, o, Y, c) != AS_OK) goto fail;

@@ -3,6 +3,8 @@
 #define _POSIX_C_SOURCE 200112L   /* pthread_atfork, sysconf under -std=c99 */
 #endif
 #include "as_internal.h"
+#include "greedy.h"
+#include "refit.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,11 @@
 /* det.c: the deterministic algorithm's driver: budget and barriers, memory estimated up front, the search tree's size, X X' and its whitening, the two-stage variant, the result. */
 #include "det_shared.h"
+#include "det.h"
+#include "gram.h"
+#include "metrics.h"
+#include "rand.h"
+#include "refit.h"
+#include "result.h"
 #include <float.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,7 +98,7 @@ static int as_det_plan_memory(const as_matrix *X, const as_det_options *o, const
 
 /* BSS on X itself (as_det without 'presample'): out gets the sample; *Gm
    (allocated) is X X' when the metrics will need it. */
-static int as_det_direct(const as_matrix *X, const as_det_options *o, int keep_gram, as_sample *out,
+static int as_det_direct(const as_matrix *X, const as_det_options *o, int keep_gram, as_result *out,
                          double **Gm, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, r = 0, a, b2, k, q, i, npicks = 0, steps = 0;
@@ -229,7 +235,7 @@ typedef struct as_det_copy {
     int64_t *p, *i;
 } as_det_copy;
 
-static int as_det_copy_cols(const as_matrix *X, const as_sample *S1, const as_det_options *o,
+static int as_det_copy_cols(const as_matrix *X, const as_result *S1, const as_det_options *o,
                             as_det_copy *Y, as_common *c)
 {
     int64_t n = X->nrow, k = S1->k, t, nz;
@@ -267,20 +273,20 @@ static int as_det_copy_cols(const as_matrix *X, const as_sample *S1, const as_de
 /* Two stages: as_rand to o->presample draws, then BSS on those columns. With
    (1-e1) X X' <= Y1 Y1' <= (1+e1) X X' (e1 measured when o->error) and BSS's
    (1-e2) Y1 Y1' <= Y Y' <= (1+e2) Y1 Y1', Y meets (1-e1)(1-e2) <= . <= (1+e1)(1+e2). */
-static int as_det_two_stage(const as_matrix *X, const as_det_options *o, double **Gm, as_sample *out,
+static int as_det_two_stage(const as_matrix *X, const as_det_options *o, double **Gm, as_result *out,
                             as_common *c)
 {
     as_rand_options ro;
     as_det_options o2 = *o;
-    as_sample S1, S2;
+    as_result S1, S2;
     as_det_copy Y;
     as_metrics met;
     int64_t t, n = X->nrow;
     int keep = o->error || o->spectral > 0;
     double *g2 = NULL;   /* stays NULL: the second stage keeps no Gram */
     *Gm = NULL;
-    as_sample_init(&S1);
-    as_sample_init(&S2);
+    as_result_init(&S1);
+    as_result_init(&S2);
     memset(&Y, 0, sizeof(Y));
     as_rand_options_init(&ro);
     ro.m = o->presample == 1 ? as_det_presample_m(n) : o->presample;
@@ -319,8 +325,8 @@ static int as_det_two_stage(const as_matrix *X, const as_det_options *o, double 
         out->weight[t] = S1.weight[S2.index[t]] * S2.weight[t];
     }
 done:
-    as_sample_free(&S1, c);
-    as_sample_free(&S2, c);
+    as_result_free(&S1, c);
+    as_result_free(&S2, c);
     as_free(c, Y.x);
     as_free(c, Y.i);
     as_free(c, Y.p);
@@ -328,17 +334,17 @@ done:
     return c->status;
 }
 
-int as_det(const as_matrix *X, const as_det_options *opts, as_sample *out, as_common *c)
+int as_det(const as_matrix *X, const as_det_options *opts, as_result *out, as_common *c)
 {
     double *Gm = NULL, t0 = as_wtime();
     as_det_options seeded = *opts;
     const as_det_options *o = &seeded;
-    as_sample_init(out);
+    as_result_init(out);
     if (as_matrix_check(X, c) != AS_OK || as_det_options_check(o, c) != AS_OK)
         return c->status;
     /* only the presample draws at random */
     if (o->presample > 0) seeded.seed = as_seed_resolve(o->seed, c);
-    as_sample_options(out, AS_FOR_DET, o->presample > 0 ? (double)o->seed : NAN, NAN, NAN);
+    as_result_options(out, AS_FOR_DET, o->presample > 0 ? (double)o->seed : NAN, NAN, NAN);
     if (o->presample > 0) out->has |= AS_HAS_PRESAMPLE;
     out->eps_target = o->eps;
     out->b = as_bss_b(o->eps);
@@ -347,8 +353,8 @@ int as_det(const as_matrix *X, const as_det_options *opts, as_sample *out, as_co
     if (c->status == AS_OK && o->refit) as_refit(X, &Gm, o->mem_mb, out, c);
     out->time = as_wtime() - t0;
     if (c->status == AS_OK && as_sample_check_finite(X, out, c) == AS_OK)
-        as_sample_metrics(X, Gm, o->error, o->spectral, out, c);
+        as_result_metrics(X, Gm, o->error, o->spectral, out, c);
     as_free(c, Gm);
-    if (c->status != AS_OK) as_sample_free(out, c);
+    if (c->status != AS_OK) as_result_free(out, c);
     return c->status;
 }

@@ -1,5 +1,6 @@
 /* det_bss.c: the barrier steps of the deterministic algorithm (BSS on whitened columns): resolvents from an eigendecomposition refreshed every few dozen steps and Woodbury updates in between, several shifts per step when they are safe, every step certified. */
 #include "det_bss.h"
+#include "det.h"
 #include <time.h>
 
 #define AS_DET_PROGRESS_SEC 10.0  /* at most this long between progress lines (verbose) */

@@ -1,5 +1,10 @@
 /* estimate.c: the error estimate of a sample from Y alone: the choice of kind, the bootstrap, their cost and working memory. */
 #include "as_internal.h"
+#include "estimate.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rng.h"
+#include "sample.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -81,7 +86,7 @@ static double as_diag_gap(int64_t n, const double *H, const double *r, int64_t r
    X X' to rounding (a column left out would show there: its squares are in
    X X''s diagonal only), else without an estimate: nothing in Y shows the
    spread of what it missed. */
-static void as_estimate_no_chance(const as_matrix *X, const int64_t *cols, as_sample *S,
+static void as_estimate_no_chance(const as_matrix *X, const int64_t *cols, as_result *S,
                                   const double *rowsq, as_common *c)
 {
     int64_t n = X->nrow, i, t;
@@ -103,7 +108,7 @@ static void as_estimate_no_chance(const as_matrix *X, const int64_t *cols, as_sa
         as_progress(c, "estimate: none: %s", as_estimate_why(S->estimate_why));
 }
 
-static int as_estimate_bootstrap(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
+static int as_estimate_bootstrap(const as_matrix *X, const int64_t *cols, int64_t d, as_result *S, int sampling,
                                  const double *term, uint64_t seed, int round, const double *rowsq, int diag_check,
                                  as_common *c)
 {
@@ -200,7 +205,7 @@ done:
     return c->status;
 }
 
-int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S, int sampling,
+int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_result *S, int sampling,
                 const double *term, uint64_t seed, int round, const double *rowsq, int diag_check, int kind,
                 as_common *c)
 {
@@ -219,7 +224,7 @@ int as_estimate(const as_matrix *X, const int64_t *cols, int64_t d, as_sample *S
     return as_estimate_gauss(X, cols, S, sampling, term, rowsq, c);
 }
 
-int as_estimate_wanted(const as_rand_options *o, as_sample *S)
+int as_estimate_wanted(const as_rand_options *o, as_result *S)
 {
     S->estimate_why = o->estimate == AS_ESTIMATE_NONE ? AS_WHY_NOT_ASKED : AS_WHY_MADE;
     return o->estimate != AS_ESTIMATE_NONE;

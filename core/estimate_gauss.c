@@ -1,5 +1,10 @@
 /* estimate_gauss.c: the default error estimate of a sample: its sampling variance (one weighted Gram of the squared sample) turned into a quantile of rel and inf through the linearized, row-centred softmax. */
 #include "as_internal.h"
+#include "estimate.h"
+#include "gram.h"
+#include "metrics.h"
+#include "rand.h"
+#include "sample.h"
 #include <float.h>
 
 /* The sampled Gram H = sum_j s_j x_j x_j' is a sum of independent terms
@@ -276,7 +281,7 @@ static inline void as_gauss_diag_sums(as_gauss *ws, int64_t i, double om, double
 /* beta_t = pi' y_t over the keys' rows, and the columns u of the variance's
    Gram, V = U U' (with r, s, k0sum, sbb and the diagonal's sums): a sparse
    or stacked Y */
-static int as_gauss_var(as_gauss *ws, const as_matrix *X, const as_sample *S, as_common *c)
+static int as_gauss_var(as_gauss *ws, const as_matrix *X, const as_result *S, as_common *c)
 {
     int64_t N = ws->N, k = ws->k, nr = ws->nr, k0 = ws->k0, ku = ws->ku, nz = ws->nz, t, e, l;
     int stacked = ws->stacked;
@@ -320,7 +325,7 @@ static int as_gauss_var(as_gauss *ws, const as_matrix *X, const as_sample *S, as
    chance: Y_c (N x cc), W_c = A Y_c, then P += (sqrt(omega) y^2)(...)' (in
    V), Q += (omega y^2 o w) Y_c', s_i += omega y_ij^2 w_ij^2, and the
    diagonal's sums with row i's own rest. */
-static int as_gauss_var_dense(as_gauss *ws, const as_matrix *X, const as_sample *S, as_common *c)
+static int as_gauss_var_dense(as_gauss *ws, const as_matrix *X, const as_result *S, as_common *c)
 {
     int64_t N = ws->N, k = ws->k, ku = ws->ku, cc, t = 0, i;
     double *Yc, *Wc, *Y2, *om, cap = (double)(1 << 21) / (double)N, beta = 0;
@@ -448,7 +453,7 @@ static void as_gauss_self(as_gauss *ws, const double *rowsq)
     for (i = 0; i < nr; i++) as_gauss_diag(ws, i, rowsq, 1 - ad[i], r[i]);
 }
 
-int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_sample *S, int sampling,
+int as_estimate_gauss(const as_matrix *X, const int64_t *cols, as_result *S, int sampling,
                       const double *term, const double *rowsq, as_common *c)
 {
     int64_t N = X->nrow, k = S->k, t;

@@ -1,5 +1,14 @@
 /* example.c: the built-in default input, the same in every front-end. */
 #include "as_internal.h"
+#include "options.h"
+#include "rng.h"
+
+/* The defaults of as_example_args. */
+#define AS_EXAMPLE_N 100
+#define AS_EXAMPLE_D 20000
+#define AS_EXAMPLE_R 0.05
+#define AS_EXAMPLE_SEED 1
+#define AS_EXAMPLE_MAX 4e9
 
 int as_example_args(double *np, double *dp, double *rp, double *seedp, as_common *c)
 {

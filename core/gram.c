@@ -1,5 +1,6 @@
 /* gram.c: the exact Gram matrix X X' (dense panels by a packed register-blocked kernel; light CSC columns by sparse outer products, a column of G at a time), the cross products Q K' and the Gram of a stacked [Q; K]. */
 #include "as_internal.h"
+#include "gram.h"
 #include <float.h>
 
 /* Summation order, and why the bits do not depend on the thread count.

@@ -325,21 +325,21 @@ static int gr_polish(gr_state *s, double *rel, as_common *c)
    its rounds stopping past work_cap; X X' from *G (NULL: computed and handed
    back); *work the refit work it took. */
 static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, int64_t budget, double work_cap,
-                  gr_trail *trail, const gr_trail *lead, double **G, as_sample *out, double *work, as_common *c)
+                  gr_trail *trail, const gr_trail *lead, double **G, as_result *out, double *work, as_common *c)
 {
     gr_state s;
     gr_best keep;
     double t0 = as_wtime(), target, rel, t1;
     int64_t n, d, rounds = 0, *cands = NULL;
     int blas;
-    as_sample_init(out);
+    as_result_init(out);
     memset(&s, 0, sizeof s);
     memset(&keep, 0, sizeof keep);
     keep.k = -1;
     n = X->nrow;
     d = X->ncol;
     target = as_greedy_rel(o);
-    as_sample_options(out, AS_FOR_GREEDY, NAN, NAN, target);
+    as_result_options(out, AS_FOR_GREEDY, NAN, NAN, target);
     out->max_columns = o->k;
     s.path = path;
     s.work_cap = work_cap;
@@ -416,14 +416,14 @@ done:
     as_free(c, cands);
     as_free(c, keep.sel);
     as_free(c, keep.w);
-    if (c->status != AS_OK) as_sample_free(out, c);
+    if (c->status != AS_OK) as_result_free(out, c);
     return c->status;
 }
 
 /* Whether result b is better than a for the target (NaN: a budget): the
    target met with fewer columns, or a smaller rel where neither meets it
    or a budget is given. */
-static int gr_better(const as_sample *b, const as_sample *a, double target)
+static int gr_better(const as_result *b, const as_result *a, double target)
 {
     int ma = a->metrics.rel <= target, mb = b->metrics.rel <= target;
     if (isnan(target) || (!ma && !mb)) return b->metrics.rel < a->metrics.rel;
@@ -440,17 +440,17 @@ static int gr_better(const as_sample *b, const as_sample *a, double target)
    refit work: where the weighted path leads, the plain one costs a few
    rounds. When the first run missed its target, the second runs until it
    meets it. */
-int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c)
+int as_greedy(const as_matrix *X, const as_greedy_options *o, as_result *out, as_common *c)
 {
     as_greedy_options oo;
-    as_sample alt;
+    as_result alt;
     gr_path plain;
     gr_trail trail;
     double *G = NULL, work = 0, work2 = 0, target, t0 = as_wtime();
     int64_t budget;
     int met;
-    as_sample_init(out);
-    as_sample_init(&alt);
+    as_result_init(out);
+    as_result_init(&alt);
     memset(&trail, 0, sizeof trail);
     c->status = AS_OK;
     if (as_matrix_check(X, c) != AS_OK || as_greedy_options_check(o, c) != AS_OK) return c->status;
@@ -467,7 +467,7 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as
     if (gr_run(X, &oo, plain, budget, met ? work : INFINITY, NULL, met ? &trail : NULL, &G, &alt, &work2, c) != AS_OK)
         goto done;
     if (gr_better(&alt, out, target)) {
-        as_sample tmp = *out;
+        as_result tmp = *out;
         *out = alt;
         alt = tmp;
     }
@@ -477,7 +477,7 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_sample *out, as
 done:
     as_free(c, G);
     as_free(c, trail.at);
-    as_sample_free(&alt, c);
-    if (c->status != AS_OK) as_sample_free(out, c);
+    as_result_free(&alt, c);
+    if (c->status != AS_OK) as_result_free(out, c);
     return c->status;
 }

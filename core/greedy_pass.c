@@ -1,5 +1,8 @@
 /* greedy_pass.c: the greedy method's passes over the candidate columns, in blocks on the core's threads: A x_j at each candidate's stored rows once (alpha), then every round each candidate's score x' M x and weighted norm; the sample of candidates of option 'candidates'. */
 #include "greedy_shared.h"
+#include "greedy.h"
+#include "result.h"
+#include "sample.h"
 
 /* Candidates per block of the passes: at most AS_GREEDY_BLOCK, and blocks
    of at most AS_GREEDY_BLOCK_ENTRIES stored entries (a poll between blocks). */
@@ -319,13 +322,13 @@ int as_gr_scores_kept(gr_state *s, as_common *c)
 /* The candidates' sample (option 'candidates'): Poisson sampling of about
    o->candidates columns by squared norm (the heaviest kept for certain), its
    seed and size recorded in out; s->cand and s->nc are the sample's. */
-int as_gr_candidates(gr_state *s, const as_greedy_options *o, as_sample *out, int64_t **cands, as_common *c)
+int as_gr_candidates(gr_state *s, const as_greedy_options *o, as_result *out, int64_t **cands, as_common *c)
 {
     int64_t d = s->d, j;
     double *prob = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(double)), *qk = NULL, total, amax = 0;
     uint64_t seed;
-    as_sample tmp;
-    as_sample_init(&tmp);
+    as_result tmp;
+    as_result_init(&tmp);
     if (!prob) return c->status;
     /* squared norms of X scaled by its largest entry: no underflow to 0 for a tiny X */
     for (j = 0; j < d; j++) AS_FOR_COL(s->X, j, row, v, { (void)row; amax = fmax(amax, fabs(v)); });
@@ -343,7 +346,7 @@ int as_gr_candidates(gr_state *s, const as_greedy_options *o, as_sample *out, in
             out->has |= AS_HAS_CANDIDATES;
         }
     }
-    as_sample_free(&tmp, c);
+    as_result_free(&tmp, c);
     as_free(c, qk);
     as_free(c, prob);
     return c->status;

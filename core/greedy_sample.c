@@ -1,5 +1,10 @@
 /* greedy_sample.c: the greedy method's sample path for wide sparse input: the heavy columns kept at weight 1 (their part of X X' exact), the rest sampled by squared norm and refitted without K, more drawn while the exact rel stays above the target, then a prune. */
 #include "refit_cd.h"
+#include "gram.h"
+#include "greedy.h"
+#include "metrics.h"
+#include "result.h"
+#include "sample.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -68,9 +73,9 @@ static int gs_draw_make(int64_t d, const double *prob, double total, double m, u
                         const gs_draw *old, gs_draw *D, as_common *c)
 {
     int64_t t, u = 0;
-    as_sample S;
+    as_result S;
     double *qk = NULL;
-    as_sample_init(&S);
+    as_result_init(&S);
     if (isfinite(m)) {
         if (as_sample_poisson(d, prob, total, (int64_t)fmin(m, 9e18), seed, &S, &qk, c) != AS_OK) goto done;
     } else {
@@ -96,7 +101,7 @@ static int gs_draw_make(int64_t d, const double *prob, double total, double m, u
     S.index = NULL;
     S.weight = NULL;
 done:
-    as_sample_free(&S, c);
+    as_result_free(&S, c);
     as_free(c, qk);
     return c->status;
 }
@@ -222,7 +227,7 @@ done:
     return c->status;
 }
 
-int as_gr_sample_path(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c)
+int as_gr_sample_path(const as_matrix *X, const as_greedy_options *o, as_result *out, as_common *c)
 {
     const as_kfree_plan plan = {GS_ROUNDS, GS_STEPS, GS_TOL, 1};
     int64_t n = X->nrow, d = X->ncol, j, nheavy = 0, nlight = 0, *light = NULL, *hcol = NULL, a, draws = 0;
@@ -231,11 +236,11 @@ int as_gr_sample_path(const as_matrix *X, const as_greedy_options *o, as_sample 
     unsigned char *heavy = NULL, *hgone = NULL;
     gs_draw D, old;
     int blas;
-    as_sample_init(out);
+    as_result_init(out);
     memset(&D, 0, sizeof D);
     memset(&old, 0, sizeof old);
     target = as_greedy_rel(o);
-    as_sample_options(out, AS_FOR_GREEDY, NAN, NAN, target);
+    as_result_options(out, AS_FOR_GREEDY, NAN, NAN, target);
     blas = as_blas_threads_set(1);
     seed = as_seed_resolve(o->seed, c);
     out->seed = (double)seed;
@@ -333,7 +338,7 @@ done:
     as_free(c, G);
     as_free(c, H0);
     as_free(c, H);
-    if (c->status != AS_OK) as_sample_free(out, c);
+    if (c->status != AS_OK) as_result_free(out, c);
     return c->status;
 }
 

@@ -4,6 +4,9 @@
 
 #include "as_internal.h"
 #include "nnls.h"
+#include "greedy.h"
+#include "metrics.h"
+#include "result.h"
 
 /* The method is described at the top of greedy.c. */
 
@@ -160,7 +163,7 @@ int as_gr_add(gr_state *s, const gr_pick *picks, int64_t m, as_common *c);
 /* Drop the kept columns whose weight is 0. */
 void as_gr_compact(gr_state *s);
 /* out's index (increasing) and weight from the kept columns. */
-int as_gr_result(gr_state *s, as_sample *out, as_common *c);
+int as_gr_result(gr_state *s, as_result *out, as_common *c);
 void as_gr_free(gr_state *s, as_common *c);
 /* A snapshot with room for kroom weights; take copies the current weights
    (s->k of them) and reweighting into it, put copies them back (p->k
@@ -182,7 +185,7 @@ int as_gr_scores_kept(gr_state *s, as_common *c);
 /* The candidates' sample (option 'candidates'): Poisson sampling of about
    o->candidates columns by squared norm (the heaviest kept for certain), its
    seed and size recorded in out; s->cand and s->nc are the sample's. */
-int as_gr_candidates(gr_state *s, const as_greedy_options *o, as_sample *out, int64_t **cands, as_common *c);
+int as_gr_candidates(gr_state *s, const as_greedy_options *o, as_result *out, int64_t **cands, as_common *c);
 
 /* ---- the fit of the kept columns (greedy_fit.c) */
 /* rel of H against G, and each row's off the diagonal (rowrel, may be NULL)
@@ -240,7 +243,7 @@ int as_gr_minimax_prune(gr_state *s, double target, double *rel, as_common *c);
 /* The heavy columns at weight 1, light ones drawn by squared norm and
    refitted without K until the exact rel meets the target, then pruned:
    out as as_greedy's. */
-int as_gr_sample_path(const as_matrix *X, const as_greedy_options *o, as_sample *out, as_common *c);
+int as_gr_sample_path(const as_matrix *X, const as_greedy_options *o, as_result *out, as_common *c);
 /* Whether as_greedy takes the sample path (option 'approach'; auto: see
    AS_APPROACH_AUTO in attsparse.h). */
 int as_gr_sample_chosen(const as_matrix *X, const as_greedy_options *o, const as_common *c);

@@ -1,5 +1,8 @@
 /* greedy_state.c: the greedy method's memory: the check against 'memory', X X' and its attention set up, the kept columns' arrays grown, added and compacted, snapshots of the weights, the result. */
 #include "greedy_shared.h"
+#include "gram.h"
+#include "metrics.h"
+#include "result.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -332,7 +335,7 @@ static int gr_cmp_col(const void *pa, const void *pb)
     return a->t < b->t ? -1 : (a->t > b->t);
 }
 
-int as_gr_result(gr_state *s, as_sample *out, as_common *c)
+int as_gr_result(gr_state *s, as_result *out, as_common *c)
 {
     int64_t a, k = s->k;
     gr_pick *ord = as_malloc(c, (size_t)(k > 0 ? k : 1), sizeof(gr_pick));

@@ -1,5 +1,9 @@
 /* leverage.c: leverage scores of the columns of X, exact or from a sparse embedding + QR + JL. */
 #include "as_internal.h"
+#include "leverage.h"
+#include "rand.h"
+#include "rand_passes.h"
+#include "rng.h"
 #include <float.h>
 
 /* Columns per parallel chunk between interrupt checks. */

@@ -1,5 +1,10 @@
-/* methods.c: the table of sketching methods (rand, det, greedy) that both front-ends run through one path, and the refusal of X by blocks it gives. */
+/* methods.c: the table of sketching methods (rand, det, greedy; rows from method_list.h) that both front-ends run through one path, and the refusal of X by blocks it gives. */
 #include "as_internal.h"
+#include "det.h"
+#include "greedy.h"
+#include "method_list.h"
+#include "options.h"
+#include "qk.h"
 #include <string.h>
 
 /* Each row's functions over the untyped options struct of the table. */
@@ -9,7 +14,7 @@ static void rand_init(void *o)
 }
 
 static int rand_run(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv, const void *o,
-                    as_sample *out, as_common *c)
+                    as_result *out, as_common *c)
 {
     return as_rand_qkv(X, K, V, dv, o, out, c);
 }
@@ -20,7 +25,7 @@ static void det_init(void *o)
 }
 
 static int det_run(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv, const void *o,
-                   as_sample *out, as_common *c)
+                   as_result *out, as_common *c)
 {
     return as_det_qkv(X, K, V, dv, o, out, c);
 }
@@ -38,24 +43,20 @@ static void greedy_fit(void *o, int64_t n, int64_t d)
 /* The greedy method fits X X': keys and values are none of its inputs, and
    the refusal is the one their names get among its options. */
 static int greedy_run(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv, const void *o,
-                      as_sample *out, as_common *c)
+                      as_result *out, as_common *c)
 {
     const as_option *op;
     (void)dv;
     if (K != NULL || V != NULL) {
-        as_sample_init(out);
+        as_result_init(out);
         return as_option_lookup(K != NULL ? "K" : "V", AS_FOR_GREEDY, &op, c);
     }
     return as_greedy(X, o, out, c);
 }
 
-static const as_method as_methods[] = {
-    {"rand", "attsparse_rand", AS_FOR_RAND, sizeof(as_rand_options), rand_init, NULL, rand_run, NULL},
-    {"det", "attsparse_det", AS_FOR_DET, sizeof(as_det_options), det_init, NULL, det_run,
-     "BSS revisits every column at every step"},
-    {"greedy", "attsparse_greedy", AS_FOR_GREEDY, sizeof(as_greedy_options), greedy_init, greedy_fit, greedy_run,
-     "the greedy method computes X X' and scores every column each round"},
-};
+#define AS_METHOD_ROW(id, call, word, fname, options, fit, in_memory) \
+    {#id, fname, call, sizeof(options), id##_init, fit, id##_run, in_memory},
+static const as_method as_methods[] = {AS_METHOD_ROWS(AS_METHOD_ROW)};
 
 const as_method *as_method_find(const char *name)
 {

@@ -1,5 +1,8 @@
 /* metrics.c: softmax attention of a Gram matrix and the error metrics (inf, rel, baseline, spectral eps; of Att(Q, K) for a stacked [Q; K]). */
 #include "as_internal.h"
+#include "gram.h"
+#include "metrics.h"
+#include "result.h"
 #include <float.h>
 #include <stdio.h>
 
@@ -338,7 +341,7 @@ int as_sym_attention(const as_matrix *X, double *Att, as_common *c)
     return c->status;
 }
 
-const char *as_sample_warning(const as_sample *S, char *buf, size_t len)
+const char *as_result_warning(const as_result *S, char *buf, size_t len)
 {
     const as_metrics *M = &S->metrics;
     size_t at = 0;
@@ -361,7 +364,7 @@ const char *as_sample_warning(const as_sample *S, char *buf, size_t len)
     return buf[0] ? buf : NULL;
 }
 
-const char *as_target_warning(const as_sample *S, char *buf, size_t len)
+const char *as_target_warning(const as_result *S, char *buf, size_t len)
 {
     if (len == 0) return NULL;
     buf[0] = '\0';
@@ -403,8 +406,8 @@ void as_metrics_mask(as_metrics *M, int error, int rel)
     if (!rel) M->rel = NAN;
 }
 
-int as_sample_metrics(const as_matrix *X, const double *G, int error, int spectral,
-                      as_sample *S, as_common *c)
+int as_result_metrics(const as_matrix *X, const double *G, int error, int spectral,
+                      as_result *S, as_common *c)
 {
     double t0;
     /* a refit has X X' at hand: the exact rel of the weights it chose costs Y Y' only, and is kept */

@@ -1,5 +1,10 @@
 /* options.c: the one table of options (name, kind, range, default, choices, calls, where each is held), their defaults, checks and setter by name. */
 #include "as_internal.h"
+#include "det.h"
+#include "estimate.h"
+#include "greedy.h"
+#include "options.h"
+#include "rand.h"
 #include <ctype.h>
 #include <stdio.h>
 

@@ -1,7 +1,9 @@
-/* precheck.c: the traps of an input, found before any pass from its shape and the largest diagonal of
-   X X' (one pass over the stored entries, no X X'): X given transposed, logits so large that the
-   attention's relative error overflows, or so small that Y = 0 (no column) already meets the target. */
+/* precheck.c: the traps of an input, found before any pass (X transposed, logits too large or too small). */
+/* From its shape and the largest diagonal of X X' (one pass over the stored entries, no X X'): X
+   given transposed, logits so large that the attention's relative error overflows, or so small that
+   Y = 0 (no column) already meets the target. */
 #include "as_internal.h"
+#include "precheck.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

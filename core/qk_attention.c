@@ -1,5 +1,8 @@
 /* qk_attention.c: Q != K primitives: the metrics of Att(Q, K) and Att V, the shapes and values of K and V, exact attention by blocks of rows (the Grams: gram.c; the stacked view's scores: leverage.c; the sketches with keys and values: qk_sketch.c). */
 #include "as_internal.h"
+#include "gram.h"
+#include "metrics.h"
+#include "qk.h"
 #include <float.h>
 #include <stdio.h>
 

@@ -1,11 +1,16 @@
 /* qk_sketch.c: the sketches with keys and values: as_rand and as_det on the stacked [X; K], then the metrics of Att(X, K) and Att V from the same call. */
 #include "as_internal.h"
+#include "det.h"
+#include "metrics.h"
+#include "qk.h"
+#include "rand.h"
+#include "result.h"
 
 /* The metrics of a sample S of [X; K] (of X when K is NULL) that 'error' and
    'spectral' ask for: with K those of Att(X, K) replace S's (which the run
    did not compute), with V out_error and out_rel_error. */
 static int as_qkv_metrics(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-                          int error, int spectral, double mem_mb, as_sample *S, as_common *c)
+                          int error, int spectral, double mem_mb, as_result *S, as_common *c)
 {
     as_matrix Z;
     as_qk_metrics Q;
@@ -30,12 +35,12 @@ static int as_qkv_metrics(const as_matrix *X, const as_matrix *K, const double *
 }
 
 /* as_rand or as_det behind one signature */
-typedef int (*as_qkv_algorithm)(const as_matrix *X, const void *o, as_sample *out, as_common *c);
-static int as_qkv_rand(const as_matrix *X, const void *o, as_sample *out, as_common *c)
+typedef int (*as_qkv_algorithm)(const as_matrix *X, const void *o, as_result *out, as_common *c);
+static int as_qkv_rand(const as_matrix *X, const void *o, as_result *out, as_common *c)
 {
     return as_rand(X, (const as_rand_options *)o, out, c);
 }
-static int as_qkv_det(const as_matrix *X, const void *o, as_sample *out, as_common *c)
+static int as_qkv_det(const as_matrix *X, const void *o, as_result *out, as_common *c)
 {
     return as_det(X, (const as_det_options *)o, out, c);
 }
@@ -45,11 +50,11 @@ static int as_qkv_det(const as_matrix *X, const void *o, as_sample *out, as_comm
    with K; then the metrics the caller asked for, their Grams under mem_mb. */
 static int as_qkv_run(as_qkv_algorithm run, const as_matrix *X, const as_matrix *K, const double *V,
                       int64_t dv, const void *inner, int *error, int *spectral, double mem_mb,
-                      as_sample *out, as_common *c)
+                      as_result *out, as_common *c)
 {
     int want_error = *error, want_spectral = *spectral;
     as_matrix Z;
-    as_sample_init(out);   /* freeable whatever fails */
+    as_result_init(out);   /* freeable whatever fails */
     if (as_qkv_check_v(K != NULL ? K->nrow : X->nrow, V, dv, c) != AS_OK) return c->status;
     if (K != NULL) {
         as_view_stacked(&Z, X, K);
@@ -58,20 +63,20 @@ static int as_qkv_run(as_qkv_algorithm run, const as_matrix *X, const as_matrix 
     if (run(K != NULL ? &Z : X, inner, out, c) != AS_OK) return c->status;
     out->has |= (K != NULL ? AS_HAS_KEYS : 0) | (V != NULL ? AS_HAS_VALUES : 0);
     /* a failure leaves nothing for the caller to free, as every call's */
-    if (as_qkv_metrics(X, K, V, dv, want_error, want_spectral, mem_mb, out, c) != AS_OK) as_sample_free(out, c);
+    if (as_qkv_metrics(X, K, V, dv, want_error, want_spectral, mem_mb, out, c) != AS_OK) as_result_free(out, c);
     return c->status;
 }
 
 /* The refit fits X X' (the symmetric attention): not Att(X, K) nor Att V. */
-static int as_qkv_no_refit(as_sample *out, as_common *c)
+static int as_qkv_no_refit(as_result *out, as_common *c)
 {
-    as_sample_init(out);
+    as_result_init(out);
     return as_error(c, AS_ERR_ARG, "'refit' fits the weights to X X' (the attention of X with itself): it "
                     "cannot be used with 'K' or 'V'");
 }
 
 int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-                const as_rand_options *o, as_sample *out, as_common *c)
+                const as_rand_options *o, as_result *out, as_common *c)
 {
     as_rand_options inner = *o;
     if (K == NULL && V == NULL) return as_rand(X, o, out, c);
@@ -80,7 +85,7 @@ int as_rand_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t
 }
 
 int as_det_qkv(const as_matrix *X, const as_matrix *K, const double *V, int64_t dv,
-               const as_det_options *o, as_sample *out, as_common *c)
+               const as_det_options *o, as_result *out, as_common *c)
 {
     as_det_options inner = *o;
     if (K == NULL && V == NULL) return as_det(X, o, out, c);

@@ -1,5 +1,15 @@
 /* rand.c: the randomized algorithm on X in memory: its leverage scores (exact, or the block passes over X as one block), sampling, estimate and metrics. */
 #include "as_internal.h"
+#include "estimate.h"
+#include "leverage.h"
+#include "metrics.h"
+#include "options.h"
+#include "rand.h"
+#include "rand_passes.h"
+#include "refit.h"
+#include "result.h"
+#include "sample.h"
+#include "target.h"
 #include <stdio.h>
 
 int as_leverage_run(const as_matrix *X, const as_rand_options *o, double *scores,
@@ -134,7 +144,7 @@ static int as_rand_target_gram(const as_matrix *X, const as_rand_options *o, dou
     return c->status;
 }
 
-int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_common *c)
+int as_rand(const as_matrix *X, const as_rand_options *opts, as_result *out, as_common *c)
 {
     int64_t n = X->nrow, d = X->ncol, j;
     double *prob = NULL, *term = NULL, *lev = NULL, *nrm = NULL, *G = NULL;
@@ -143,11 +153,11 @@ int as_rand(const as_matrix *X, const as_rand_options *opts, as_sample *out, as_
     as_rand_options seeded = *opts;
     const as_rand_options *o = &seeded;
 
-    as_sample_init(out);
+    as_result_init(out);
     if (as_matrix_check(X, c) != AS_OK || as_rand_options_check(o, c) != AS_OK)
         return c->status;
     seeded.seed = as_seed_resolve(o->seed, c);
-    as_sample_options(out, AS_FOR_RAND, o->seed, o->delta, o->rel);
+    as_result_options(out, AS_FOR_RAND, o->seed, o->delta, o->rel);
     if (o->s1 > 0 && o->s1 < n) {
         char rows[80];
         return as_error(c, AS_ERR_ARG, "'s1' must be at least %s, got %lld", as_input_rows(X, rows, sizeof rows),
@@ -215,10 +225,10 @@ done:
         if (c->status == AS_OK && (o->error || o->spectral))
             as_status(c, "rand: %lld columns kept, %.1f s; the error against X X' next", (long long)out->k,
                       as_wtime() - c->started);
-        if (c->status == AS_OK) as_sample_metrics(X, G, o->error, o->spectral, out, c);
+        if (c->status == AS_OK) as_result_metrics(X, G, o->error, o->spectral, out, c);
         as_free(c, G);
     }
-    if (c->status != AS_OK) as_sample_free(out, c);
+    if (c->status != AS_OK) as_result_free(out, c);
     return c->status;
 }
 

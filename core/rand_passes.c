@@ -1,5 +1,11 @@
 /* rand_passes.c: the randomized algorithm as passes over blocks of columns (larger than memory, or spread over workers). */
 #include "as_internal.h"
+#include "estimate.h"
+#include "leverage.h"
+#include "rand.h"
+#include "rand_passes.h"
+#include "result.h"
+#include "sample.h"
 #include <float.h>
 
 /* Canonical chunk width: at least this many columns, and at least
@@ -215,13 +221,13 @@ int as_block_scores(const as_matrix *Xb, int64_t j0, const double *NT, int64_t q
 }
 
 int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t rank,
-                    const double *lev, const double *nrm, as_sample *out, double **term,
+                    const double *lev, const double *nrm, as_result *out, double **term,
                     as_common *c)
 {
     int64_t j, d = P->d;
     int scheme = o->probabilities == AS_PROB_AUTO ? AS_PROB_LEVERAGE : o->probabilities;
     double *prob = NULL, tn = 0;
-    as_sample_init(out);
+    as_result_init(out);
     *term = NULL;
     c->status = AS_OK;
     if ((P->need_lev && !lev) || (P->need_nrm && !nrm))
@@ -234,7 +240,7 @@ int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t ra
             return as_error(c, AS_ERR_INPUT, "X: the sum of squared column norms %s: rescale X",
                             isfinite(tn) ? "underflows" : "overflows");
     }
-    as_sample_options(out, AS_FOR_RAND, (double)o->seed, o->delta, o->rel);
+    as_result_options(out, AS_FOR_RAND, (double)o->seed, o->delta, o->rel);
     out->eps_target = as_rand_eps(o);
     out->rank = P->need_lev ? rank : (P->n < d ? P->n : d);
     out->s1 = P->need_lev && !P->in_memory ? P->s1 : 0;   /* approximate scores: the default m's beta */
@@ -247,7 +253,7 @@ int as_block_sample(const as_block_plan *P, const as_rand_options *o, int64_t ra
     if (c->status != AS_OK) {
         as_free(c, *term);
         *term = NULL;
-        as_sample_free(out, c);
+        as_result_free(out, c);
     }
     return c->status;
 }
@@ -290,7 +296,7 @@ int as_block_rowsq_all(const as_block_plan *P, const as_matrix *X, double *rowsq
 }
 
 int as_block_finish(const as_matrix *Xs, int64_t d, const as_rand_options *o, const double *term,
-                    const double *rowsq, as_sample *out, as_common *c)
+                    const double *rowsq, as_result *out, as_common *c)
 {
     c->status = AS_OK;
     if (Xs->ncol != out->k)

@@ -1,5 +1,9 @@
 /* refit.c: the refit of option 'refit' (as_rand, as_det): the weights of a sample's columns chosen again by the greedy method's fit against X X', the best exact rel kept. */
 #include "refit_cd.h"
+#include "estimate.h"
+#include "greedy.h"
+#include "refit.h"
+#include "result.h"
 #include <stdio.h>
 
 /* Samples of more columns than this are refitted without the k x k normal
@@ -13,7 +17,7 @@
    the K-based fit (exact on the support) is kept. AS_REFIT_K_MAX (as_internal.h)
    is the default of c->tune.refit_k_max. */
 
-int as_refit(const as_matrix *X, double **G, double mem_mb, as_sample *S, as_common *c)
+int as_refit(const as_matrix *X, double **G, double mem_mb, as_result *S, as_common *c)
 {
     gr_state s;
     gr_pick *all = NULL;

@@ -1,8 +1,12 @@
 /* result.c: a result's life (init, free) and its one description: the fields every front-end shows, in order. */
 #include "as_internal.h"
+#include "estimate.h"
+#include "method_list.h"
+#include "options.h"
+#include "result.h"
 #include <stdio.h>
 
-void as_sample_init(as_sample *S)
+void as_result_init(as_result *S)
 {
     memset(S, 0, sizeof(*S));
     S->eps_bound = NAN;
@@ -16,7 +20,7 @@ void as_sample_init(as_sample *S)
     S->eps_target = S->seed = S->delta = S->rel_target = S->refit_rel = NAN;
 }
 
-void as_sample_free(as_sample *S, as_common *c)
+void as_result_free(as_result *S, as_common *c)
 {
     as_free(c, S->index);
     as_free(c, S->weight);
@@ -25,7 +29,7 @@ void as_sample_free(as_sample *S, as_common *c)
     S->k = 0;
 }
 
-void as_sample_options(as_sample *S, unsigned call, double seed, double delta, double rel_target)
+void as_result_options(as_result *S, unsigned call, double seed, double delta, double rel_target)
 {
     S->call = call;
     S->seed = seed;
@@ -33,40 +37,42 @@ void as_sample_options(as_sample *S, unsigned call, double seed, double delta, d
     S->rel_target = rel_target;
 }
 
-void as_metrics_result(const as_metrics *M, int spectral, as_sample *S)
+void as_metrics_result(const as_metrics *M, int spectral, as_result *S)
 {
-    as_sample_init(S);
+    as_result_init(S);
     S->call = AS_FOR_METRICS;
     S->metrics = *M;
     S->has = spectral ? AS_HAS_SPECTRAL : 0;
 }
 
-/* What a row reads: a member of as_sample, by its C type (AS_STORE_*) and
+/* What a row reads: a member of as_result, by its C type (AS_STORE_*) and
    offsetof. A number is the member (COUNT: an int64_t whose 0 means none,
    read as NaN: greedy's budget 'max_columns'). A word is made from an int
    member by a function (WORD_AT), or is the choice at that position of the
    option row of the same name and calls (CHOICE_AT). */
-#define REAL_AT(f) AS_STORE_DOUBLE, offsetof(as_sample, f), NULL
-#define INT_AT(f) AS_STORE_INT, offsetof(as_sample, f), NULL
-#define INT64_AT(f) AS_STORE_INT64, offsetof(as_sample, f), NULL
-#define COUNT_AT(f) AS_STORE_COUNT, offsetof(as_sample, f), NULL
-#define CHOICE_AT(f) AS_STORE_INT, offsetof(as_sample, f), NULL
-#define WORD_AT(f, word) AS_STORE_INT, offsetof(as_sample, f), word
+#define REAL_AT(f) AS_STORE_DOUBLE, offsetof(as_result, f), NULL
+#define INT_AT(f) AS_STORE_INT, offsetof(as_result, f), NULL
+#define INT64_AT(f) AS_STORE_INT64, offsetof(as_result, f), NULL
+#define COUNT_AT(f) AS_STORE_COUNT, offsetof(as_result, f), NULL
+#define CHOICE_AT(f) AS_STORE_INT, offsetof(as_result, f), NULL
+#define WORD_AT(f, word) AS_STORE_INT, offsetof(as_result, f), word
 /* Y, index, weight, YK: built by the front-ends from the sample's arrays */
 #define NO_MEMBER AS_STORE_DOUBLE, 0, NULL
 
-/* The word of a result's call (as_sample.call). */
+/* The word of a result's call (as_result.call): its method's row of method_list.h. */
+#define AS_METHOD_WORD(id, call_bit, word, fname, options, fit, in_memory) if (call == (call_bit)) return word;
 static const char *as_method_name(int call)
 {
-    return call == AS_FOR_RAND ? "randomized" : call == AS_FOR_DET ? "deterministic" :
-           call == AS_FOR_GREEDY ? "greedy" : "";
+    AS_METHOD_ROWS(AS_METHOD_WORD)
+    return "";
 }
 
 #define RAND AS_FOR_RAND
 #define DET AS_FOR_DET
 #define MET AS_FOR_METRICS
 #define GREEDY AS_FOR_GREEDY
-#define SKETCH (AS_FOR_RAND | AS_FOR_DET | AS_FOR_GREEDY)
+#define AS_METHOD_CALL(id, call_bit, word, fname, options, fit, in_memory) | (call_bit)
+#define SKETCH (0 AS_METHOD_ROWS(AS_METHOD_CALL))
 #define QKV (AS_HAS_KEYS | AS_HAS_VALUES)
 
 static const as_field as_fields[] = {
@@ -91,7 +97,7 @@ static const as_field as_fields[] = {
     {"bound", AS_FIELD_NUMBER, MET, AS_HAS_SPECTRAL, "exp(2 eps_spectral max_i G_ii) - 1, a bound on rel",
      REAL_AT(metrics.bound)},
     {"rank", AS_FIELD_NUMBER, RAND | DET, 0, "numerical rank of X found by the algorithm", INT64_AT(rank)},
-    {"method", AS_FIELD_TEXT, SKETCH, 0, "randomized, deterministic or greedy", AS_STORE_UNSIGNED, offsetof(as_sample, call), as_method_name},
+    {"method", AS_FIELD_TEXT, SKETCH, 0, "randomized, deterministic or greedy", AS_STORE_UNSIGNED, offsetof(as_result, call), as_method_name},
     {"time", AS_FIELD_NUMBER, SKETCH, 0, "seconds of the algorithm, the metrics excluded", REAL_AT(time)},
     {"error_time", AS_FIELD_NUMBER, SKETCH, 0, "seconds of the metrics (NA when none)", REAL_AT(error_time)},
     {"seed", AS_FIELD_NUMBER, RAND, 0, "the seed used", REAL_AT(seed)},
@@ -147,17 +153,17 @@ const as_field *as_field_at(int t)
     return t >= 0 && t < AS_NFIELDS ? &as_fields[t] : NULL;
 }
 
-int as_field_present(const as_field *f, unsigned call, const as_sample *S)
+int as_field_present(const as_field *f, unsigned call, const as_result *S)
 {
     return (f->calls & call) && (f->when == 0 || (f->when & S->has));
 }
 
-double as_field_number(const as_field *f, const as_sample *S)
+double as_field_number(const as_field *f, const as_result *S)
 {
     return f->kind == AS_FIELD_NUMBER ? as_stored_get(S, f->at, f->store) : NAN;
 }
 
-const char *as_field_text(const as_field *f, const as_sample *S, char *buf, size_t len)
+const char *as_field_text(const as_field *f, const as_result *S, char *buf, size_t len)
 {
     int v;
     if (len == 0) return buf;

@@ -1,5 +1,6 @@
 /* rng.c: counter-based random numbers: a draw depends on (seed, stream, index) only. */
 #include "as_internal.h"
+#include "rng.h"
 
 /* splitmix64's finalizer: a bijective mix with full avalanche. */
 static uint64_t as_mix64(uint64_t z)

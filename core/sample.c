@@ -1,5 +1,9 @@
 /* sample.c: the randomized algorithm's sampling: probabilities, the default m, i.i.d. or Poisson draws, reweighting. */
 #include "as_internal.h"
+#include "leverage.h"
+#include "rand.h"
+#include "rng.h"
+#include "sample.h"
 
 double as_default_m(int64_t rank, double eps, double delta, double beta)
 {
@@ -12,7 +16,7 @@ double as_default_m(int64_t rank, double eps, double delta, double beta)
     return ceil(beta * (double)rank * log(2.0 * (double)rank / delta) / h);
 }
 
-int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const as_sample *S,
+int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const as_result *S,
                                 as_common *c)
 {
     int64_t t;
@@ -27,7 +31,7 @@ int as_sample_check_finite_cols(const as_matrix *X, const int64_t *cols, const a
     return AS_OK;
 }
 
-int as_sample_check_finite(const as_matrix *X, const as_sample *S, as_common *c)
+int as_sample_check_finite(const as_matrix *X, const as_result *S, as_common *c)
 {
     return as_sample_check_finite_cols(X, S->index, S, c);
 }
@@ -79,7 +83,7 @@ static int as_multinomial_counts(int64_t d, const double *prob, int64_t m, uint6
    as a multinomial (as_multinomial_counts, cdf overwritten), else one draw
    at a time (O(m log d)): the same distribution, other draws. */
 static int as_sample_iid(int64_t d, const double *prob, double *cdf,
-                         double total, int64_t m, uint64_t seed, as_sample *out,
+                         double total, int64_t m, uint64_t seed, as_result *out,
                          double **mult, as_common *c)
 {
     int64_t j, k, t;
@@ -163,7 +167,7 @@ int64_t as_block_poisson(int64_t j0, int64_t len, const double *prob, double tot
 /* Poisson sampling of all d columns (as_block_poisson over one block); qk[t]
    receives q of the t-th kept column. A larger m keeps a superset of the columns. */
 int as_sample_poisson(int64_t d, const double *prob, double total, int64_t m,
-                      uint64_t seed, as_sample *out, double **qk, as_common *c)
+                      uint64_t seed, as_result *out, double **qk, as_common *c)
 {
     int64_t k = as_block_poisson(0, d, prob, total, m, seed, NULL, NULL, NULL);
     out->index = as_malloc(c, (size_t)k, sizeof(int64_t));
@@ -211,7 +215,7 @@ double as_scheme_beta(int64_t d, int64_t rank, const double *lev, int scheme, in
 }
 
 int as_rand_sample(int64_t d, int64_t rank, const double *lev, const double *nrm, int scheme,
-                   const as_rand_options *o, double *prob, as_sample *out, double **term,
+                   const as_rand_options *o, double *prob, as_result *out, double **term,
                    as_common *c)
 {
     int64_t j, m;

@@ -1,5 +1,11 @@
 /* target.c: target mode: Poisson samples whose m is predicted from a pilot's error estimate, as steps that say which columns of X they need (in memory, or gathered by a block run). */
 #include "as_internal.h"
+#include "estimate.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rand_passes.h"
+#include "sample.h"
+#include "target.h"
 
 /* as_rand: sample o->m (or the default) columns i.i.d. from
    the chosen probabilities, merge repeats, reweight (or Poisson sampling);
@@ -44,7 +50,7 @@
 /* A sample of target mode: Poisson with m from the picked probabilities; q
    of each kept column. A larger m keeps a superset of the columns. */
 typedef struct as_tsample {
-    as_sample S;
+    as_result S;
     double   *q;
     double   *g;         /* ||x_j||^4 of each kept column (once estimated)  */
     int64_t   m;
@@ -68,11 +74,11 @@ struct as_target {
 
 static void as_tsample_free(as_tsample *t, as_common *c)
 {
-    as_sample_free(&t->S, c);
+    as_result_free(&t->S, c);
     as_free(c, t->q);
     as_free(c, t->g);
     memset(t, 0, sizeof(*t));
-    as_sample_init(&t->S);
+    as_result_init(&t->S);
 }
 
 void as_target_free(as_target *T, as_common *c)
@@ -308,7 +314,7 @@ static int as_target_pick(as_target *T, as_common *c)
     T->best = T->cand[b];
     T->S = T->pilot[b];
     memset(&T->pilot[b], 0, sizeof(as_tsample));
-    as_sample_init(&T->pilot[b].S);
+    as_result_init(&T->pilot[b].S);
     for (t = 0; t < T->ncand; t++) as_tsample_free(&T->pilot[t], c);
     as_scheme_probabilities(T->d, T->best, T->lev, T->nrm, T->prob);
     T->total = as_sum(T->d, T->prob);
@@ -361,7 +367,7 @@ static int as_target_judge(as_target *T, as_common *c)
         as_tsample_free(&T->S, c);
         T->S = *N;
         memset(N, 0, sizeof(*N));
-        as_sample_init(&N->S);
+        as_result_init(&N->S);
     }
     return as_target_decide(T, c);
 }
@@ -435,9 +441,9 @@ int as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const
     T->nrm = nrm;
     T->rowsq = rowsq;
     T->G = G;
-    for (t = 0; t < 3; t++) as_sample_init(&T->pilot[t].S);
-    as_sample_init(&T->S.S);
-    as_sample_init(&T->T.S);
+    for (t = 0; t < 3; t++) as_result_init(&T->pilot[t].S);
+    as_result_init(&T->S.S);
+    as_result_init(&T->T.S);
     T->prob = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(double));
     if (!X && (T->pos = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(int64_t)))) {
         int64_t j;
@@ -458,7 +464,7 @@ int as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const
             T->best = T->cand[t];
             T->S = T->pilot[t];
             memset(&T->pilot[t], 0, sizeof(as_tsample));
-            as_sample_init(&T->pilot[t].S);
+            as_result_init(&T->pilot[t].S);
             T->S.S.estimate = AS_ESTIMATE_EXACT;
             T->S.S.estimate_why = AS_WHY_MADE;
             T->S.S.rel_estimate = T->S.S.inf_estimate = 0;
@@ -496,7 +502,7 @@ static int as_target_rounds(as_target *T, const as_matrix *Xv, as_common *c)
                 double ma = AS_TARGET_READ_AHEAD * (double)T->T.m;
                 int st;
                 memset(&ahead, 0, sizeof ahead);
-                as_sample_init(&ahead.S);
+                as_result_init(&ahead.S);
                 list[0] = &ahead;
                 st = as_target_draw(T, T->best, ma < (double)AS_M_MAX ? (int64_t)ma : AS_M_MAX, &ahead, c);
                 if (st == AS_OK) as_target_want(T, list, 1, c);
@@ -517,7 +523,7 @@ static int as_target_rounds(as_target *T, const as_matrix *Xv, as_common *c)
                 as_tsample_free(&T->S, c);
                 T->S = T->T;
                 memset(&T->T, 0, sizeof(T->T));
-                as_sample_init(&T->T.S);
+                as_result_init(&T->T.S);
                 T->done = 1;
             } else if (as_target_judge(T, c) != AS_OK) return c->status;
         }
@@ -552,9 +558,9 @@ int64_t as_target_position(const as_target *T, int64_t j)
     return T->X ? j : T->pos[j];
 }
 
-void as_target_result(as_target *T, as_sample *out)
+void as_target_result(as_target *T, as_result *out)
 {
-    as_sample *S = &T->S.S;
+    as_result *S = &T->S.S;
     out->k = S->k;
     out->index = S->index;
     out->weight = S->weight;
@@ -572,7 +578,7 @@ void as_target_result(as_target *T, as_sample *out)
 }
 
 int as_rand_target(const as_matrix *X, const as_rand_options *o, const double *lev,
-                   const double *nrm, const double *G, as_sample *out, as_common *c)
+                   const double *nrm, const double *G, as_result *out, as_common *c)
 {
     as_target *T = NULL;
     double *rowsq = NULL;

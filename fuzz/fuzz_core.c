@@ -1,5 +1,7 @@
 /* fuzz_core.c: libFuzzer harness over the core's entry points: CSC/dense validation, options, both algorithms, leverage, metrics, allocation failure. */
-#include "attsparse.h"
+#include "as_internal.h"
+#include "det.h"
+#include "rand.h"
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -57,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     stream s = {data, size, 0};
     as_common c;
     as_matrix X;
-    as_sample S;
+    as_result S;
     as_metrics M;
     unsigned op = next(&s) % 6, kind = next(&s) % 3, flags = next(&s), corrupt = 0;
     int64_t n = 1 + next(&s) % 6, d = 1 + next(&s) % 40, j, t, nnz = 0, cap;
@@ -135,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     /* a refusal explains itself, and every entry point below refuses the same X */
     REQUIRE(xok || (c.status == AS_ERR_INPUT && c.msg[0] != 0));
 
-    as_sample_init(&S);
+    as_result_init(&S);
     if (op == 0 || op == 1 || op == 4) {
         as_rand_options o;
         as_rand_options_init(&o);
@@ -239,7 +241,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         REQUIRE(M.inf >= 0 && M.inf <= 1 && M.baseline >= 0);
         REQUIRE(spectral == !isnan(M.eps_spectral) && S.error_time >= 0);
     }
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     REQUIRE(live == 0);   /* nothing the core allocated is left behind */
 
     free(p32); free(p64); free(i32); free(i64); free(x); free(scores);

@@ -184,7 +184,7 @@ SEXP as_r_blocks_result(SEXP ptr)
     as_blocks_result *R = as_blocks_result_get(r->run);
     if (!R) Rf_errorcall(R_NilValue, "the block run is not done");
     if (r->what == AS_BLOCKS_ERROR) {
-        as_sample S;
+        as_result S;
         as_metrics_result(&R->metrics, r->spectral, &S);
         return r_result(R_NilValue, NULL, R_NilValue, NULL, &S, &c);
     }

@@ -223,7 +223,7 @@ static void r_check(const as_matrix *A, as_common *c)
 /* Y[, t] = weight[t] * X[, index[t]], with X's row names and the names of the
    columns kept: a base matrix, or a dgCMatrix (made here, as Matrix does). */
 /* (Y's columns are X's cols, NULL: S->index; Xr NULL: no names.) */
-static SEXP r_make_y(SEXP Xr, const as_matrix *X, const as_sample *S, const int64_t *cols,
+static SEXP r_make_y(SEXP Xr, const as_matrix *X, const as_result *S, const int64_t *cols,
                      const as_common *c)
 {
     int64_t t, k = S->k, n = X->nrow;
@@ -288,9 +288,9 @@ SEXP r_metrics(const as_metrics *M)
    (core/result.c) that S has, in the table's order; Y and YK as R matrices
    with X's (K's) row names. Xr, X, Kr, K are not read for a metrics result. */
 static SEXP r_result_cols(SEXP Xr, const as_matrix *X, const int64_t *cols, SEXP Kr, const as_matrix *K,
-                          const as_sample *S, const as_common *c);
+                          const as_result *S, const as_common *c);
 
-SEXP r_result(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, const as_sample *S,
+SEXP r_result(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, const as_result *S,
               const as_common *c)
 {
     return r_result_cols(Xr, X, NULL, Kr, K, S, c);
@@ -298,7 +298,7 @@ SEXP r_result(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, const as
 
 /* The same with Y's columns X's cols (NULL: S->index). */
 static SEXP r_result_cols(SEXP Xr, const as_matrix *X, const int64_t *cols, SEXP Kr, const as_matrix *K,
-                          const as_sample *S, const as_common *c)
+                          const as_result *S, const as_common *c)
 {
     int t, n = 0, at = 0;
     int64_t j;
@@ -331,7 +331,7 @@ static SEXP r_result_cols(SEXP Xr, const as_matrix *X, const int64_t *cols, SEXP
         SET_STRING_ELT(names, at++, Rf_mkChar(f->name));
     }
     Rf_setAttrib(out, R_NamesSymbol, names);
-    if (as_sample_warning(S, text, sizeof text)) Rf_warningcall(R_NilValue, "%s", text);
+    if (as_result_warning(S, text, sizeof text)) Rf_warningcall(R_NilValue, "%s", text);
     if (as_target_warning(S, text, sizeof text)) Rf_warningcall(R_NilValue, "%s", text);
     UNPROTECT(2);
     return out;
@@ -341,14 +341,14 @@ typedef struct {
     SEXP Xr, Kr;                /* Kr: the keys of Q != K (YK), else R_NilValue */
     const as_matrix *X, *K;
     const int64_t *cols;        /* Y's columns of X (NULL: S->index)            */
-    as_sample *S;
+    as_result *S;
     as_common *c;
 } r_wrap_args;
 
 static void r_wrap_cleanup(void *data)
 {
     r_wrap_args *w = data;
-    as_sample_free(w->S, w->c);
+    as_result_free(w->S, w->c);
 }
 
 static SEXP r_wrap_body(void *data)
@@ -358,7 +358,7 @@ static SEXP r_wrap_body(void *data)
 }
 
 /* Copy a sample into R objects; the core's arrays are freed on every exit. */
-static SEXP r_wrap(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, as_sample *S, as_common *c)
+static SEXP r_wrap(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, as_result *S, as_common *c)
 {
     r_wrap_args w;
     w.Xr = Xr;
@@ -371,7 +371,7 @@ static SEXP r_wrap(SEXP Xr, const as_matrix *X, SEXP Kr, const as_matrix *K, as_
     return R_ExecWithCleanup(r_wrap_body, &w, r_wrap_cleanup, &w);
 }
 
-SEXP r_wrap_gathered(const as_matrix *Xs, as_sample *S, as_common *c)
+SEXP r_wrap_gathered(const as_matrix *Xs, as_result *S, as_common *c)
 {
     r_wrap_args w;
     int64_t t, *cols = (int64_t *)R_alloc((size_t)(S->k > 0 ? S->k : 1), sizeof(int64_t));
@@ -421,7 +421,7 @@ SEXP as_r_method(SEXP name, SEXP X, SEXP K, SEXP V, SEXP opts)
     const as_method *m = r_method(name);
     r_inputs in;
     as_common c;
-    as_sample S;
+    as_result S;
     void *o;
     if (m == NULL) Rf_errorcall(R_NilValue, "no method of that name");
     r_read_inputs(X, K, V, &in);
@@ -440,7 +440,7 @@ SEXP as_r_error_xy(SEXP X, SEXP Y, SEXP opts)
     as_common c;
     as_metrics_options o;
     as_metrics M;
-    as_sample S;
+    as_result S;
     r_common(&c);
     as_metrics_options_init(&o);
     r_set_options(AS_FOR_METRICS, &o, opts, &c);

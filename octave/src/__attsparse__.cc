@@ -65,7 +65,7 @@ public:
     c.interrupt_fn = octave_hook_interrupt;
     c.print_fn = octave_hook_print;
     c.unif_fn = octave_hook_unif;
-    as_sample_init (&S);
+    as_result_init (&S);
   }
   ~Work (void) { release (); }
   Work (const Work&) = delete;
@@ -73,7 +73,7 @@ public:
 
   void release (void)
   {
-    as_sample_free (&S, &c);
+    as_result_free (&S, &c);
     for (int t = 0; t < m_nown; t++)
       std::free (m_own[t]);
     m_nown = 0;
@@ -112,10 +112,10 @@ public:
 
   // The warnings of S in the core's words: "attsparse:overflow" when a figure overflowed to Inf,
   // "attsparse:targetMissed" when a greedy run missed its target.
-  void warn_result (const as_sample *S)
+  void warn_result (const as_result *S)
   {
     char text[512];
-    if (as_sample_warning (S, text, sizeof text))
+    if (as_result_warning (S, text, sizeof text))
       mexWarnMsgIdAndTxt ("attsparse:overflow", "%s: %s", m_fname, text);
     if (as_target_warning (S, text, sizeof text))
       mexWarnMsgIdAndTxt ("attsparse:targetMissed", "%s: %s", m_fname, text);
@@ -129,7 +129,7 @@ public:
   }
 
   as_common c;
-  as_sample S;
+  as_result S;
 
   // Q != K (read_qkv): the keys (nullptr: X itself), the values V (n2 x dv, or nullptr)
   const as_matrix *K = nullptr;
@@ -334,14 +334,14 @@ private:
 
 // Y = X(:, index) .* weight', written straight into Octave's arrays when the
 // index types agree (see view_csc), else through int64_t buffers.
-void select_csc (Work& w, const as_matrix *X, const as_sample *S, const int64_t *index,
+void select_csc (Work& w, const as_matrix *X, const as_result *S, const int64_t *index,
                  int64_t *jc, int64_t *ir, double *pr)
 {
   as_select_csc64 (X, S->k, index, S->weight, jc, ir, pr, &w.c);
 }
 
 template <typename I>
-void select_csc (Work& w, const as_matrix *X, const as_sample *S, const int64_t *index, I *jc,
+void select_csc (Work& w, const as_matrix *X, const as_result *S, const int64_t *index, I *jc,
                  I *ir, double *pr)
 {
   int64_t nz = as_select_nnz (X, S->k, index), t;
@@ -357,7 +357,7 @@ void select_csc (Work& w, const as_matrix *X, const as_sample *S, const int64_t 
 // Y's columns are X's cols (nullptr: the sample's index).
 mxArray * make_y (Work& w, const as_matrix *X, const int64_t *cols = nullptr)
 {
-  const as_sample *S = &w.S;
+  const as_result *S = &w.S;
   const int64_t *index = cols ? cols : S->index;
   if (X->kind == AS_DENSE)
     {
@@ -386,7 +386,7 @@ double seconds_since (std::chrono::steady_clock::time_point t0)
 void result_fields (Work& w, const as_matrix *X, Fields& info, int nlhs, mxArray *plhs[],
                     const int64_t *cols = nullptr)
 {
-  const as_sample *S = &w.S;
+  const as_result *S = &w.S;
   char text[256];
   for (int t = 0; t < as_field_count (); t++)
     {
@@ -786,7 +786,7 @@ void cmd_rand_blocks (Work& w, int nlhs, mxArray *plhs[], int nrhs, const mxArra
   as_blocks_result *R = run_blocks (w, AS_BLOCKS_RAND, nrhs, prhs, &ro, nullptr, g);
   // the sample is the gateway's now; Y from the gathered columns, in order
   w.S = R->S;
-  as_sample_init (&R->S);
+  as_result_init (&R->S);
   std::vector<int64_t> cols ((size_t) w.S.k + 1);
   for (int64_t t = 0; t < w.S.k; t++)
     cols[(size_t) t] = t;

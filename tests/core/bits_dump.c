@@ -1,7 +1,11 @@
-/* bits_dump.c: one line per call of the core (rand, det, greedy, refit, leverage, Gram, metrics, attention) with a hash of every
-   bit of its result, for make check-flags: the core built with R's, Octave's and -march=native flags must print the same. */
-#include "attsparse.h"
+/* bits_dump.c: a hash of every bit of each core call's result, for make check-flags. */
+/* One line per call of the core (rand, det, greedy, refit, leverage, Gram, metrics, attention); the core built with R's,
+   Octave's and -march=native flags must print the same. */
+#include "as_internal.h"
 #include "bits_hash.h"
+#include "det.h"
+#include "greedy.h"
+#include "rand.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +21,7 @@ int main(void)
     int pr;
     as_matrix D, S;
     as_common c;
-    as_sample out;
+    as_result out;
     as_rand_options ro;
     as_det_options dop;
     as_metrics M;
@@ -41,20 +45,20 @@ int main(void)
         if (as_rand(A, &ro, &out, &c) != AS_OK) return 3;
         printf("rand %s %s: k %lld hash %016llx\n", pr % 2 ? "sparse" : "dense", pr < 2 ? "iid leverage" : "poisson mixed",
                (long long)out.k, (unsigned long long)bits_hash_sample(&out));
-        as_sample_free(&out, &c);
+        as_result_free(&out, &c);
     }
     as_det_options_init(&dop);
     dop.eps = 0.5;
     if (as_det(&S, &dop, &out, &c) != AS_OK) return 4;
     printf("det sparse: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)bits_hash_sample(&out));
-    as_sample_free(&out, &c);
+    as_result_free(&out, &c);
     {
         as_greedy_options go;
         as_greedy_options_init(&go);
         go.rel = 0.02;
         if (as_greedy(&S, &go, &out, &c) != AS_OK) return 9;
         printf("greedy sparse: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)bits_hash_sample(&out));
-        as_sample_free(&out, &c);
+        as_result_free(&out, &c);
         as_rand_options_init(&ro);
         ro.seed = 12;
         ro.m = 300;
@@ -63,7 +67,7 @@ int main(void)
         ro.refit = 1;
         if (as_rand(&D, &ro, &out, &c) != AS_OK) return 10;
         printf("rand dense refit: k %lld hash %016llx\n", (long long)out.k, (unsigned long long)bits_hash_sample(&out));
-        as_sample_free(&out, &c);
+        as_result_free(&out, &c);
     }
     as_rand_options_init(&ro);
     ro.seed = 3;

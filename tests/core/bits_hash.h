@@ -3,7 +3,7 @@
 #define AS_BITS_HASH_H
 #include <stddef.h>
 #include <stdint.h>
-#include "attsparse.h"
+#include "as_internal.h"
 
 #define BITS_HASH_START 14695981039346656037ULL
 
@@ -16,7 +16,7 @@ static inline uint64_t bits_hash(uint64_t h, const void *p, size_t len)
 }
 
 /* index, weight and every number a sample carries */
-static inline uint64_t bits_hash_sample(const as_sample *S)
+static inline uint64_t bits_hash_sample(const as_result *S)
 {
     uint64_t h = BITS_HASH_START;
     double nums[] = {S->rel_estimate, S->inf_estimate, S->eps_bound, S->out_error, S->out_rel_error,

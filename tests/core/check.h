@@ -6,7 +6,8 @@
 #include <math.h>
 #include <string.h>
 #include <time.h>
-#include "attsparse.h"
+#include "as_internal.h"
+#include "rng.h"
 
 static int check_passed = 0, check_failed = 0;
 

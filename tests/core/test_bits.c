@@ -3,6 +3,12 @@
 #include "check.h"
 #include "as_internal.h"
 #include "bits_hash.h"
+#include "det.h"
+#include "estimate.h"
+#include "greedy.h"
+#include "qk.h"
+#include "rand.h"
+#include "rng.h"
 #include <unistd.h>
 
 typedef struct bits_case {
@@ -21,7 +27,7 @@ typedef struct bits_case {
 static uint64_t run_case(const bits_case *B, int nt, int blas)
 {
     as_common c;
-    as_sample S;
+    as_result S;
     uint64_t h = 0;
     int st = AS_OK, prev = blas > 0 ? as_blas_threads_set(blas) : 0;
     as_common_init(&c);
@@ -36,7 +42,7 @@ static uint64_t run_case(const bits_case *B, int nt, int blas)
     else if (B->kind == 6) st = as_greedy(B->X, &B->go, &S, &c);
     if (B->kind == 0 || B->kind == 1 || B->kind >= 4) {
         if (st == AS_OK) h = bits_hash_sample(&S);
-        as_sample_free(&S, &c);
+        as_result_free(&S, &c);
     } else if (B->kind == 2) {
         double *lev = malloc(8 * (size_t)B->X->ncol);
         int64_t rank = 0;

@@ -1,5 +1,8 @@
 /* test_blocks.c: a block run gives as_rand's index, weight and estimate bit for bit, and as_leverage's scores, for any block width, piece size and worker count, driven in-process or by workers; readers held to account. */
 #include "check.h"
+#include "estimate.h"
+#include "rand.h"
+#include "rng.h"
 #if defined(__unix__) || defined(__APPLE__)
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -147,7 +150,7 @@ static int run_workers(int what, reader_ctx *rc, const void *o, int64_t width, i
     return c->status;
 }
 
-static int same_sample(const as_sample *A, const as_sample *B)
+static int same_sample(const as_result *A, const as_result *B)
 {
     int64_t t;
     if (A->k != B->k || A->m != B->m || A->rank != B->rank || A->s1 != B->s1 || A->s2 != B->s2) return 0;
@@ -170,7 +173,7 @@ static void test_equal(int sparse, int sampling, int prob)
     as_matrix A;
     as_common c;
     as_rand_options o;
-    as_sample S;
+    as_result S;
     as_metrics first;
     csc32 full = {NULL, NULL, NULL};
     reader_ctx rc;
@@ -215,7 +218,7 @@ static void test_equal(int sparse, int sampling, int prob)
         reader_done(&rc);
     }
     CHECK(S.k > 10 && S.rank == n, "a sample of %lld columns, rank %lld", (long long)S.k, (long long)S.rank);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     if (sparse) csc_free(&full);
     free(X);
 }
@@ -231,7 +234,7 @@ static void test_target(int sparse, int prob, double rel)
     as_matrix A;
     as_common c;
     as_rand_options o;
-    as_sample S;
+    as_result S;
     csc32 full = {NULL, NULL, NULL};
     reader_ctx rc;
     as_blocks *run = NULL;
@@ -276,7 +279,7 @@ static void test_target(int sparse, int prob, double rel)
         run = NULL;
         reader_done(&rc);
     }
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     if (sparse) csc_free(&full);
     free(X);
 }
@@ -291,7 +294,7 @@ static void test_other_runs(void)
     as_metrics_options mo;
     as_matrix A, Y;
     as_metrics M;
-    as_sample S;
+    as_result S;
     reader_ctx rc;
     as_blocks *run = NULL;
     const as_blocks_result *R;
@@ -334,7 +337,7 @@ static void test_other_runs(void)
         if (R)
             for (j = 0; j < R->S.k; j++)
                 CHECK(memcmp(R->Xs.x + j * n, X + R->S.index[j] * n, sizeof(double) * (size_t)n) == 0, "Xs column %lld", (long long)j);
-        as_sample_free(&S, &c);
+        as_result_free(&S, &c);
         as_blocks_free(run, &c);
         reader_done(&rc);
     }

@@ -1,7 +1,11 @@
 /* test_det.c: the deterministic algorithm: spectral guarantee, column budget, search modes, determinism, errors. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include "det_shared.h"
 #include "check.h"
+#include "det.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rng.h"
 #include <float.h>
 #include <stdint.h>
 #include <string.h>
@@ -157,7 +161,7 @@ static int col_nonzero(const as_matrix *X, int64_t j)
 /* Run as_det and check every property of the result against X computed
    independently: G = X X', H = Y Y', spectral eps <= eps_bound <= eps. */
 static int det_valid(const char *what, const as_matrix *X, double eps, int search, int64_t leaf,
-                     int64_t rank_expected, as_sample *S, as_common *c)
+                     int64_t rank_expected, as_result *S, as_common *c)
 {
     as_det_options o;
     as_metrics met;
@@ -237,16 +241,16 @@ static void valid_all(const char *what, const as_matrix *X, int64_t leaf, int64_
                       as_common *c)
 {
     double eps[3] = {0.3, 0.5, 0.8};
-    as_sample S;
+    as_result S;
     int e, s;
     for (e = 0; e < 3; e++)
         for (s = 0; s < 2; s++) {
             det_valid(what, X, eps[e], s, leaf, rank_expected, &S, c);
-            as_sample_free(&S, c);
+            as_result_free(&S, c);
         }
 }
 
-static int same_sample(const as_sample *a, const as_sample *b)
+static int same_sample(const as_result *a, const as_result *b)
 {
     return a->k == b->k && a->m == b->m && a->rank == b->rank &&
            memcmp(a->index, b->index, sizeof(int64_t) * (size_t)a->k) == 0 &&
@@ -258,7 +262,7 @@ static int same_sample(const as_sample *a, const as_sample *b)
 static void test_options(as_common *c)
 {
     as_det_options o;
-    as_sample S;
+    as_result S;
     as_matrix X;
     double x[6] = {1, 2, 3, 4, 5, 6}, bad[6] = {1, 2, NAN, 4, 5, 6};
     double eps_bad[5] = {0, 1, 1.5, -0.2, NAN};
@@ -306,7 +310,7 @@ static void test_leaf_cap(as_common *c)
     double *x = make_dense(n, d, 5);
     as_matrix X;
     as_det_options o;
-    as_sample S;
+    as_result S;
     int st;
     as_view_dense(&X, n, d, x, n);
     as_det_options_init(&o);
@@ -329,7 +333,7 @@ static void test_leaf_cap(as_common *c)
         o.mem_mb = need + 0.01;
         st = as_det(&X, &o, &S, c);
         CHECK(st == AS_OK && S.k > 0, "a cap without room for a tree falls back to a scan: %d %s", st, c->msg);
-        as_sample_free(&S, c);
+        as_result_free(&S, c);
     }
     free(x);
 }
@@ -339,7 +343,7 @@ static void test_zero(as_common *c)
     double x[12] = {0};
     as_matrix X;
     as_det_options o;
-    as_sample S;
+    as_result S;
     int s;
     for (s = 0; s < 2; s++) {
         as_view_dense(&X, 3, 4, x, 3);
@@ -348,7 +352,7 @@ static void test_zero(as_common *c)
         CHECK(as_det(&X, &o, &S, c) == AS_OK, "X == 0: %s", c->msg);
         CHECK(S.k == 0 && S.rank == 0 && S.m == 0 && S.eps_bound == 0, "X == 0: k %lld rank %lld",
               (long long)S.k, (long long)S.rank);
-        as_sample_free(&S, c);
+        as_result_free(&S, c);
     }
 }
 
@@ -357,14 +361,14 @@ static void test_dense(as_common *c)
     int64_t n = 20, d = 600;
     double *x = make_dense(n, d, 1);
     as_matrix X;
-    as_sample S;
+    as_result S;
     as_view_dense(&X, n, d, x, n);
     valid_all("dense", &X, 0, n, c);
     /* a deep tree: 75 leaves of 8 columns, and one leaf per column */
     det_valid("dense leaf 8", &X, 0.5, 0, 8, n, &S, c);
-    as_sample_free(&S, c);
+    as_result_free(&S, c);
     det_valid("dense leaf 1", &X, 0.5, 0, 1, n, &S, c);
-    as_sample_free(&S, c);
+    as_result_free(&S, c);
     free(x);
 }
 
@@ -373,7 +377,7 @@ static void test_sparse(as_common *c)
     double eps[3] = {0.3, 0.5, 0.8};
     sp M;
     as_matrix X32, X64, XD;
-    as_sample S32, S64, SD;
+    as_result S32, S64, SD;
     int e, s;
     make_sparse(&M, 24, 800, 0.12, 2);
     as_view_csc32(&X32, M.n, M.d, M.p32, M.i32, M.x);
@@ -385,9 +389,9 @@ static void test_sparse(as_common *c)
             det_valid("csc64", &X64, eps[e], s, 16, M.n, &S64, c);
             det_valid("dense copy of sparse", &XD, eps[e], s, 16, M.n, &SD, c);
             CHECK(same_sample(&S32, &S64), "csc32 and csc64 agree (eps %g, search %d)", eps[e], s);
-            as_sample_free(&S32, c);
-            as_sample_free(&S64, c);
-            as_sample_free(&SD, c);
+            as_result_free(&S32, c);
+            as_result_free(&S64, c);
+            as_result_free(&SD, c);
         }
     free_sparse(&M);
 }
@@ -400,7 +404,7 @@ static void test_tree_coordinates(as_common *c)
 {
     sp M;
     as_matrix X32, XD;
-    as_sample S32, SD;
+    as_result S32, SD;
     int64_t t, same = 0;
     make_sparse(&M, 6, 20000, 0.05, 21);
     as_view_csc32(&X32, M.n, M.d, M.p32, M.i32, M.x);
@@ -413,8 +417,8 @@ static void test_tree_coordinates(as_common *c)
                    fabs(S32.weight[t] - SD.weight[t]) <= 1e-9 * SD.weight[t];
     CHECK(same, "tree over columns and over whitened columns pick the same (k %lld and %lld)",
           (long long)S32.k, (long long)SD.k);
-    as_sample_free(&S32, c);
-    as_sample_free(&SD, c);
+    as_result_free(&S32, c);
+    as_result_free(&SD, c);
     free_sparse(&M);
 }
 
@@ -425,7 +429,7 @@ static void test_rank_deficient(as_common *c)
     double *x = make_dense(n, d, 3);
     sp M;
     as_matrix X, XS;
-    as_sample S;
+    as_result S;
     for (j = 0; j < d; j++)
         for (i = 10; i < n; i++) x[i + j * n] = x[i - 10 + j * n];
     for (j = 0; j < d; j += 7)
@@ -439,7 +443,7 @@ static void test_rank_deficient(as_common *c)
             if (M.i32[i] == 29) M.x[i] = 0;   /* stored zeros: a structurally present, empty row */
     as_view_csc32(&XS, M.n, M.d, M.p32, M.i32, M.x);
     det_valid("sparse, empty row", &XS, 0.5, 0, 8, 29, &S, c);
-    as_sample_free(&S, c);
+    as_result_free(&S, c);
     free_sparse(&M);
     free(x);
 }
@@ -449,14 +453,14 @@ static void test_wide_rows(as_common *c)
     int64_t n = 30, d = 12;
     double *x = make_dense(n, d, 6);
     as_matrix X;
-    as_sample S;
+    as_result S;
     as_view_dense(&X, n, d, x, n);
     valid_all("d < n", &X, 0, d, c);
     /* one column: Y = w x with w^2 in (1 - eps, 1 + eps) */
     as_view_dense(&X, n, 1, x, n);
     if (det_valid("d == 1", &X, 0.5, 0, 0, 1, &S, c))
         CHECK(S.k == 1 && fabs(S.weight[0] * S.weight[0] - 1) <= 0.5, "d == 1: weight %g", S.weight[0]);
-    as_sample_free(&S, c);
+    as_result_free(&S, c);
     free(x);
 }
 
@@ -467,7 +471,7 @@ static void test_determinism(as_common *c)
     sp M;
     as_matrix XD, XS;
     as_det_options o;
-    as_sample a, b;
+    as_result a, b;
     int s, kind;
     make_sparse(&M, 16, 3000, 0.2, 12);
     as_view_dense(&XD, n, d, x, n);
@@ -484,11 +488,11 @@ static void test_determinism(as_common *c)
             CHECK(as_det(X, &o, &b, c) == AS_OK, "2 threads: %s", c->msg);
             CHECK(same_sample(&a, &b), "%s search %d: 1 and 2 threads give the same index and weight",
                   kind ? "csc" : "dense", s);
-            as_sample_free(&b, c);
+            as_result_free(&b, c);
             CHECK(as_det(X, &o, &b, c) == AS_OK, "again: %s", c->msg);
             CHECK(same_sample(&a, &b), "%s search %d: two runs give the same result", kind ? "csc" : "dense", s);
-            as_sample_free(&a, c);
-            as_sample_free(&b, c);
+            as_result_free(&a, c);
+            as_result_free(&b, c);
         }
     c->nthreads = 0;
     free_sparse(&M);
@@ -504,7 +508,7 @@ static void test_interrupt(void)
     sp M;
     as_matrix XD, XS;
     as_det_options o;
-    as_sample S;
+    as_result S;
     as_common c;
     long calls[6] = {0, 1, 2, 3, 10, 100};
     int t, kind, s, st, interrupted = 0;
@@ -541,7 +545,7 @@ static void test_progress(void)
     double *x = make_dense(n, d, 15);
     as_matrix X;
     as_det_options o;
-    as_sample S;
+    as_result S;
     as_common c;
     as_common_init(&c);
     c.print_fn = collect_line;
@@ -552,11 +556,11 @@ static void test_progress(void)
     CHECK(as_det(&X, &o, &S, &c) == AS_OK, "verbose run: %s", c.msg);
     CHECK(progress_lines >= 10 && progress_prefixed == progress_lines, "progress lines: %d (%d prefixed)",
           progress_lines, progress_prefixed);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     progress_lines = 0;
     c.verbose = 0;
     CHECK(as_det(&X, &o, &S, &c) == AS_OK && progress_lines == 0, "silent when not verbose");
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(x);
 }
 
@@ -582,7 +586,7 @@ static void test_refresh(void)
     double *x = make_dense(n, d, 21);
     as_matrix X;
     as_det_options o;
-    as_sample S[3], E;
+    as_result S[3], E;
     as_common c;
     int k;
     as_common_init(&c);
@@ -616,7 +620,7 @@ static void test_refresh(void)
         CHECK(common >= 0.9 * (double)S[0].k, "refresh rule %lld: %lld of %lld columns in common",
               (long long)every[k], (long long)common, (long long)S[0].k);
     }
-    for (k = 0; k < 3; k++) as_sample_free(&S[k], &c);
+    for (k = 0; k < 3; k++) as_result_free(&S[k], &c);
     free(x);
 }
 
@@ -626,13 +630,13 @@ static void test_example(as_common *c)
     int64_t n = 32, d = 5000;
     double *x = malloc(sizeof(double) * (size_t)(n * d));
     as_matrix X;
-    as_sample S;
+    as_result S;
     int s;
     CHECK(as_example(n, d, 1.0, 42, x, c) == AS_OK, "example");
     as_view_dense(&X, n, d, x, n);
     for (s = 0; s < 2; s++) {
         det_valid("example", &X, 0.5, s, 0, n, &S, c);
-        as_sample_free(&S, c);
+        as_result_free(&S, c);
     }
     free(x);
 }
@@ -660,7 +664,7 @@ static void test_presample(as_common *c)
             int64_t nn = X->nrow, k, sub = 1;
             as_det_options o;
             as_rand_options ro;
-            as_sample S, S1;
+            as_result S, S1;
             double e1 = 0, e2, lo = 1e300, hi = 0;
             as_det_options_init(&o);
             o.presample = kind ? 500 : 1;
@@ -695,19 +699,19 @@ static void test_presample(as_common *c)
                   (long long)seed, lo, hi, (1 - e1) * (1 - e2), (1 + e1) * (1 + e2));
             CHECK(S.k <= S.max_columns && S.k >= 1, "k %lld, max_columns %lld", (long long)S.k,
                   (long long)S.max_columns);
-            as_sample_free(&S, c);
-            as_sample_free(&S1, c);
+            as_result_free(&S, c);
+            as_result_free(&S1, c);
         }
     {
         /* without the metrics, e1 is not measured: nothing composed is claimed */
         as_det_options o;
-        as_sample S;
+        as_result S;
         as_det_options_init(&o);
         o.presample = 400;
         o.error = 0;
         CHECK(as_det(&XD, &o, &S, c) == AS_OK && isnan(S.presample_eps) && isnan(S.eps_composed) &&
               S.presample_k > 0, "presample without error: %s", c->msg);
-        as_sample_free(&S, c);
+        as_result_free(&S, c);
         o.presample = -1;
         CHECK(as_det(&XD, &o, &S, c) == AS_ERR_ARG && strstr(c->msg, "'presample'"), "presample -1: %s", c->msg);
         o.presample = 0;
@@ -764,13 +768,13 @@ static void test_batch_steps(as_common *c)
     {
         /* batch = 1: one shift per step, whatever the potentials */
         as_det_options o;
-        as_sample S;
+        as_result S;
         as_det_options_init(&o);
         o.batch = 1;
         o.eps = 0.3;
         CHECK(as_det(&X, &o, &S, c) == AS_OK && S.steps == S.m && S.eps_bound <= 0.3 + 1e-12,
               "batch 1: %lld steps, %lld shifts: %s", (long long)S.steps, (long long)S.m, c->msg);
-        as_sample_free(&S, c);
+        as_result_free(&S, c);
     }
     free(picks); free(W); free(G); free(A); free(x);
 }

@@ -1,6 +1,10 @@
 /* test_extremes.c: numerical extremes: entries near 1e+-150 (scale invariance), past them (a clear refusal), duplicate and zero columns, rank deficiency, n = 1, d < n, X = 0; an absurd thread count. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include "check.h"
+#include "det.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rng.h"
 #include <float.h>
 #include <string.h>
 
@@ -22,7 +26,7 @@ static double *scaled(const double *X, int64_t len, double s)
     return Y;
 }
 
-static int same_sample(const as_sample *a, const as_sample *b, double tol)
+static int same_sample(const as_result *a, const as_result *b, double tol)
 {
     int64_t t;
     if (a->k != b->k || memcmp(a->index, b->index, sizeof(int64_t) * (size_t)a->k) != 0) return 0;
@@ -32,7 +36,7 @@ static int same_sample(const as_sample *a, const as_sample *b, double tol)
 }
 
 /* The spectral error of Y = X(:, index) diag(weight) against X, through the core's metrics. */
-static double spectral(const as_matrix *X, const as_sample *S)
+static double spectral(const as_matrix *X, const as_result *S)
 {
     as_common c;
     as_metrics M;
@@ -59,7 +63,7 @@ static void test_scale_invariance(void)
         for (kind = 0; kind < 3; kind++) {
             const as_matrix *A1 = kind == 0 ? &V1.D : kind == 1 ? &V1.S32 : &V1.S64;
             const as_matrix *As = kind == 0 ? &Vs.D : kind == 1 ? &Vs.S32 : &Vs.S64;
-            as_sample S1, Ss;
+            as_result S1, Ss;
             as_det_options d;
             for (prob = 0; prob < 4; prob++) {   /* approx, exact, norm, uniform */
                 as_rand_options o;
@@ -74,8 +78,8 @@ static void test_scale_invariance(void)
                 CHECK(st1 == AS_OK && sts == AS_OK && Ss.rank == 6 && same_sample(&S1, &Ss, 1e-9),
                       "rand scale %g kind %d prob %d: status %d (%s), rank %lld, same sample %d", scales[si],
                       kind, prob, sts, c.msg, (long long)Ss.rank, same_sample(&S1, &Ss, 1e-9));
-                as_sample_free(&S1, &c);
-                as_sample_free(&Ss, &c);
+                as_result_free(&S1, &c);
+                as_result_free(&Ss, &c);
             }
             as_det_options_init(&d);
             d.leaf = 40;
@@ -83,8 +87,8 @@ static void test_scale_invariance(void)
                   same_sample(&S1, &Ss, 1e-8) && spectral(As, &Ss) <= Ss.eps_bound + 1e-9,
                   "det scale %g kind %d: %s; eps %g (bound %g)", scales[si], kind, c.msg,
                   spectral(As, &Ss), Ss.eps_bound);
-            as_sample_free(&S1, &c);
-            as_sample_free(&Ss, &c);
+            as_result_free(&S1, &c);
+            as_result_free(&Ss, &c);
         }
         check_views_free(&V1);
         check_views_free(&Vs);
@@ -101,7 +105,7 @@ static void test_beyond_range(void)
            *Xsub = scaled(X, 1000, 1e-310);
     as_matrix A, B, T, U;
     as_common c;
-    as_sample S, R;
+    as_result S, R;
     as_rand_options o;
     as_det_options d;
     as_metrics M;
@@ -122,15 +126,15 @@ static void test_beyond_range(void)
     CHECK(as_rand(&B, &o, &S, &c) == AS_OK, "rand, entries 1e160 (scores do not square X): %s", c.msg);
     CHECK(as_attention_error(&B, S.k, S.index, S.weight, 0, &M, &c) == AS_ERR_INPUT &&
           strstr(c.msg, "X X' overflows"), "metrics, entries 1e160: %s", c.msg);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     /* norm probabilities: squares that overflow (1e160) or underflow (1e-160) are rescued */
     o.probabilities = AS_PROB_NORM;
     CHECK(as_rand(&A, &o, &R, &c) == AS_OK, "%s", c.msg);
     CHECK(as_rand(&B, &o, &S, &c) == AS_OK && same_sample(&R, &S, 1e-12), "norm, entries 1e160: %s", c.msg);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     CHECK(as_rand(&T, &o, &S, &c) == AS_OK && same_sample(&R, &S, 1e-12), "norm, entries 1e-160: %s", c.msg);
-    as_sample_free(&S, &c);
-    as_sample_free(&R, &c);
+    as_result_free(&S, &c);
+    as_result_free(&R, &c);
     /* subnormal entries: leverage scores either finite or refused */
     o.probabilities = AS_PROB_LEVERAGE;
     o.leverage = AS_LEV_EXACT;
@@ -142,7 +146,7 @@ static void test_beyond_range(void)
     } else {
         CHECK(t == AS_ERR_INPUT && strstr(c.msg, "not finite"), "subnormal entries: %s", c.msg);
     }
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(X); free(Xbig); free(Xtiny); free(Xsub);
 }
 
@@ -157,7 +161,7 @@ static void test_shapes(void)
     as_common c;
     as_rand_options o;
     as_det_options dopt;
-    as_sample S;
+    as_result S;
     int64_t rank, zero_picked = 0;
     as_common_init(&c);
     /* columns 3t and 3t+1 equal, 3t+2 zero */
@@ -175,30 +179,30 @@ static void test_shapes(void)
     CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "%s", c.msg);
     for (t = 0; t < S.k; t++) zero_picked += S.index[t] % 3 == 2;
     CHECK(zero_picked == 0 && spectral(&A, &S) < 1, "rand: %lld zero columns picked", (long long)zero_picked);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     as_det_options_init(&dopt);
     CHECK(as_det(&A, &dopt, &S, &c) == AS_OK, "%s", c.msg);
     for (t = 0, zero_picked = 0; t < S.k; t++) zero_picked += S.index[t] % 3 == 2;
     CHECK(zero_picked == 0 && spectral(&A, &S) <= S.eps_bound + 1e-9, "det: %lld zero columns picked, eps %g",
           (long long)zero_picked, spectral(&A, &S));
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
 
     /* rows 4..6 repeat rows 1..3: rank 3 exactly */
     as_view_dense(&R, n, 200, Xr, n);
     CHECK(as_rand(&R, &o, &S, &c) == AS_OK && S.rank == 3 && spectral(&R, &S) < 1, "rank-deficient rand: rank %lld",
           (long long)S.rank);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     CHECK(as_det(&R, &dopt, &S, &c) == AS_OK && S.rank == 3 && spectral(&R, &S) <= S.eps_bound + 1e-9 &&
           S.k <= (int64_t)ceil(S.m), "rank-deficient det: rank %lld, k %lld", (long long)S.rank, (long long)S.k);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
 
     /* n = 1 */
     as_view_dense(&O, 1, 50, X1, 1);
     CHECK(as_rand(&O, &o, &S, &c) == AS_OK && S.rank == 1 && S.k >= 1 && spectral(&O, &S) < 1, "n = 1 rand: %s", c.msg);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     CHECK(as_det(&O, &dopt, &S, &c) == AS_OK && S.rank == 1 && spectral(&O, &S) <= S.eps_bound + 1e-9,
           "n = 1 det: %s", c.msg);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
 
     /* d < n: rank d, every column's exact score 1 */
     as_view_dense(&W, 8, 5, Xw, 8);
@@ -208,14 +212,14 @@ static void test_shapes(void)
     CHECK(t == 0, "d < n: every score 1");
     CHECK(as_det(&W, &dopt, &S, &c) == AS_OK && S.rank == 5 && spectral(&W, &S) <= S.eps_bound + 1e-9,
           "d < n det: %s", c.msg);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
 
     /* X = 0: the empty Y is exact */
     as_view_dense(&E, 4, 10, Z, 4);
     CHECK(as_rand(&E, &o, &S, &c) == AS_OK && S.k == 0 && S.rank == 0, "X = 0 rand: k %lld", (long long)S.k);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     CHECK(as_det(&E, &dopt, &S, &c) == AS_OK && S.k == 0 && S.rank == 0, "X = 0 det: k %lld", (long long)S.k);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(X0); free(X); free(lev); free(Xr); free(X1); free(Xw); free(Z);
 }
 
@@ -228,7 +232,7 @@ static void test_thread_cap(void)
     as_common c;
     as_rand_options o;
     as_det_options d;
-    as_sample S[2];
+    as_result S[2];
     int alg, t;
     as_common_init(&c);
     as_view_dense(&A, 6, 3000, X, 6);
@@ -242,8 +246,8 @@ static void test_thread_cap(void)
                   "alg %d, %d threads asked: %s", alg, c.nthreads, c.msg);
         }
         CHECK(same_sample(&S[0], &S[1], 0), "alg %d: 100000 threads asked, another sample", alg);
-        as_sample_free(&S[0], &c);
-        as_sample_free(&S[1], &c);
+        as_result_free(&S[0], &c);
+        as_result_free(&S[1], &c);
     }
     free(X);
 }
@@ -257,7 +261,7 @@ static void test_empty_sample_and_tiny_delta(void)
     as_matrix A;
     as_metrics M, M0;
     as_rand_options o;
-    as_sample S;
+    as_result S;
     as_common c;
     int64_t idx0 = 0;
     as_common_init(&c);
@@ -276,7 +280,7 @@ static void test_empty_sample_and_tiny_delta(void)
     o.delta = 1e-300;   /* finite width (about 5600, above the rank: exact scores): accepted */
     CHECK(as_rand(&A, &o, &S, &c) == AS_OK && S.k > 0 && S.m == 500, "delta 1e-300: %s, m %lld",
           c.msg, (long long)S.m);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(X);
 }
 
@@ -296,7 +300,7 @@ static void test_eigen_overflow(void)
     double *X = malloc(sizeof(double) * (size_t)(n * d));
     as_common c;
     as_matrix A;
-    as_sample S;
+    as_result S;
     as_det_options o;
     int st;
     as_common_init(&c);
@@ -311,7 +315,7 @@ static void test_eigen_overflow(void)
     CHECK(st == AS_OK && S.rank == 1 && S.k >= 1 && S.k <= (int64_t)ceil(b_of_eps(0.5)),
           "det of 1e3 * ones(100, 50): status %d (%s), rank %lld, k %lld", st, c.msg,
           (long long)S.rank, (long long)S.k);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(X);
 }
 

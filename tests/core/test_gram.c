@@ -1,6 +1,10 @@
 /* test_gram.c: as_gram against a plain triple loop (dense, CSC32, CSC64, subsets, heavy and light columns), the same bits on any thread count, failures and interrupts. */
 #include "check.h"
 #include "as_internal.h"
+#include "gram.h"
+#include "metrics.h"
+#include "rng.h"
+#include "rand.h"
 #include <string.h>
 
 /* A context for these tests: small inputs on several threads too (the bits
@@ -310,6 +314,61 @@ static void test_light_order(void)
     free(X); free(G); free(R); free(w); free(idx);
 }
 
+/* Gram: dense (dsyrk), CSC32 and CSC64 (outer products) and a triple loop agree. */
+static void test_gram_and_views(void)
+{
+    int n = 17, d = 900, a, b, j;
+    double *X = check_random_matrix(n, d, 0.2, 5), *G0 = calloc(n * n, 8), *G1 = malloc(n * n * 8),
+           *G2 = malloc(n * n * 8), *G3 = malloc(n * n * 8), err = 0;
+    check_csc s = check_to_csc(X, n, d);
+    as_matrix D, S32, S64;
+    as_common c;
+    as_common_init(&c);
+    as_view_dense(&D, n, d, X, n);
+    as_view_csc32(&S32, n, d, s.p32, s.i32, s.x);
+    as_view_csc64(&S64, n, d, s.p64, s.i64, s.x);
+    for (j = 0; j < d; j++) for (a = 0; a < n; a++) for (b = 0; b < n; b++) G0[a + b * n] += X[a + j * n] * X[b + j * n];
+    as_gram(&D, -1, NULL, NULL, G1, &c);
+    as_gram(&S32, -1, NULL, NULL, G2, &c);
+    as_gram(&S64, -1, NULL, NULL, G3, &c);
+    for (a = 0; a < n * n; a++) err = fmax(err, fmax(fabs(G1[a] - G0[a]), fabs(G2[a] - G0[a])));
+    CHECK(err < 1e-12, "gram dense/CSC vs loop: %g", err);
+    CHECK(memcmp(G2, G3, n * n * 8) == 0, "CSC32 and CSC64 grams identical");
+    {
+        as_rand_options o;
+        as_result r32, r64, r1;
+        as_rand_options_init(&o);
+        o.seed = 77;
+        CHECK(as_rand(&S32, &o, &r32, &c) == AS_OK, "%s", c.msg);
+        CHECK(as_rand(&S64, &o, &r64, &c) == AS_OK, "%s", c.msg);
+        c.nthreads = 1;
+        CHECK(as_rand(&S32, &o, &r1, &c) == AS_OK, "%s", c.msg);
+        c.nthreads = 0;
+        CHECK(r32.k == r64.k && memcmp(r32.index, r64.index, 8 * r32.k) == 0 &&
+              memcmp(r32.weight, r64.weight, 8 * r32.k) == 0, "CSC32 and CSC64 give the same sample");
+        CHECK(r32.k == r1.k && memcmp(r32.index, r1.index, 8 * r32.k) == 0 &&
+              memcmp(r32.weight, r1.weight, 8 * r32.k) == 0, "1 thread and all threads give the same sample");
+        for (j = 1; j < r32.k; j++) if (r32.index[j] <= r32.index[j - 1]) break;
+        CHECK(j >= r32.k, "indices strictly increasing");
+        {   /* Y's selection in both widths matches X */
+            int64_t nz = as_select_nnz(&S32, r32.k, r32.index), t, bad = 0;
+            int32_t *yp = malloc(4 * (r32.k + 1)), *yi = malloc(4 * nz);
+            double *yx = malloc(8 * nz), *yd = malloc(8 * n * r32.k);
+            as_select_csc32(&S32, r32.k, r32.index, r32.weight, yp, yi, yx, &c);
+            as_select_dense(&D, r32.k, r32.index, r32.weight, yd, &c);
+            for (t = 0; t < r32.k; t++) {
+                int64_t q;
+                for (q = yp[t]; q < yp[t + 1]; q++) bad += yd[yi[q] + t * n] != yx[q];
+                for (a = 0; a < n; a++) bad += yd[a + t * n] != r32.weight[t] * X[a + r32.index[t] * n];
+            }
+            CHECK(bad == 0 && yp[r32.k] == nz, "Y = X(:, index) * weight (dense and CSC)");
+            free(yp); free(yi); free(yx); free(yd);
+        }
+        as_result_free(&r32, &c); as_result_free(&r64, &c); as_result_free(&r1, &c);
+    }
+    check_csc_free(&s); free(X); free(G0); free(G1); free(G2); free(G3);
+}
+
 int main(void)
 {
     test_against_naive(5, 40, 5, 0.25);
@@ -326,5 +385,6 @@ int main(void)
     test_pair(0.25, 0.5);   /* the default: two passes for the smaller samples */
     test_failures();
     test_metrics_interrupt();
+    test_gram_and_views();
     return check_report("test_gram");
 }

@@ -1,6 +1,14 @@
 /* test_greedy.c: as_greedy (the fewest columns for an exact rel, or the smallest rel for a budget k) and option refit of as_rand and as_det: the certificate against an independent as_attention_error, targets met on several kinds of input, budgets, bad options, the result's fields and warnings. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include "check.h"
+#include "det.h"
+#include "estimate.h"
+#include "greedy.h"
+#include "metrics.h"
+#include "qk.h"
+#include "rand.h"
+#include "result.h"
+#include "rng.h"
 #include <string.h>
 
 /* n x d Gaussian times scale, a fraction dens of the entries nonzero; rows
@@ -19,7 +27,7 @@ static double *gauss(int64_t n, int64_t d, double dens, int64_t rank, double sca
 
 /* The metrics of S's Y against X by the core's own as_attention_error, a call
    independent of the run (it recomputes X X' and Y Y'). */
-static as_metrics measure(const as_matrix *X, const as_sample *S)
+static as_metrics measure(const as_matrix *X, const as_result *S)
 {
     as_common c;
     as_metrics M;
@@ -31,7 +39,7 @@ static as_metrics measure(const as_matrix *X, const as_sample *S)
 }
 
 /* Index increasing, weights positive, k within d. */
-static int well_formed(const as_sample *S, int64_t d)
+static int well_formed(const as_result *S, int64_t d)
 {
     int64_t t;
     for (t = 0; t < S->k; t++) {
@@ -49,7 +57,7 @@ static int close_rel(double a, double b, double tol)
 
 /* One run with target rel (budget 0) or budget k (rel NaN): the status, the
    certificate and the target checked; S returned for more checks. */
-static int run_checked(const char *what, const as_matrix *X, double rel, int64_t k, as_sample *S)
+static int run_checked(const char *what, const as_matrix *X, double rel, int64_t k, as_result *S)
 {
     as_common c;
     as_greedy_options o;
@@ -104,7 +112,7 @@ static void test_targets(void)
         check_views V;
         check_views_make(&V, in[t].n, in[t].d, X);
         for (r = 0; r < 3; r++) {
-            as_sample Sd, S32, S64;
+            as_result Sd, S32, S64;
             char what[120];
             as_common c;
             as_common_init(&c);
@@ -117,14 +125,14 @@ static void test_targets(void)
                     CHECK(S32.k == S64.k && memcmp(S32.index, S64.index, 8 * (size_t)S32.k) == 0 &&
                           memcmp(S32.weight, S64.weight, 8 * (size_t)S32.k) == 0,
                           "%s: CSC32 and CSC64 give other bits", what);
-                    as_sample_free(&S64, &c);
+                    as_result_free(&S64, &c);
                 }
-                as_sample_free(&S32, &c);
+                as_result_free(&S32, &c);
             }
             /* the baseline is the rel of Y = 0; a useful answer is below it */
             CHECK(Sd.metrics.rel <= Sd.metrics.baseline, "%s: rel %g above the baseline %g", in[t].name,
                   Sd.metrics.rel, Sd.metrics.baseline);
-            as_sample_free(&Sd, &c);
+            as_result_free(&Sd, &c);
         }
         check_views_free(&V);
         free(X);
@@ -137,7 +145,7 @@ static void test_zero_and_tiny(void)
 {
     double *X = gauss(8, 600, 1.0, 8, 0.05, 50);
     as_matrix A;
-    as_sample S;
+    as_result S;
     as_common c;
     int64_t j, t;
     as_common_init(&c);
@@ -147,18 +155,18 @@ static void test_zero_and_tiny(void)
         int odd = 0;
         for (t = 0; t < S.k; t++) odd += S.index[t] % 2;
         CHECK(odd == 0 && S.k > 0, "zero columns: %d of %lld kept columns are zero", odd, (long long)S.k);
-        as_sample_free(&S, &c);
+        as_result_free(&S, &c);
     }
     for (t = 0; t < 8 * 600; t++) X[t] *= 1e-150;
     if (run_checked("entries 1e-150", &A, 0.01, 0, &S) == AS_OK) {
         CHECK(S.k == 0 && S.m == 0 && S.metrics.rel == S.metrics.baseline && S.metrics.rel <= 0.01,
               "entries 1e-150: %lld columns, rel %g, baseline %g", (long long)S.k, S.metrics.rel, S.metrics.baseline);
-        as_sample_free(&S, &c);
+        as_result_free(&S, &c);
     }
     memset(X, 0, sizeof(double) * 8 * 600);
     if (run_checked("X = 0", &A, 0.01, 0, &S) == AS_OK) {
         CHECK(S.k == 0 && S.metrics.rel == 0, "X = 0: %lld columns, rel %g", (long long)S.k, S.metrics.rel);
-        as_sample_free(&S, &c);
+        as_result_free(&S, &c);
     }
     free(X);
 }
@@ -176,7 +184,7 @@ static void test_budget(void)
         double prev = INFINITY;
         as_view_dense(&A, 10, 1200, X, 10);
         for (b = 4; b <= 32; b *= 2) {
-            as_sample S;
+            as_result S;
             as_common c;
             char what[64];
             as_common_init(&c);
@@ -184,7 +192,7 @@ static void test_budget(void)
             if (run_checked(what, &A, NAN, b, &S) != AS_OK) continue;
             CHECK(S.metrics.rel < prev, "%s: rel %g, not below %g of half the budget", what, S.metrics.rel, prev);
             prev = S.metrics.rel;
-            as_sample_free(&S, &c);
+            as_result_free(&S, &c);
         }
         free(X);
     }
@@ -195,7 +203,7 @@ static void test_missed(void)
 {
     double *X = gauss(3, 5, 1.0, 3, 1.0, 70);
     as_matrix A;
-    as_sample S;
+    as_result S;
     as_common c;
     as_greedy_options o;
     char buf[256];
@@ -207,12 +215,12 @@ static void test_missed(void)
     CHECK(S.metrics.rel > 1e-15 && S.k <= 5, "missed: rel %g with %lld columns", S.metrics.rel, (long long)S.k);
     CHECK(as_target_warning(&S, buf, sizeof buf) != NULL && strstr(buf, "was not met") != NULL,
           "missed: warning '%s'", buf);
-    CHECK(as_sample_warning(&S, buf, sizeof buf) == NULL, "missed: an overflow warning '%s'", buf);
-    as_sample_free(&S, &c);
+    CHECK(as_result_warning(&S, buf, sizeof buf) == NULL, "missed: an overflow warning '%s'", buf);
+    as_result_free(&S, &c);
     o.rel = 0.5;
     CHECK(as_greedy(&A, &o, &S, &c) == AS_OK && S.metrics.rel <= 0.5 &&
           as_target_warning(&S, buf, sizeof buf) == NULL, "met: rel %g, warning", S.metrics.rel);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(X);
 }
 
@@ -221,7 +229,7 @@ static void test_bad(void)
 {
     double *X = gauss(4, 50, 1.0, 4, 0.3, 80);
     as_matrix A;
-    as_sample S;
+    as_result S;
     as_common c;
     as_greedy_options o;
     int st;
@@ -267,10 +275,10 @@ static void test_fields(void)
 {
     const char *want[] = {"Y", "index", "weight", "m", "k", "error", "rel_error", "r", "baseline", "eps_spectral",
                           "bound", "method", "time", "error_time", "rel_target", "max_columns", "approach", "rounds"};
-    as_sample S;
+    as_result S;
     int t, n = 0, ok = 1;
     char buf[32];
-    as_sample_init(&S);
+    as_result_init(&S);
     S.call = AS_FOR_GREEDY;
     for (t = 0; t < as_field_count(); t++) {
         const as_field *f = as_field_at(t);
@@ -287,7 +295,7 @@ static void test_fields(void)
 /* ---------------------------------------------------------------- refit */
 /* A sample and its refit: the same columns (fewer or as many), rel not raised,
    refit_rel the sample's own rel, no estimate. */
-static void check_refit(const char *what, const as_matrix *X, const as_sample *plain, const as_sample *fit)
+static void check_refit(const char *what, const as_matrix *X, const as_result *plain, const as_result *fit)
 {
     as_metrics M = measure(X, fit);
     int64_t a = 0, t;
@@ -317,7 +325,7 @@ static void test_refit(void)
     as_common c;
     as_rand_options ro;
     as_det_options dopt;
-    as_sample plain, fit;
+    as_result plain, fit;
     int kind, lowered = 0;
     as_common_init(&c);
     check_views_make(&V, 10, 2000, X);
@@ -335,8 +343,8 @@ static void test_refit(void)
         CHECK(as_rand(A, &ro, &fit, &c) == AS_OK, "%s: %s", what, c.msg);
         check_refit(what, A, &plain, &fit);
         lowered += fit.metrics.rel < 0.5 * plain.metrics.rel;
-        as_sample_free(&plain, &c);
-        as_sample_free(&fit, &c);
+        as_result_free(&plain, &c);
+        as_result_free(&fit, &c);
     }
     CHECK(lowered == 3, "the refit halves rel of a norm-Poisson sample on %d of 3 views", lowered);
     as_det_options_init(&dopt);
@@ -345,14 +353,14 @@ static void test_refit(void)
     CHECK(as_det(&V.D, &dopt, &fit, &c) == AS_OK, "det refit: %s", c.msg);
     check_refit("det refit", &V.D, &plain, &fit);
     CHECK(fit.eps_bound == plain.eps_bound, "det refit: eps_bound %g, %g", fit.eps_bound, plain.eps_bound);
-    as_sample_free(&plain, &c);
-    as_sample_free(&fit, &c);
+    as_result_free(&plain, &c);
+    as_result_free(&fit, &c);
     /* error = false: the refit still made, and the rel of its weights given (X X' at hand), no other metric */
     as_rand_options_init(&ro);
     ro.m = 60; ro.seed = 4; ro.refit = 1; ro.error = 0; ro.estimate = 0;
     CHECK(as_rand(&V.D, &ro, &fit, &c) == AS_OK && !isnan(fit.refit_rel) && fit.metrics.rel <= fit.refit_rel &&
           isnan(fit.metrics.inf) && isnan(fit.metrics.r), "refit without the metrics: %s", c.msg);
-    as_sample_free(&fit, &c);
+    as_result_free(&fit, &c);
     /* with keys: refused */
     ro.error = 1;
     CHECK(as_rand_qkv(&V.D, &V.S32, NULL, 0, &ro, &fit, &c) == AS_ERR_ARG && strstr(c.msg, "'refit'") && fit.index == NULL,
@@ -385,7 +393,7 @@ static void test_refit_empty(void)
     as_common c;
     as_rand_options ro;
     as_det_options dopt;
-    as_sample plain, fit;
+    as_result plain, fit;
     int k;
     as_common_init(&c);
     as_view_dense(&A, n, 100, Z, n);
@@ -411,8 +419,8 @@ static void test_refit_empty(void)
               fit.metrics.rel == fit.metrics.baseline && (fit.has & AS_HAS_REFIT),
               "%s: rel %g, refit_rel %g, the sample's rel %g, baseline %g", what, fit.metrics.rel, fit.refit_rel,
               plain.metrics.rel, fit.metrics.baseline);
-        as_sample_free(&plain, &c);
-        as_sample_free(&fit, &c);
+        as_result_free(&plain, &c);
+        as_result_free(&fit, &c);
     }
     free(Z);
     free(E);
@@ -457,7 +465,7 @@ static void test_wide_sparse(void)
     int64_t heavy;
     double *X = wide_input(d, &heavy);
     check_views V;
-    as_sample S[3];
+    as_result S[3];
     int t;
     CHECK(heavy > 256, "the input has %lld heavy columns, fewer than a block's 256", (long long)heavy);
     check_views_make(&V, n, d, X);
@@ -481,19 +489,19 @@ static void test_wide_sparse(void)
     for (t = 0; t < 3; t++) {
         as_common c;
         as_common_init(&c);
-        as_sample_free(&S[t], &c);
+        as_result_free(&S[t], &c);
     }
     {
         as_common c;
         as_greedy_options o;
-        as_sample S0;
+        as_result S0;
         as_common_init(&c);
         as_greedy_options_init(&o);
         o.k = 12;
         CHECK(as_greedy(&V.S32, &o, &S0, &c) == AS_OK && S0.k == 0 && S0.metrics.rel == S0.metrics.baseline,
               "wide sparse, budget 12: k %lld, rel %g, baseline %g (Y = 0 is better than the columns found)",
               (long long)S0.k, S0.metrics.rel, S0.metrics.baseline);
-        as_sample_free(&S0, &c);
+        as_result_free(&S0, &c);
     }
     check_views_free(&V);
     free(X);
@@ -514,7 +522,7 @@ static void test_kfree(void)
     for (v = 0; v < 2; v++)
         for (r = 0; r < 2; r++) {
             const as_matrix *A = v == 0 ? &V.S32 : &V.D;
-            as_sample S[3];
+            as_result S[3];
             as_metrics M;
             int t;
             for (t = 0; t < 3; t++) {
@@ -542,7 +550,7 @@ static void test_kfree(void)
             for (t = 0; t < 3; t++) {
                 as_common c;
                 as_common_init(&c);
-                as_sample_free(&S[t], &c);
+                as_result_free(&S[t], &c);
             }
         }
     check_views_free(&V);
@@ -563,7 +571,7 @@ static void test_sample_path(void)
     int r, t;
     check_views_make(&V, n, d, X);
     for (r = 0; r < 2; r++) {
-        as_sample S[2], T;
+        as_result S[2], T;
         as_metrics M;
         as_common c;
         as_greedy_options o;
@@ -604,19 +612,19 @@ static void test_sample_path(void)
         ro.seed = 7;
         CHECK(as_rand(&V.S32, &ro, &T, &c) == AS_OK && S[0].k < T.k,
               "sample path, rel %g: %lld columns, the target mode %lld", targets[r], (long long)S[0].k, (long long)T.k);
-        as_sample_free(&T, &c);
-        for (t = 0; t < 2; t++) as_sample_free(&S[t], &c);
+        as_result_free(&T, &c);
+        for (t = 0; t < 2; t++) as_result_free(&S[t], &c);
     }
     {
         as_common c;
         as_greedy_options o;
-        as_sample S;
+        as_result S;
         as_common_init(&c);
         as_greedy_options_init(&o);
         o.rel = 0.05;
         CHECK(as_greedy(&V.S32, &o, &S, &c) == AS_OK && S.approach == AS_APPROACH_ROUNDS,
               "approach auto on a 40 x 20000 input: not the rounds (%s)", c.msg);
-        as_sample_free(&S, &c);
+        as_result_free(&S, &c);
         as_greedy_options_init(&o);
         o.k = 50;
         o.approach = AS_APPROACH_SAMPLE;

@@ -2,6 +2,9 @@
 #define _POSIX_C_SOURCE 200112L
 #include "check.h"
 #include "as_internal.h"
+#include "det.h"
+#include "rand.h"
+#include "rng.h"
 #include <time.h>
 
 /* the drivers' block sizes as the core sets them (tests narrow them) */
@@ -343,7 +346,7 @@ static void test_path_gaps(void)
     as_common c;
     as_rand_options ro;
     as_det_options dop;
-    as_sample S;
+    as_result S;
     if (getenv("ATTSPARSE_UNTIMED")) return;
     X = gauss(n * d, 61);
     for (t = 0; t < n * d; t++) X[t] *= 0.01;

@@ -1,5 +1,8 @@
 /* test_metrics_calls.c: attention_error and sym_attention as single core calls (as_attention_error_xy, as_attention_error_gram, as_sym_attention) against a plain computation here. */
 #include "check.h"
+#include "metrics.h"
+#include "options.h"
+#include "rng.h"
 
 static double *random_dense(int64_t n, int64_t d, double scale, double dens, uint64_t seed)
 {
@@ -333,28 +336,28 @@ static void test_sym_attention(void)
    error of Att V said, each with what causes it. */
 static void test_sample_warning(void)
 {
-    as_sample S;
+    as_result S;
     char text[512];
-    as_sample_init(&S);
+    as_result_init(&S);
     S.rel_estimate = 0.1;
-    CHECK(as_sample_warning(&S, text, sizeof text) == NULL, "%s", text);
+    CHECK(as_result_warning(&S, text, sizeof text) == NULL, "%s", text);
     S.metrics.r = 400;
     S.metrics.rel = INFINITY;
     S.metrics.baseline = INFINITY;
-    CHECK(as_sample_warning(&S, text, sizeof text) &&
+    CHECK(as_result_warning(&S, text, sizeof text) &&
               strcmp(text, "the relative attention error overflows to Inf: max |X X'| = 400, so Att(X) has entries "
                            "near exp(-800); the spectral eps is unaffected") == 0, "%s", text);
     /* raw counts (logits in the thousands): rel itself finite but astronomically large, the baseline Inf */
     S.metrics.rel = 1e248;
-    CHECK(as_sample_warning(&S, text, sizeof text) &&
+    CHECK(as_result_warning(&S, text, sizeof text) &&
               strstr(text, "the relative attention error is far beyond any use and its baseline (Y = 0) overflows "
                            "to Inf: max |X X'| = 400") == text, "%s", text);
-    as_sample_init(&S);
+    as_result_init(&S);
     S.rel_estimate = INFINITY;
-    CHECK(as_sample_warning(&S, text, sizeof text) &&
+    CHECK(as_result_warning(&S, text, sizeof text) &&
               strstr(text, "the estimated relative attention error overflows to Inf: ") == text, "%s", text);
     S.out_error = INFINITY;
-    CHECK(as_sample_warning(&S, text, sizeof text) && strstr(text, "inf_estimate is unaffected; the error of Att V "
+    CHECK(as_result_warning(&S, text, sizeof text) && strstr(text, "inf_estimate is unaffected; the error of Att V "
                                                                    "overflows to Inf: V has entries above half"),
           "%s", text);
 }
@@ -390,6 +393,71 @@ static void test_failures(void)
     free(X);
 }
 
+static void test_metrics(void)
+{
+    int n = 6, d = 50, t;
+    double *X = check_random_matrix(n, d, 1.0, 8), *G = malloc(8 * n * n), *Z = calloc(n * n, 8), *Att = malloc(8 * n * n);
+    as_matrix A;
+    as_common c;
+    as_metrics M;
+    double rowsum = 0;
+    as_common_init(&c);
+    as_view_dense(&A, n, d, X, n);
+    as_gram(&A, -1, NULL, NULL, G, &c);
+    as_compare_gram(n, G, G, 1, &M, &c);
+    CHECK(M.inf == 0 && M.rel == 0 && fabs(M.eps_spectral) < 1e-12, "Y = X: errors 0 (eps %g)", M.eps_spectral);
+    as_compare_gram(n, G, Z, 0, &M, &c);
+    CHECK(M.rel == M.baseline && isnan(M.eps_spectral), "Y = 0: rel equals the baseline");
+    as_softmax(n, G, Att);
+    for (t = 0; t < n; t++) rowsum += Att[t * n];   /* first row */
+    CHECK(fabs(rowsum - 1) < 1e-14, "softmax rows sum to 1: %g", rowsum);
+    for (t = 0; t < n * n; t++) G[t] *= 1e6;         /* huge logits: no overflow */
+    as_softmax(n, G, Att);
+    CHECK(isfinite(Att[0]) && Att[0] > 0.99, "large logits stay finite: %g", Att[0]);
+    free(X); free(G); free(Z); free(Att);
+}
+
+/* The spectral eps by Cholesky (G clearly positive definite) against the
+   whitening's eigenvectors: full rank agrees to rounding; rank-deficient and
+   nearly singular G go to the whitening (the same bits). */
+static void test_spectral_routes(void)
+{
+    int n = 30, d = 400, kind, t;
+    for (kind = 0; kind < 3; kind++) {
+        double *X = check_random_matrix(n, d, 1.0, 40 + kind), *G = malloc(8 * n * n), *H = malloc(8 * n * n), *w;
+        int64_t idx[120];
+        double e_chol, e_white;
+        as_matrix A;
+        as_common c;
+        as_metrics M;
+        int64_t j, a;
+        /* kind 1: rows 20.. repeat rows 0..; kind 2: and a 1e-9 perturbation */
+        for (j = 0; kind > 0 && j < d; j++)
+            for (a = 20; a < n; a++)
+                X[a + j * n] = X[a - 20 + j * n] + (kind == 2 ? 1e-9 * X[a + j * n] : 0.0);
+        w = malloc(8 * 120);
+        for (t = 0; t < 120; t++) { idx[t] = 3 * t + 1; w[t] = 1.5 + 0.01 * t; }
+        as_common_init(&c);
+        as_view_dense(&A, n, d, X, n);
+        CHECK(as_gram(&A, -1, NULL, NULL, G, &c) == AS_OK && as_gram(&A, 120, idx, w, H, &c) == AS_OK, "%s", c.msg);
+        as_compare_gram(n, G, H, 1, &M, &c);
+        e_chol = M.eps_spectral;
+        c.tune.spectral_chol = 0;
+        as_compare_gram(n, G, H, 1, &M, &c);
+        c.tune.spectral_chol = 1;
+        e_white = M.eps_spectral;
+        CHECK(c.status == AS_OK && isfinite(e_chol) && e_chol > 0.1,
+              "spectral routes, kind %d: eps %g (a sample of 120 of 400 columns)", kind, e_chol);
+        if (kind == 0)
+            CHECK(fabs(e_chol - e_white) <= 1e-10 * fmax(1.0, e_white),
+                  "full rank: Cholesky eps %.17g, whitening eps %.17g", e_chol, e_white);
+        else
+            CHECK(e_chol == e_white, "kind %d: the Cholesky route taken (eps %.17g vs the whitening's %.17g)",
+                  kind, e_chol, e_white);
+        free(X); free(G); free(H); free(w);
+    }
+}
+
 int main(void)
 {
     test_error_xy();
@@ -400,5 +468,7 @@ int main(void)
     test_sym_attention();
     test_sample_warning();
     test_failures();
+    test_metrics();
+    test_spectral_routes();
     return check_report("test_metrics_calls");
 }

@@ -1,6 +1,7 @@
 /* test_nnls.c: the nonnegative least-squares solver on its own (as_nnls_solve): the KKT conditions of its answer and its objective against a brute force over every support, on small random problems, rank-deficient ones included, with and without banned unknowns. */
 #include "nnls.h"
 #include "check.h"
+#include "rng.h"
 
 #define KMAX 8
 

@@ -1,5 +1,10 @@
 /* test_options.c: the option table and setter by name; metrics, b and the column budget from the one call. */
 #include "check.h"
+#include "det.h"
+#include "estimate.h"
+#include "metrics.h"
+#include "options.h"
+#include "rand.h"
 
 static double *example(int n, int d, uint64_t seed)
 {
@@ -137,7 +142,7 @@ static void test_one_call(void)
     as_common c;
     as_rand_options r;
     as_det_options o;
-    as_sample S;
+    as_result S;
     as_metrics M;
     as_common_init(&c);
     as_view_dense(&X, n, d, x, n);
@@ -148,17 +153,17 @@ static void test_one_call(void)
     CHECK(as_attention_error(&X, S.k, S.index, S.weight, 1, &M, &c) == AS_OK, "%s", c.msg);
     CHECK(same_metrics(&S.metrics, &M, 1e-12), "rand metrics %g %g", S.metrics.rel, M.rel);
     CHECK(S.time >= 0 && S.error_time >= 0 && isnan(S.b) && S.max_columns == 0, "rand times");
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
 
     r.error = 0;
     CHECK(as_rand(&X, &r, &S, &c) == AS_OK && isnan(S.metrics.rel) && isnan(S.metrics.eps_spectral) &&
           isnan(S.error_time), "error = 0: no metrics");
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     r.spectral = 1;   /* the documented side: spectral alone is computed */
     CHECK(as_rand(&X, &r, &S, &c) == AS_OK && isnan(S.metrics.rel) && isnan(S.metrics.inf) &&
           isfinite(S.metrics.eps_spectral) && fabs(S.metrics.eps_spectral - M.eps_spectral) < 1e-10,
           "error = 0, spectral = 1: eps_spectral %g", S.metrics.eps_spectral);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
 
     as_det_options_init(&o);
     o.eps = 0.4;
@@ -173,11 +178,11 @@ static void test_one_call(void)
     CHECK(as_attention_error(&X, S.k, S.index, S.weight, 1, &M, &c) == AS_OK &&
           same_metrics(&S.metrics, &M, 1e-10) && S.metrics.eps_spectral <= S.eps_bound + 1e-10,
           "det metrics from its own X X': %g %g", S.metrics.rel, M.rel);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     o.error = 0;
     CHECK(as_det(&X, &o, &S, &c) == AS_OK && isnan(S.metrics.inf) && isnan(S.metrics.eps_spectral),
           "det error = 0");
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(x);
 }
 

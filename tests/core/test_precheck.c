@@ -1,6 +1,8 @@
 /* test_precheck.c: the traps said before any work (core/precheck.c): X transposed at the boundary of its rule, the same words from the shape alone (an X read by blocks) as from the matrix, logits that overflow and Y = 0 within the target with the scale that fixes them, an empty X. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include "check.h"
+#include "precheck.h"
+#include "rng.h"
 #include <string.h>
 
 static void test_shape(void)

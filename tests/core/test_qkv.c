@@ -1,6 +1,13 @@
 /* test_qkv.c: the stacked view [Q; K] against a copied stacked matrix, norm products with K = Q, cross Grams and Att(Q, K) V against plain loops, the spectral bound, bad inputs. */
 #include "check.h"
 #include "as_internal.h"
+#include "det.h"
+#include "estimate.h"
+#include "gram.h"
+#include "metrics.h"
+#include "qk.h"
+#include "rand.h"
+#include "rng.h"
 #include <string.h>
 
 /* A context for these tests: small inputs on several threads too (the bits
@@ -83,7 +90,7 @@ static void test_view_vs_copy(int64_t n1, int64_t n2, int64_t d, double dens, in
     as_matrix S;
     const as_matrix *qs[2], *ks[2];
     as_rand_options o;
-    as_sample a, b;
+    as_result a, b;
     as_common c;
     int vq, vk;
     check_views_make(&VQ, n1, d, Q);
@@ -112,9 +119,9 @@ static void test_view_vs_copy(int64_t n1, int64_t n2, int64_t d, double dens, in
                 CHECK(memcmp(a.weight, b.weight, sizeof(double) * (size_t)a.k) == 0,
                       "prob %d views %d%d: other weights than the copy's", prob, vq, vk);
             }
-            as_sample_free(&a, &c);
+            as_result_free(&a, &c);
         }
-    as_sample_free(&b, &c);
+    as_result_free(&b, &c);
     check_views_free(&VQ); check_views_free(&VK); check_views_free(&VZ);
     free(Q); free(K); free(Z);
 }
@@ -131,7 +138,7 @@ static void test_metrics(int64_t n1, int64_t n2, int64_t d, int64_t dv, double s
     check_views VQ, VK;
     as_matrix S;
     as_rand_options o;
-    as_sample s;
+    as_result s;
     as_qk_metrics M;
     as_common c;
     int64_t i, j, l;
@@ -192,7 +199,7 @@ static void test_metrics(int64_t n1, int64_t n2, int64_t d, int64_t dv, double s
             diff = fmax(diff, fabs(out[i + l * n1] - y));
         }
     CHECK(diff <= 1e-13, "attention(Q, K, V) by blocks differs from the plain one by %g", diff);
-    as_sample_free(&s, &c);
+    as_result_free(&s, &c);
     check_views_free(&VQ); check_views_free(&VK);
     free(Q); free(K); free(V); free(L); free(Lh); free(A); free(Ah); free(out);
 }
@@ -206,7 +213,7 @@ static void test_q_equals_k(void)
     check_views V;
     as_matrix S;
     as_rand_options o;
-    as_sample a, b;
+    as_result a, b;
     as_metrics M;
     as_qk_metrics MQ;
     as_common c;
@@ -229,8 +236,8 @@ static void test_q_equals_k(void)
     CHECK(fabs(MQ.att.eps_spectral - M.eps_spectral) <= 1e-8 && fabs(MQ.att.bound - M.bound) <= 1e-8,
           "K = Q: eps %g vs %g, bound %g vs %g", MQ.att.eps_spectral, M.eps_spectral, MQ.att.bound, M.bound);
     CHECK(isnan(MQ.out_error), "no V: out_error should be NaN, got %g", MQ.out_error);
-    as_sample_free(&a, &c);
-    as_sample_free(&b, &c);
+    as_result_free(&a, &c);
+    as_result_free(&b, &c);
     check_views_free(&V);
     free(X);
 }
@@ -243,7 +250,7 @@ static void test_det(void)
     check_views VQ, VK;
     as_matrix S;
     as_det_options o;
-    as_sample s;
+    as_result s;
     as_qk_metrics M;
     as_common c;
     int search;
@@ -263,7 +270,7 @@ static void test_det(void)
         CHECK(M.att.eps_spectral <= s.eps_bound + 1e-9 && s.eps_bound <= o.eps,
               "search %d: eps %g above the det bound %g", search, M.att.eps_spectral, s.eps_bound);
         CHECK(M.att.rel <= M.att.bound, "search %d: rel %g above bound %g", search, M.att.rel, M.att.bound);
-        as_sample_free(&s, &c);
+        as_result_free(&s, &c);
     }
     check_views_free(&VQ); check_views_free(&VK);
     free(Q); free(K);
@@ -283,7 +290,7 @@ static void test_qkv_call(void)
     as_matrix QD, KD, S;
     as_rand_options o;
     as_det_options od;
-    as_sample a, b;
+    as_result a, b;
     as_common c;
     stack_dense(n1, n2, d, Q, K, &QD, &KD, &S);
     test_init(&c);
@@ -303,8 +310,8 @@ static void test_qkv_call(void)
     CHECK(a.k == b.k && memcmp(a.index, b.index, sizeof(int64_t) * (size_t)a.k) == 0 &&
           memcmp(a.weight, b.weight, sizeof(double) * (size_t)a.k) == 0, "the sample of [Q; K] differs");
     CHECK(isnan(b.metrics.eps_spectral) && isnan(b.error_time), "no metrics asked: eps %g", b.metrics.eps_spectral);
-    as_sample_free(&a, &c);
-    as_sample_free(&b, &c);
+    as_result_free(&a, &c);
+    as_result_free(&b, &c);
     /* V alone: as_rand's symmetric metrics, and out_error of Att(Q, Q) V */
     o.error = 1;
     o.spectral = -1;
@@ -326,8 +333,8 @@ static void test_qkv_call(void)
             oe = fmax(oe, fabs(yh - y));
         }
     CHECK(fabs(a.out_error - oe) <= 1e-9 * oe + 1e-15, "V alone: out_error %g vs plain %g", a.out_error, oe);
-    as_sample_free(&a, &c);
-    as_sample_free(&b, &c);
+    as_result_free(&a, &c);
+    as_result_free(&b, &c);
     /* det: the stacked view's columns, the metrics of Att(Q, K) within the bound */
     as_det_options_init(&od);
     od.eps = 0.5;
@@ -337,8 +344,8 @@ static void test_qkv_call(void)
     CHECK(a.k == b.k && memcmp(a.index, b.index, sizeof(int64_t) * (size_t)a.k) == 0, "det: another sample");
     CHECK(a.metrics.rel <= a.metrics.bound && a.out_rel_error <= a.metrics.bound && a.out_error >= 0,
           "det: rel %g, out_rel_error %g, bound %g", a.metrics.rel, a.out_rel_error, a.metrics.bound);
-    as_sample_free(&a, &c);
-    as_sample_free(&b, &c);
+    as_result_free(&a, &c);
+    as_result_free(&b, &c);
     /* bad V */
     V[3] = NAN;
     CHECK(as_rand_qkv(&QD, &KD, V, dv, &o, &a, &c) == AS_ERR_INPUT && strstr(c.msg, "V holds a NaN") &&
@@ -380,7 +387,7 @@ static int run_qk(void *arg, as_common *c)
 {
     fail_case *fc = arg;
     const as_matrix *Q = fc->Z->part[0], *K = fc->Z->part[1];
-    as_sample s;
+    as_result s;
     double out[12 * 3];
     int st;
     if (fc->det) {
@@ -396,7 +403,7 @@ static int run_qk(void *arg, as_common *c)
         o.spectral = 1;
         st = as_rand_qkv(Q, K, fc->V, 3, &o, &s, c);
     }
-    as_sample_free(&s, c);
+    as_result_free(&s, c);
     if (st != AS_OK) return st;
     return as_attention_qkv(Q, K, fc->V, 3, out, c);
 }
@@ -426,7 +433,7 @@ static void test_bad_inputs(void)
     double Q[6] = {1, 2, 3, 4, 5, 6}, K[4] = {1, 2, 3, 4}, bad[6] = {1, 2, NAN, 4, 5, 6}, out[6];
     as_matrix A, B, S;
     as_rand_options o;
-    as_sample s;
+    as_result s;
     as_common c;
     as_view_dense(&A, 2, 3, Q, 2);
     as_view_dense(&B, 2, 2, K, 2);
@@ -451,7 +458,7 @@ static void test_messages_name_k(void)
     as_matrix A, B;
     as_rand_options o;
     as_det_options od;
-    as_sample s;
+    as_result s;
     as_common c;
     test_init(&c);
     for (t = 0; t < n * d; t++) K[t] = 1e160 * Q[t];
@@ -557,7 +564,7 @@ static void test_memory(void)
     double est_mib = 24.0 * (double)N * (double)N / 1048576.0;
     as_matrix A, B, S;
     as_rand_options o;
-    as_sample s;
+    as_result s;
     as_common c;
     stack_dense(n1, n2, d, Q, K, &A, &B, &S);
     test_init(&c);
@@ -572,11 +579,11 @@ static void test_memory(void)
           "a cap below the stacked Grams of the estimate: %d %s", c.status, c.msg);
     o.estimate = AS_ESTIMATE_NONE;
     CHECK(as_rand(&S, &o, &s, &c) == AS_OK, "without the estimate: %s", c.msg);
-    as_sample_free(&s, &c);
+    as_result_free(&s, &c);
     o.estimate = AS_ESTIMATE_GAUSSIAN;
     o.mem_mb = 1.2 * est_mib;
     CHECK(as_rand(&S, &o, &s, &c) == AS_OK, "a cap above them: %s", c.msg);
-    as_sample_free(&s, &c);
+    as_result_free(&s, &c);
     free(Q); free(K);
 }
 

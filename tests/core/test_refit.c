@@ -1,8 +1,15 @@
 /* test_refit.c: the refit of option 'refit' without the k x k normal equations (refit_cd.c, taken above AS_REFIT_K_MAX columns): its result against the sample and the K-based fit, the same bits on any thread count, its memory check, its interrupt polls, every allocation and poll failing in turn. */
 #define _POSIX_C_SOURCE 200112L
-#include "attsparse.h"
+#include "as_internal.h"
 #include "refit_cd.h"
 #include "check.h"
+#include "estimate.h"
+#include "greedy.h"
+#include "metrics.h"
+#include "rand.h"
+#include "refit.h"
+#include "result.h"
+#include "rng.h"
 #include <string.h>
 
 /* n x d Gaussian times scale, a fraction dens of the entries nonzero. */
@@ -23,7 +30,7 @@ static int minimax_steps = -1;
 
 /* A norm-Poisson sample of about m columns (seed 4), refitted or not, with
    c->tune.refit_k_max = kmax, on `threads` threads, a cap `mem`. */
-static int sample(const as_matrix *X, double m, int refit, int64_t kmax, int threads, double mem, as_sample *S,
+static int sample(const as_matrix *X, double m, int refit, int64_t kmax, int threads, double mem, as_result *S,
                   as_common *c)
 {
     as_rand_options ro;
@@ -43,7 +50,7 @@ static int sample(const as_matrix *X, double m, int refit, int64_t kmax, int thr
     return st;
 }
 
-static int same_bits(const as_sample *a, const as_sample *b)
+static int same_bits(const as_result *a, const as_result *b)
 {
     return a->k == b->k && memcmp(a->index, b->index, sizeof(int64_t) * (size_t)a->k) == 0 &&
            memcmp(a->weight, b->weight, sizeof(double) * (size_t)a->k) == 0 && a->metrics.rel == b->metrics.rel;
@@ -58,7 +65,7 @@ static void test_small(void)
     double *X = gauss(10, 2000, 0.3, 0.1, 90);
     check_views V;
     as_common c;
-    as_sample plain, kfit, fit, fit3;
+    as_result plain, kfit, fit, fit3;
     int kind;
     check_views_make(&V, 10, 2000, X);
     for (kind = 0; kind < 3; kind++) {
@@ -90,10 +97,10 @@ static void test_small(void)
               plain.metrics.rel, kfit.metrics.rel);
         CHECK(fit.estimate_why == AS_WHY_REFIT && (fit.has & AS_HAS_REFIT), "view %d: the refit's fields", kind);
         CHECK(same_bits(&fit, &fit3), "view %d: 1 and 3 threads differ", kind);
-        as_sample_free(&plain, &c);
-        as_sample_free(&kfit, &c);
-        as_sample_free(&fit, &c);
-        as_sample_free(&fit3, &c);
+        as_result_free(&plain, &c);
+        as_result_free(&kfit, &c);
+        as_result_free(&fit, &c);
+        as_result_free(&fit3, &c);
     }
     check_views_free(&V);
     free(X);
@@ -109,7 +116,7 @@ static void test_memory(void)
     double *X = gauss(n, d, 1.0, 0.05, 91);
     as_matrix A;
     as_common c;
-    as_sample plain, fit;
+    as_result plain, fit;
     int st;
     as_view_dense(&A, n, d, X, n);
     CHECK(sample(&A, 2200, 0, AS_REFIT_K_MAX, 1, 0, &plain, &c) == AS_OK && plain.k > AS_REFIT_K_MAX,
@@ -118,14 +125,14 @@ static void test_memory(void)
     CHECK(st == AS_OK && fit.metrics.rel < plain.metrics.rel && fit.refit_rel == plain.metrics.rel,
           "K-free under memory = 40: status %d, rel %g, the sample's %g: %s", st, fit.metrics.rel, plain.metrics.rel,
           c.msg);
-    as_sample_free(&fit, &c);
+    as_result_free(&fit, &c);
     st = sample(&A, 2200, 1, 1000000, 1, 40, &fit, &c);
     CHECK(st == AS_ERR_TOOBIG && strstr(c.msg, "the refit") && fit.index == NULL,
           "the K-based fit under memory = 40: status %d: %s", st, c.msg);
     st = sample(&A, 2200, 1, AS_REFIT_K_MAX, 1, 0.5, &fit, &c);
     CHECK(st == AS_ERR_TOOBIG && strstr(c.msg, "the refit") && fit.index == NULL,
           "K-free under memory = 0.5: status %d: %s", st, c.msg);
-    as_sample_free(&plain, &c);
+    as_result_free(&plain, &c);
     free(X);
 }
 
@@ -140,7 +147,7 @@ static void test_polls(void)
     as_matrix A;
     as_common c;
     as_rand_options ro;
-    as_sample S;
+    as_result S;
     int st;
     /* not under ATTSPARSE_UNTIMED (valgrind: the BLAS runs emulated, tens of
        times slower, and the gaps mean nothing); the stop at every poll is
@@ -157,7 +164,7 @@ static void test_polls(void)
     gap_stop_after = 1e9;
     gap_start = cpu_s();
     st = as_rand(&A, &ro, &S, &c);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     gap_stop_after = cpu_s() - gap_start + 0.3;
     ro.refit = 1;
     gap_start = gap_last = cpu_s();
@@ -167,7 +174,7 @@ static void test_polls(void)
           (long long)n, (long long)d, st, gap_max);
     printf("test_refit: K-free refit %lld x %lld, m = 8000: polls at most %.3f s of CPU apart\n", (long long)n,
            (long long)d, gap_max);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(X);
 }
 
@@ -178,14 +185,14 @@ static int run_refit(void *arg, as_common *c)
 {
     refit_case *rc = arg;
     as_rand_options ro;
-    as_sample S;
+    as_result S;
     int st;
     as_rand_options_init(&ro);
     ro.m = 16; ro.seed = 3; ro.probabilities = AS_PROB_NORM; ro.sampling = AS_SAMPLING_POISSON;
     ro.refit = 1; ro.error = 0;
     c->tune.refit_k_max = 0;
     st = as_rand(rc->X, &ro, &S, c);
-    as_sample_free(&S, c);
+    as_result_free(&S, c);
     return st;
 }
 
@@ -230,7 +237,7 @@ static void mem_free(void *q)
    it allocated into *peak (MiB). */
 static as_common mem_c;   /* the run's hooks: its result freed with them */
 
-static int greedy_peak(const as_matrix *X, double rel, int64_t k, double mem, as_sample *S, double *peak, char *msg)
+static int greedy_peak(const as_matrix *X, double rel, int64_t k, double mem, as_result *S, double *peak, char *msg)
 {
     as_common c;
     as_greedy_options o;
@@ -261,7 +268,7 @@ static void test_greedy_memory(void)
     int64_t n = 60, d = 3000;
     double *X = gauss(n, d, 0.5, 0.05, 93), peak, need;
     check_views V;
-    as_sample S;
+    as_result S;
     char msg[512], text[512];
     int kind, st;
     check_views_make(&V, n, d, X);
@@ -275,7 +282,7 @@ static void test_greedy_memory(void)
         st = greedy_peak(A, NAN, 300, need + 0.01, &S, &peak, msg);
         CHECK(st == AS_OK && S.k > 100 && peak <= need + 0.01, "view %d: budget 300 under memory = %.2f: status %d, "
               "%lld columns, peak %.3f MiB: %s", kind, need + 0.01, st, (long long)(st == AS_OK ? S.k : -1), peak, msg);
-        if (st == AS_OK) as_sample_free(&S, &mem_c);
+        if (st == AS_OK) as_result_free(&S, &mem_c);
         /* the target: 1% needs more than 300 columns; a cap at the budget's */
         st = greedy_peak(A, 0.01, 0, need + 0.01, &S, &peak, msg);
         CHECK(peak <= need + 0.01, "view %d: rel = 0.01 under memory = %.2f: peak %.3f MiB", kind, need + 0.01, peak);
@@ -283,7 +290,7 @@ static void test_greedy_memory(void)
             CHECK((S.has & AS_HAS_MEMORY) && S.metrics.rel > 0.01 && as_target_warning(&S, text, sizeof text) &&
                   strstr(text, "'memory'"), "view %d: rel = 0.01 capped: rel %g, %lld columns", kind, S.metrics.rel,
                   (long long)S.k);
-            as_sample_free(&S, &mem_c);
+            as_result_free(&S, &mem_c);
         } else
             CHECK(st == AS_ERR_TOOBIG && strstr(msg, "'memory'"), "view %d: rel = 0.01 capped: status %d: %s", kind, st,
                   msg);

@@ -1,5 +1,8 @@
 /* test_sample.c: the sampling's draws: binomial variates against their distribution, i.i.d. sampling's multinomial counts for huge m. */
 #include "check.h"
+#include "estimate.h"
+#include "rand.h"
+#include "rng.h"
 #include <time.h>
 
 /* log of the Binomial(n, p) probability of k */
@@ -80,7 +83,7 @@ static void test_huge_m(void)
     as_matrix X;
     as_common c;
     as_rand_options o;
-    as_sample S;
+    as_result S;
     int seed;
     for (j = 0; j < d; j++)
         for (i = 0; i < n; i++) x[i + j * n] = as_rng_normal(3, 1, (uint64_t)(i + j * n)) * 0.1;
@@ -109,7 +112,7 @@ static void test_huge_m(void)
         CHECK(chisq < (d - 1) + 5 * sqrt(2.0 * (d - 1)), "seed %d: chi-square %.1f on %lld df", seed, chisq,
               (long long)(d - 1));
         CHECK(secs < 2, "seed %d: %.2f s of CPU time for m = %lld", seed, secs, (long long)o.m);
-        as_sample_free(&S, &c);
+        as_result_free(&S, &c);
     }
     free(x);
 }
@@ -126,7 +129,7 @@ static double *normal_matrix(int64_t n, int64_t d, double scale, int64_t heavy, 
     return x;
 }
 
-static int run_poisson(const as_matrix *X, int64_t m, int probabilities, uint64_t seed, as_sample *S)
+static int run_poisson(const as_matrix *X, int64_t m, int probabilities, uint64_t seed, as_result *S)
 {
     as_common c;
     as_rand_options o;
@@ -151,7 +154,7 @@ static void test_no_chance(void)
     int64_t n = 20, d = 100, t;
     double *x = normal_matrix(n, d, 1, -1, 1), *xh = normal_matrix(n, d, 0.1, 4, 40), *z = calloc(60, sizeof(double));
     as_matrix X, Xh, Z;
-    as_sample S;
+    as_result S;
     as_common cc;
     int seed, empty = 0, certain = 0, other = 0;
     as_common_init(&cc);
@@ -165,7 +168,7 @@ static void test_no_chance(void)
                   S.estimate_why == AS_WHY_EMPTY, "empty sample, seed %d: estimate %g (%s), why %d", seed,
                   S.rel_estimate, as_estimate_name(S.estimate), S.estimate_why);
         }
-        as_sample_free(&S, &cc);
+        as_result_free(&S, &cc);
     }
     CHECK(empty >= 5, "m = 1: %d empty samples of 10", empty);
     for (seed = 1; seed <= 40; seed++) {
@@ -179,7 +182,7 @@ static void test_no_chance(void)
             CHECK(S.rel_estimate > 0 && S.estimate == AS_ESTIMATE_GAUSSIAN, "seed %d, k = %lld: estimate %g",
                   seed, (long long)S.k, S.rel_estimate);
         }
-        as_sample_free(&S, &cc);
+        as_result_free(&S, &cc);
     }
     CHECK(certain >= 15 && other >= 1, "m = 4: %d samples of the certain column alone, %d others", certain, other);
     /* m far above d: every column certain and kept */
@@ -189,14 +192,30 @@ static void test_no_chance(void)
           "exact sample: estimate %g (%s)", S.rel_estimate, as_estimate_name(S.estimate));
     for (t = 0; t < S.k; t++) if (S.weight[t] != 1) break;
     CHECK(t == S.k, "every weight 1");
-    as_sample_free(&S, &cc);
+    as_result_free(&S, &cc);
     as_view_dense(&Z, 3, 20, z, 3);
     CHECK(run_poisson(&Z, 5, AS_PROB_NORM, 1, &S) == AS_OK && S.k == 0 && S.rel_estimate == 0 &&
           S.estimate == AS_ESTIMATE_EXACT, "X = 0: k = %lld, estimate %g", (long long)S.k, S.rel_estimate);
-    as_sample_free(&S, &cc);
+    as_result_free(&S, &cc);
     free(x);
     free(xh);
     free(z);
+}
+
+static void test_rng(void)
+{
+    double s = 0, s2 = 0, umin = 1, umax = 0;
+    int t, N = 200000;
+    CHECK(as_rng_u64(1, 2, 3) == as_rng_u64(1, 2, 3), "counter RNG is a function of its key");
+    CHECK(as_rng_u64(1, 2, 3) != as_rng_u64(1, 2, 4) && as_rng_u64(1, 2, 3) != as_rng_u64(2, 2, 3), "keys differ");
+    for (t = 0; t < N; t++) {
+        double z = as_rng_normal(9, 1, (uint64_t)t), u = as_rng_unif(9, 2, (uint64_t)t);
+        s += z; s2 += z * z;
+        if (u < umin) umin = u;
+        if (u > umax) umax = u;
+    }
+    CHECK(fabs(s / N) < 0.01 && fabs(s2 / N - 1) < 0.02, "normal mean %g var %g", s / N, s2 / N);
+    CHECK(umin > 0 && umax < 1 && umin < 1e-4 && umax > 1 - 1e-4, "uniform in (0,1): [%g, %g]", umin, umax);
 }
 
 int main(void)
@@ -204,5 +223,6 @@ int main(void)
     test_binomial();
     test_huge_m();
     test_no_chance();
+    test_rng();
     return check_report("test_sample");
 }

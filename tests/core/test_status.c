@@ -1,6 +1,10 @@
 /* test_status.c: the progress lines of long calls without 'verbose' (as_status, and the long steps' phases reported at the interrupt polls): which calls say what, a short call saying nothing, no line without a print hook, and the phase cleared after every call. The 2 s thresholds are set to 0 through c->tune so that every line is seen. */
-#include "attsparse.h"
+#include "as_internal.h"
 #include "check.h"
+#include "det.h"
+#include "greedy.h"
+#include "rand.h"
+#include "rng.h"
 #include <string.h>
 
 #define MAXLINES 4096
@@ -50,7 +54,7 @@ static void test_rand(void)
     as_matrix X;
     as_common c;
     as_rand_options o;
-    as_sample S;
+    as_result S;
     as_view_dense(&X, n, d, x, n);
     as_rand_options_init(&o);
     o.seed = 1;
@@ -65,17 +69,17 @@ static void test_rand(void)
     CHECK(count("rand: X X' for the exact check of target mode") >= 1 &&
               count("metrics: the error of Y against the exact X X'") >= 1,
           "the phases reported at their polls: %d metrics lines", count("metrics: "));
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     /* the same call with the default thresholds: a fraction of a second, no line */
     ctx(&c, 0);
     CHECK(as_rand(&X, &o, &S, &c) == AS_OK && nlines == 0 && c.phase == NULL, "short call: %d lines ('%s')", nlines,
           nlines ? lines[0] : "");
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     /* no hook: nothing printed, nothing broken */
     ctx(&c, 1);
     c.print_fn = NULL;
     CHECK(as_rand(&X, &o, &S, &c) == AS_OK && nlines == 0, "no print hook: %d lines", nlines);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(x);
 }
 
@@ -86,14 +90,14 @@ static void test_det(void)
     as_matrix X;
     as_common c;
     as_det_options o;
-    as_sample S;
+    as_result S;
     as_view_dense(&X, n, d, x, n);
     as_det_options_init(&o);
     o.eps = 0.5;
     ctx(&c, 1);
     CHECK(as_det(&X, &o, &S, &c) == AS_OK && count("det: iteration ") >= 1 && c.phase == NULL,
           "det: %s; %d lines, %d iterations reported", c.msg, nlines, count("det: iteration "));
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(x);
 }
 
@@ -104,7 +108,7 @@ static void test_greedy(void)
     as_matrix X;
     as_common c;
     as_greedy_options o;
-    as_sample S;
+    as_result S;
     as_view_dense(&X, n, d, x, n);
     as_greedy_options_init(&o);
     o.rel = 0.05;
@@ -113,7 +117,7 @@ static void test_greedy(void)
               count("greedy: round 1: ") == 1 && count("greedy") == nlines - count("metrics: ") && c.phase == NULL,
           "greedy: %s; %d lines, %d notes of a long run, first '%s'", c.msg, nlines,
           count("greedy: the first round took "), nlines ? lines[0] : "");
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(x);
 }
 
@@ -131,7 +135,7 @@ static void test_interrupted(void)
     as_matrix X;
     as_common c;
     as_rand_options o;
-    as_sample S;
+    as_result S;
     as_view_dense(&X, n, d, x, n);
     as_rand_options_init(&o);
     o.seed = 1;
@@ -139,7 +143,7 @@ static void test_interrupted(void)
     c.interrupt_fn = stop_now;
     CHECK(as_rand(&X, &o, &S, &c) == AS_ERR_INTERRUPT && c.phase == NULL, "interrupted: status %d, phase %s",
           c.status, c.phase ? c.phase : "NULL");
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     free(x);
 }
 

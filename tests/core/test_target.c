@@ -1,6 +1,11 @@
 /* test_target.c: the randomized method's target mode: the error estimate it picks by itself, and the shrink of m after a sample that meets the target. */
 #include "as_internal.h"
 #include "check.h"
+#include "estimate.h"
+#include "gram.h"
+#include "metrics.h"
+#include "rand.h"
+#include "rng.h"
 #include <string.h>
 
 /* 'estimate': the multiply-adds of the Grams against a hand count (the
@@ -19,7 +24,7 @@ static void test_estimate_auto(void)
     as_matrix A;
     as_common c;
     as_rand_options o;
-    as_sample S;
+    as_result S;
     for (j = 0; j < d; j++)
         for (i = 0; i < (j < 5 ? n : 2); i++)   /* 5 dense columns, the rest with 2 entries */
             X[(i + 3 * j) % n + j * n] = as_rng_normal(5, 1, (uint64_t)(j * n + i)) * 0.1;
@@ -39,15 +44,15 @@ static void test_estimate_auto(void)
     CHECK(as_rand(&A, &o, &S, &c) == AS_OK && isfinite(S.rel_estimate) && S.rel_estimate > 0 &&
           S.estimate == AS_ESTIMATE_GAUSSIAN && S.estimate_why == AS_WHY_MADE,
           "the default estimate is made: %g (%s): %s", S.rel_estimate, as_estimate_name(S.estimate), c.msg);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     o.estimate = AS_ESTIMATE_NONE;
     CHECK(as_rand(&A, &o, &S, &c) == AS_OK && isnan(S.rel_estimate) && S.estimate_why == AS_WHY_NOT_ASKED,
           "estimate none: %g: %s", S.rel_estimate, c.msg);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     o.estimate = AS_ESTIMATE_BOOTSTRAP;
     CHECK(as_rand(&A, &o, &S, &c) == AS_OK && isfinite(S.rel_estimate) && S.estimate == AS_ESTIMATE_BOOTSTRAP,
           "estimate bootstrap: %g (%s): %s", S.rel_estimate, as_estimate_name(S.estimate), c.msg);
-    as_sample_free(&S, &c);
+    as_result_free(&S, &c);
     {
         as_metrics M;
         o.estimate = AS_ESTIMATE_GAUSSIAN;
@@ -59,13 +64,13 @@ static void test_estimate_auto(void)
         CHECK(S.estimate == AS_ESTIMATE_GAUSSIAN && S.rel_estimate <= 0.02 && M.rel <= 0.02,
               "target mode: estimate %g (%s), exact %g (k = %lld, %d rounds)", S.rel_estimate,
               as_estimate_name(S.estimate), M.rel, (long long)S.k, S.rounds);
-        as_sample_free(&S, &c);
+        as_result_free(&S, &c);
         o.rel = NAN;
     }
     /* Poisson sampling: the Gram of the columns kept for certain made once,
        the estimate that of whole resamples to rounding, the sample the same */
     {
-        as_sample S2;
+        as_result S2;
         int64_t t, kc = 0;
         o.rel = NAN;
         o.m = 400;
@@ -85,8 +90,8 @@ static void test_estimate_auto(void)
               fabs(S.inf_estimate - S2.inf_estimate) <= 1e-12 * S2.inf_estimate,
               "split estimate %.17g / %.17g, whole %.17g / %.17g", S.rel_estimate, S.inf_estimate,
               S2.rel_estimate, S2.inf_estimate);
-        as_sample_free(&S, &c);
-        as_sample_free(&S2, &c);
+        as_result_free(&S, &c);
+        as_result_free(&S2, &c);
         o.sampling = AS_SAMPLING_IID;
     }
     free(X); free(s.p32); free(s.i32); free(s.p64); free(s.i64); free(s.x);
@@ -103,7 +108,7 @@ static int target_shrink_case(int heavy, int probabilities, double rel)
     as_common c;
     as_rand_options o;
     as_matrix A;
-    as_sample S, P;
+    as_result S, P;
     int n = 30, d = 6000, seed, fewer = 0;
     int64_t i, j, u;
     double *X = malloc(sizeof(double) * n * d);
@@ -145,8 +150,8 @@ static int target_shrink_case(int heavy, int probabilities, double rel)
               heavy, seed, (long long)P.m, (long long)P.k, P.rel_estimate, (long long)S.m, (long long)S.k,
               S.rel_estimate, S.rounds, (int)sub);
         fewer += S.k < P.k;
-        as_sample_free(&S, &c);
-        as_sample_free(&P, &c);
+        as_result_free(&S, &c);
+        as_result_free(&P, &c);
     }
     free(X);
     return fewer;

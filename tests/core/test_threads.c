@@ -1,6 +1,8 @@
 /* test_threads.c: the randomized algorithm's passes (sketch, Cholesky/QR, score, sampling) give the same bits for every thread count, index width and vector width. */
 #include "check.h"
 #include "as_internal.h"
+#include "rand.h"
+#include "rng.h"
 #include <string.h>
 
 /* A context for these tests: small inputs on several threads too (the bits
@@ -58,7 +60,7 @@ static csc make_csc(int64_t n, int64_t d, int64_t dup, uint64_t seed)
 
 static void csc_free(csc *s) { free(s->p32); free(s->i32); free(s->p64); free(s->i64); free(s->x); }
 
-static int same_sample(const as_sample *a, const as_sample *b)
+static int same_sample(const as_result *a, const as_result *b)
 {
     return a->k == b->k && a->m == b->m && a->rank == b->rank &&
            memcmp(a->index, b->index, 8 * (size_t)a->k) == 0 &&
@@ -72,7 +74,7 @@ static void check_invariance(const char *what, const as_matrix *X32, const as_ma
 {
     as_common c;
     as_rand_options o;
-    as_sample ref, other;
+    as_result ref, other;
     int64_t d = X32->ncol, rank = -1;
     double *lev_ref = malloc(8 * (size_t)d), *lev = malloc(8 * (size_t)d);
     int nt, avx;
@@ -92,12 +94,12 @@ static void check_invariance(const char *what, const as_matrix *X32, const as_ma
             CHECK(as_rand(X, &o, &other, &c) == AS_OK, "%s: %s", what, c.msg);
             CHECK(same_sample(&ref, &other), "%s: %d thread(s), avx2 %d, %s: same sample as 1 thread",
                   what, nt, avx, X == X64 ? "CSC64" : "CSC32");
-            as_sample_free(&other, &c);
+            as_result_free(&other, &c);
             CHECK(as_leverage(X, &o, lev, &rank, &c) == AS_OK, "%s: %s", what, c.msg);
             CHECK(memcmp(lev, lev_ref, 8 * (size_t)d) == 0, "%s: %d thread(s), avx2 %d: same leverage scores",
                   what, nt, avx);
         }
-    as_sample_free(&ref, &c);
+    as_result_free(&ref, &c);
     free(lev_ref);
     free(lev);
 }
@@ -150,7 +152,7 @@ int main(void)
         as_matrix D;
         as_common c;
         as_rand_options o;
-        as_sample a, b;
+        as_result a, b;
         for (t = 0; t < n * d; t++) X[t] = as_rng_normal(5, 1, (uint64_t)t);
         as_view_dense(&D, n, d, X, n);
         test_init(&c);
@@ -161,8 +163,8 @@ int main(void)
         c.nthreads = 2;
         CHECK(as_rand(&D, &o, &b, &c) == AS_OK, "%s", c.msg);
         CHECK(same_sample(&a, &b), "dense: 1 and 2 threads give the same sample");
-        as_sample_free(&a, &c);
-        as_sample_free(&b, &c);
+        as_result_free(&a, &c);
+        as_result_free(&b, &c);
         free(X);
     }
     csc_free(&full);

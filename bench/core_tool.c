@@ -1,10 +1,10 @@
-/* rand_tool.c: benchmark inputs (seeded, written once to binary files), their exact Gram, and phase timings  of as_rand. */
+/* core_tool.c: benchmark inputs (seeded, written once to binary files), their exact Gram, as_rand's phase timings and as_greedy's runs. */
 /* Usage:
-     rand_tool gen-sparse FILE n d nnz seed   Zipf-like document-term matrix, rows of unit norm
-     rand_tool gen-dense  FILE n d r seed     attsparse_example (n, d, r, seed)
-     rand_tool gram IN OUT [threads]          exact G = X X' (n x n doubles) of a file
-     rand_tool run IN [threads [m [reps]]]    as_rand phase timings (verbose hook), sample checksum
-     rand_tool greedy IN [NAME=VALUE ...] TARGET ...
+     core_tool gen-sparse FILE n d nnz seed   Zipf-like document-term matrix, rows of unit norm
+     core_tool gen-dense  FILE n d r seed     attsparse_example (n, d, r, seed)
+     core_tool gram IN OUT [threads]          exact G = X X' (n x n doubles) of a file
+     core_tool run IN [threads [m [reps]]]    as_rand phase timings (verbose hook), sample checksum
+     core_tool greedy IN [NAME=VALUE ...] TARGET ...
                                               as_greedy per target (a rel such as 0.02, or kN: a budget
                                               of N columns): columns kept, exact rel, rounds, seconds;
                                               NAME=VALUE sets the method's internal tunables (batch,
@@ -14,7 +14,10 @@
                                               the ablation table (make bench-greedy)
    File format (little-endian): "ASBIN001", int64 n, d, nnz, kind (0 dense, 1 CSC);
    dense: n*d doubles, column-major; CSC: int32 p[d+1], int32 i[nnz], double x[nnz]. */
-#include "attsparse.h"
+#include "as_internal.h"
+#include "greedy.h"
+#include "rand.h"
+#include "rng.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +39,7 @@ static double now(void)
 
 static void die(const char *what)
 {
-    fprintf(stderr, "rand_tool: %s\n", what);
+    fprintf(stderr, "core_tool: %s\n", what);
     exit(1);
 }
 
@@ -176,7 +179,7 @@ static void on_line(void *c, const char *line)
 }
 
 /* FNV-1a of the sample's index and weight bits (the same columns and weights: the same checksum). */
-static uint64_t sample_hash(const as_sample *S)
+static uint64_t sample_hash(const as_result *S)
 {
     uint64_t h = 1469598103934665603ULL;
     int64_t t;
@@ -193,14 +196,14 @@ int main(int argc, char **argv)
 {
     bin_matrix B;
     as_matrix X;
-    if (argc < 3) die("usage: rand_tool gen-sparse|gen-dense|gram|run FILE [threads [m [reps [rel]]]] ...");
+    if (argc < 3) die("usage: core_tool gen-sparse|gen-dense|gram|run FILE [threads [m [reps [rel]]]] ...");
     as_common_init(&ctx);
     memset(&B, 0, sizeof B);
     if (strcmp(argv[1], "gen-sparse") == 0 && argc == 7) {
         double t0 = now();
         gen_sparse(&B, atoll(argv[3]), atoll(argv[4]), atof(argv[5]), (uint64_t)atoll(argv[6]));
         write_bin(argv[2], &B);
-        printf("rand_tool: %s: sparse %lld x %lld, %lld nonzeros (%.1f s)\n", argv[2],
+        printf("core_tool: %s: sparse %lld x %lld, %lld nonzeros (%.1f s)\n", argv[2],
                (long long)B.n, (long long)B.d, (long long)B.nnz, now() - t0);
     } else if (strcmp(argv[1], "gen-dense") == 0 && argc == 7) {
         B.n = atoll(argv[3]); B.d = atoll(argv[4]); B.kind = 0; B.nnz = B.n * B.d;
@@ -208,7 +211,7 @@ int main(int argc, char **argv)
         if (!B.x) die("out of memory");
         if (as_example(B.n, B.d, atof(argv[5]), (uint64_t)atoll(argv[6]), B.x, &ctx) != AS_OK) die(ctx.msg);
         write_bin(argv[2], &B);
-        printf("rand_tool: %s: dense %lld x %lld\n", argv[2], (long long)B.n, (long long)B.d);
+        printf("core_tool: %s: dense %lld x %lld\n", argv[2], (long long)B.n, (long long)B.d);
     } else if (strcmp(argv[1], "gram") == 0 && argc >= 4) {
         double *G, t0;
         FILE *f;
@@ -219,13 +222,13 @@ int main(int argc, char **argv)
         if (!G) die("out of memory");
         t0 = now();
         if (as_gram(&X, -1, NULL, NULL, G, &ctx) != AS_OK) die(ctx.msg);
-        printf("rand_tool: exact Gram of %s in %.2f s\n", argv[2], now() - t0);
+        printf("core_tool: exact Gram of %s in %.2f s\n", argv[2], now() - t0);
         f = fopen(argv[3], "wb");
         if (!f || fwrite(G, 8, (size_t)(B.n * B.n), f) != (size_t)(B.n * B.n) || fclose(f) != 0)
             die("cannot write the Gram file");
     } else if (strcmp(argv[1], "run") == 0) {
         as_rand_options o;
-        as_sample S;
+        as_result S;
         int reps = argc > 5 ? atoi(argv[5]) : 1, r;
         read_bin(argv[2], &B);
         view(&B, &X);
@@ -243,10 +246,10 @@ int main(int argc, char **argv)
             c_last = cpu();
             if (as_rand(&X, &o, &S, &ctx) != AS_OK) die(ctx.msg);
             h = sample_hash(&S);
-            printf("rand_tool: as_rand %.3f s (threads %d): m %lld, k %lld, rank %lld, s1 %lld, s %lld, s2 %lld, checksum %016llx\n",
+            printf("core_tool: as_rand %.3f s (threads %d): m %lld, k %lld, rank %lld, s1 %lld, s %lld, s2 %lld, checksum %016llx\n",
                    now() - t_start, ctx.nthreads, (long long)S.m, (long long)S.k, (long long)S.rank,
                    (long long)S.s1, (long long)S.s, (long long)S.s2, (unsigned long long)h);
-            as_sample_free(&S, &ctx);
+            as_result_free(&S, &ctx);
         }
     } else if (strcmp(argv[1], "greedy") == 0) {
         int t, approach = AS_APPROACH_AUTO;
@@ -257,7 +260,7 @@ int main(int argc, char **argv)
         for (t = 3; t < argc; t++) {
             const char *a = argv[t], *eq = strchr(a, '=');
             as_greedy_options o;
-            as_sample S;
+            as_result S;
             double t0;
             if (eq) {
                 double v = atof(eq + 1);
@@ -287,11 +290,11 @@ int main(int argc, char **argv)
             t0 = t_start = t_last = now();
             c_last = cpu();
             if (as_greedy(&X, &o, &S, &ctx) != AS_OK) die(ctx.msg);
-            printf("rand_tool: greedy %s %s: k %lld, rel %.4g%%, baseline %.4g%%, rounds %lld, checksum %016llx, %.2f s\n",
+            printf("core_tool: greedy %s %s: k %lld, rel %.4g%%, baseline %.4g%%, rounds %lld, checksum %016llx, %.2f s\n",
                    argv[2], a, (long long)S.k, 100 * S.metrics.rel, 100 * S.metrics.baseline, (long long)S.m,
                    (unsigned long long)sample_hash(&S), now() - t0);
-            as_sample_free(&S, &ctx);
+            as_result_free(&S, &ctx);
         }
-    } else die("usage: rand_tool gen-sparse|gen-dense|gram|run|greedy FILE ...");
+    } else die("usage: core_tool gen-sparse|gen-dense|gram|run|greedy FILE ...");
     return 0;
 }
