@@ -7,8 +7,12 @@
    bit; word the result's field 'method'; fname the user's function; options
    its options struct; fit the function that fits the options to X's shape
    (NULL: none); in_memory NULL when X may come by blocks, else why the
-   method needs X in memory. A new method is one row here, its option rows
-   (options.c) and its own files. */
+   method needs X in memory. A new method touches nine files of code: this
+   row; its init/run wrappers (methods.c); its option rows and functions
+   (options.c) and its AS_FOR_* bit (attsparse.h); its own .c file and module
+   header; R/attsparse.R (its R function) and NAMESPACE; its Octave function
+   (octave/inst/<name>.m). The R glue, the Octave gateway, print and summary
+   follow the tables. */
 #define AS_METHOD_ROWS(ROW)                                                                     \
     ROW(rand, AS_FOR_RAND, "randomized", "attsparse_rand", as_rand_options, NULL, NULL)          \
     ROW(det, AS_FOR_DET, "deterministic", "attsparse_det", as_det_options, NULL,                  \
