@@ -117,3 +117,16 @@
 %!     assert (isequal (i1.index, i0.index));
 %!   endif
 %! endfor
+
+## A target below what sampling can reach: every column kept for certain
+## (weight 1: Y is X, its error 0), with or without the exact error.
+%!test
+%! randn ("state", 1);
+%! X = randn (10, 40) / 7;
+%! for err = [true, false]
+%!   [Y, ~, info] = attsparse_rand (X, "rel", 1e-6, "seed", 1, "error", err);
+%!   assert (sort (info.index(:))', 1:40);
+%!   assert (all (info.weight == 1));
+%!   assert (info.rel_estimate, 0);
+%!   assert (attention_error (X, Y).rel < 1e-12);
+%! endfor

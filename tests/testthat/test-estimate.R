@@ -116,3 +116,18 @@ test_that("target mode with the exact error grows a sample whose exact rel misse
     if (attention_error(X, off$Y)$rel <= 0.02) expect_identical(on$index, off$index)
   }
 })
+
+# A target below what sampling can reach: the target mode keeps every column, and grows until every
+# one is kept for certain (weight 1: Y is X, its error 0), not stopping at a sample that keeps every
+# column with some of them by chance (weights above 1).
+test_that("target mode at a tiny target ends with Y = X", {
+  set.seed(1)
+  X <- matrix(rnorm(10 * 40), 10) / 7
+  for (err in c(TRUE, FALSE)) {
+    r <- attsparse_rand(X, rel = 1e-6, seed = 1, error = err)
+    expect_equal(sort(r$index), 1:40)
+    expect_true(all(r$weight == 1))
+    expect_equal(r$rel_estimate, 0)
+    expect_lt(attention_error(X, r$Y)$rel, 1e-12)
+  }
+})
