@@ -206,16 +206,20 @@ static double as_target_predict(const as_tsample *S, const double *prob, double 
     return ceil(hi);
 }
 
+/* The kept columns of s left to chance (q < 1): the terms its estimate rests on. */
+static int64_t as_tsample_chance(const as_tsample *s)
+{
+    int64_t t, ku = 0;
+    for (t = 0; t < s->S.k; t++) ku += s->q[t] < 1;
+    return ku;
+}
+
 /* Nonzero when s keeps every column of positive probability with
    certainty (q = 1): Y is X then, less its zero columns, and no larger m
    changes it. */
 static int as_tsample_whole(const as_target *T, const as_tsample *s)
 {
-    int64_t t;
-    if (s->S.k < T->kpos) return 0;
-    for (t = 0; t < s->S.k; t++)
-        if (s->q[t] < 1) return 0;
-    return 1;
+    return s->S.k >= T->kpos && as_tsample_chance(s) == 0;
 }
 
 /* The next sample after the kept one S (estimate e at m): bigger when S
@@ -245,15 +249,20 @@ static int64_t as_target_next_m(const as_target *T)
        a variance estimate from few terms (off by tens of percent, more with
        unequal terms, and the predicted m by its square): at most
        AS_TARGET_GROW times the last m a round then */
-    if (mn > AS_TARGET_GROW * (double)m) {
-        int64_t t, ku = 0;
-        for (t = 0; t < S->S.k; t++) ku += S->q[t] < 1;
-        if (ku < AS_TARGET_FEW) mn = AS_TARGET_GROW * (double)m;
-    }
+    if (mn > AS_TARGET_GROW * (double)m && as_tsample_chance(S) < AS_TARGET_FEW) mn = AS_TARGET_GROW * (double)m;
     /* below an m that met it */
     if (T->met_m > 0 && mn >= (double)T->met_m) mn = floor(sqrt((double)m * (double)T->met_m));
     if (mn <= (double)m) return 0;
     return mn < (double)AS_M_MAX ? (int64_t)mn : AS_M_MAX;
+}
+
+/* The next sample of the picked probabilities at m: T->T, pending, a round more. */
+static int as_target_next(as_target *T, int64_t m, as_common *c)
+{
+    if (as_target_draw(T, T->best, m, &T->T, c) != AS_OK) return c->status;
+    T->rounds++;
+    T->pending = 2;
+    return AS_OK;
 }
 
 /* Decide after the kept sample S: draw the next sample (T->T, pending) or finish. */
@@ -264,10 +273,7 @@ static int as_target_decide(as_target *T, as_common *c)
         T->done = 1;
         return AS_OK;
     }
-    if (as_target_draw(T, T->best, mn, &T->T, c) != AS_OK) return c->status;
-    T->rounds++;
-    T->pending = 2;
-    return AS_OK;
+    return as_target_next(T, mn, c);
 }
 
 /* After the pilots' estimates: pick one, and the floor of eps. Each pilot's
@@ -292,12 +298,12 @@ static int as_target_pick(as_target *T, as_common *c)
             mn = as_target_predict(p, T->prob, T->total, e, T->o->rel);
             if (isnan(mn)) kx = e <= T->o->rel ? (double)p->S.k : INFINITY;
             else {
-                int64_t j, ku = 0;
+                int64_t j;
                 double mp = mn > floor_m ? mn : floor_m;
                 /* an estimate from few columns left to chance predicts m by its
                    square (as_target_next_m): judged at the m the next round draws */
-                for (j = 0; j < p->S.k; j++) ku += p->q[j] < 1;
-                if (ku < AS_TARGET_FEW && mp > AS_TARGET_GROW * (double)p->m) mp = AS_TARGET_GROW * (double)p->m;
+                if (mp > AS_TARGET_GROW * (double)p->m && as_tsample_chance(p) < AS_TARGET_FEW)
+                    mp = AS_TARGET_GROW * (double)p->m;
                 for (kx = 0, j = 0; j < T->d; j++) kx += fmin(1.0, mp * T->prob[j] / T->total);
             }
             /* a pilot that meets the target is itself an answer of k columns */
@@ -338,10 +344,7 @@ static int as_target_pick(as_target *T, as_common *c)
         if (T->mmin < T->mfloor) T->mmin = T->mfloor;
         if (T->mfloor > T->S.m) {
             T->met_m = 0;
-            if (as_target_draw(T, T->best, T->mfloor, &T->T, c) != AS_OK) return c->status;
-            T->rounds++;
-            T->pending = 2;
-            return AS_OK;
+            return as_target_next(T, T->mfloor, c);
         }
     }
     return as_target_decide(T, c);
@@ -399,12 +402,12 @@ static int as_target_check(as_target *T, const as_matrix *Xv, as_common *c)
     int64_t mn;
     if (as_target_exact_rel(T, Xv, &T->S, &exact, c) != AS_OK) return c->status;
     T->done = 1;
-    f = exact / T->o->rel;
     if (!(exact > T->o->rel) || as_tsample_whole(T, &T->S) || T->S.m >= AS_M_MAX ||
         T->exact_rounds >= AS_TARGET_EXACT_ROUNDS) {
         T->checked = 1;
         return AS_OK;
     }
+    f = exact / T->o->rel;
     f = fmin((double)AS_TARGET_GROW, fmax(1.25, f * f));
     mn = f * (double)T->S.m < (double)AS_M_MAX ? (int64_t)ceil(f * (double)T->S.m) : AS_M_MAX;
     as_progress(c, "target: the exact rel of m = %lld (k = %lld) is %.3g, above the target: m = %lld next",
@@ -413,10 +416,8 @@ static int as_target_check(as_target *T, const as_matrix *Xv, as_common *c)
         as_status(c, "rand: target: %lld columns have exact rel %.3g%% (estimated %.3g%%), above the target %.3g%%: "
                   "a larger sample, %.1f s", (long long)T->S.S.k, 100 * exact, 100 * T->S.S.rel_estimate,
                   100 * T->o->rel, as_wtime() - c->started);
-    if (as_target_draw(T, T->best, mn, &T->T, c) != AS_OK) return c->status;
-    T->rounds++;
+    if (as_target_next(T, mn, c) != AS_OK) return c->status;
     T->exact_rounds++;
-    T->pending = 2;
     T->checking = 1;
     T->done = 0;
     return AS_OK;
