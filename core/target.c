@@ -45,7 +45,9 @@
    each certain one split into many small ones, the others of norm at most
    beta rank / m). out->rounds counts the samples of the chosen
    probabilities, dropped ones too. X X' is formed only when the exact error
-   is asked for, and then checks the sample chosen (as_target_check). */
+   is asked for, and then judges the pilots too and checks the sample chosen,
+   growing one that misses and shrinking one that meets the target
+   (as_target_check, as_target_shrink). */
 
 /* A sample of target mode: Poisson with m from the picked probabilities; q
    of each kept column. A larger m keeps a superset of the columns. */
@@ -70,6 +72,7 @@ struct as_target {
     int64_t ngathered;
     const double *G;             /* X X' (the exact error asked for), or NULL                */
     int checking, checked, exact_rounds;  /* the exact check: growing; done; its rounds     */
+    int64_t exact_miss;          /* the largest m whose exact rel missed the target (0: none) */
 };
 
 static void as_tsample_free(as_tsample *t, as_common *c)
@@ -126,6 +129,19 @@ static int as_target_cols(const as_target *T, const as_tsample *s, int64_t **col
     if (!(*cols = as_malloc(c, (size_t)(s->S.k > 0 ? s->S.k : 1), sizeof(int64_t)))) return c->status;
     for (t = 0; t < s->S.k; t++) (*cols)[t] = T->pos[s->S.index[t]];
     return AS_OK;
+}
+
+/* The exact rel of s (X X' at hand: T->G) from the columns at hand (Xv). */
+static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, const as_tsample *s, double *rel,
+                               as_common *c)
+{
+    int64_t *cols = NULL;
+    as_metrics M;
+    if (as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
+    as_metrics_of(Xv, T->G, s->S.k, T->X ? s->S.index : cols, s->S.weight, 0, &M, c);
+    as_free(c, cols);
+    *rel = M.rel;
+    return c->status;
 }
 
 /* The estimate of s from the columns at hand (Xv: X, or the gathered ones). */
@@ -284,19 +300,25 @@ static int as_target_decide(as_target *T, as_common *c)
    is judged by the few columns it keeps, not by its draws. A pilot whose
    estimate cannot be extrapolated (no column left to chance) is judged by its
    own k when it meets the target; one without an estimate is the last choice;
-   ties go to the smaller estimate * sqrt(k). */
-static int as_target_pick(as_target *T, as_common *c)
+   ties go to the smaller estimate * sqrt(k). With X X' at hand (T->G), a
+   pilot whose exact rel meets the target is an answer of its own k columns
+   too, and when the one picked meets it, the rounds end there (the exact
+   check then tries smaller samples). */
+static int as_target_pick(as_target *T, const as_matrix *Xv, as_common *c)
 {
     int t, b = -1;
-    double bestk = INFINITY, bestscore = INFINITY, floor_m = T->rank > 0 ? (double)T->rank : 1;
+    double bestk = INFINITY, bestscore = INFINITY, floor_m = T->rank > 0 ? (double)T->rank : 1, exact[3];
     for (t = 0; t < T->ncand; t++) {
         as_tsample *p = &T->pilot[t];
         double e = p->S.rel_estimate, score = isnan(e) ? INFINITY : e * sqrt((double)p->S.k), kx = INFINITY, mn;
+        exact[t] = NAN;
+        if (T->G && as_target_exact_rel(T, Xv, p, &exact[t], c) != AS_OK) return c->status;
+        if (exact[t] <= T->o->rel) kx = (double)p->S.k;
         if (!isnan(e)) {
             as_scheme_probabilities(T->d, T->cand[t], T->lev, T->nrm, T->prob);
             T->total = as_sum(T->d, T->prob);
             mn = as_target_predict(p, T->prob, T->total, e, T->o->rel);
-            if (isnan(mn)) kx = e <= T->o->rel ? (double)p->S.k : INFINITY;
+            if (isnan(mn)) kx = e <= T->o->rel || exact[t] <= T->o->rel ? (double)p->S.k : INFINITY;
             else {
                 int64_t j;
                 double mp = mn > floor_m ? mn : floor_m;
@@ -307,7 +329,7 @@ static int as_target_pick(as_target *T, as_common *c)
                 for (kx = 0, j = 0; j < T->d; j++) kx += fmin(1.0, mp * T->prob[j] / T->total);
             }
             /* a pilot that meets the target is itself an answer of k columns */
-            if (e <= T->o->rel && (double)p->S.k < kx) kx = (double)p->S.k;
+            if ((e <= T->o->rel || exact[t] <= T->o->rel) && (double)p->S.k < kx) kx = (double)p->S.k;
         }
         as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g; at the target about %.4g columns",
                     T->cand[t], (long long)p->m, (long long)p->S.k, e, kx);
@@ -347,6 +369,10 @@ static int as_target_pick(as_target *T, as_common *c)
             return as_target_next(T, T->mfloor, c);
         }
     }
+    if (exact[b] <= T->o->rel) {
+        T->done = 1;
+        return AS_OK;
+    }
     return as_target_decide(T, c);
 }
 
@@ -382,18 +408,72 @@ static int as_target_judge(as_target *T, as_common *c)
    (exact / rel)^2 (the part of the error left to chance falls as 1 / sqrt(m)),
    between 1.25 and AS_TARGET_GROW times, until the exact rel meets the
    target, every column is kept, m is at AS_M_MAX or AS_TARGET_EXACT_ROUNDS
-   such samples were drawn. It only adds columns: a sample that meets the
-   target is kept as the estimate chose it. */
-static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, const as_tsample *s, double *rel,
-                               as_common *c)
+   such samples were drawn. A sample that meets the target is the answer
+   unless a smaller one (a subset: the same draw at a smaller m) meets it too
+   (as_target_shrink). as_target_exact_rel is above. */
+/* The m of the next smaller sample after the kept one (exact rel e, meeting
+   the target), or 0 when none: with no m known to miss, the kept m times
+   (e / rel)^2 (the 1 / sqrt(m) law the growth uses), between 1 /
+   AS_TARGET_GROW and 1 / 1.25 times; once one missed, the geometric mean of
+   the two (a bisection on m), until they are within AS_TARGET_EXACT_STEP.
+   Never below the eps floor (the spectral guarantee's m) or 1. */
+static int64_t as_target_shrink_m(const as_target *T, double e)
 {
-    int64_t *cols = NULL;
-    as_metrics M;
-    if (as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
-    as_metrics_of(Xv, T->G, s->S.k, T->X ? s->S.index : cols, s->S.weight, 0, &M, c);
-    as_free(c, cols);
-    *rel = M.rel;
-    return c->status;
+    double hi = (double)T->S.m, lo = (double)T->exact_miss, floor_m = T->mfloor > 1 ? (double)T->mfloor : 1, mn, f;
+    if (lo > 0) {
+        if (hi <= AS_TARGET_EXACT_STEP * lo) return 0;
+        mn = floor(sqrt(lo * hi));
+    } else {
+        f = e / T->o->rel;
+        f = fmin(1 / 1.25, fmax(1.0 / AS_TARGET_GROW, f * f));
+        mn = floor(f * hi);
+    }
+    if (mn < floor_m) mn = floor_m;
+    return mn < hi && mn > lo ? (int64_t)mn : 0;
+}
+
+/* The kept sample meets the target exactly (rel e): the same draw at smaller
+   m (subsets, every column at hand) while one meets it too, each judged by
+   its exact rel, at most AS_TARGET_EXACT_ROUNDS of them. The estimate cannot
+   tell how far below the target a sample is (it covers the error over
+   seeds, this draw's error is known): on the corpus the estimate's sample
+   is often 2 to 10 times the smallest m that meets it. The sample kept is
+   estimated again (its rel_estimate, which may now be above the target). */
+static int as_target_shrink(as_target *T, const as_matrix *Xv, double e, as_common *c)
+{
+    int tries = 0, changed = 0;
+    int64_t mn;
+    while (tries < AS_TARGET_EXACT_ROUNDS && (mn = as_target_shrink_m(T, e)) > 0) {
+        double en = NAN;
+        if (as_target_draw(T, T->best, mn, &T->T, c) != AS_OK ||
+            as_target_exact_rel(T, Xv, &T->T, &en, c) != AS_OK)
+            return c->status;
+        T->rounds++;
+        tries++;
+        as_progress(c, "target: the exact rel of the smaller m = %lld (k = %lld) is %.3g", (long long)mn,
+                    (long long)T->T.S.k, en);
+        if (en <= T->o->rel) {
+            as_tsample_free(&T->S, c);
+            T->S = T->T;
+            memset(&T->T, 0, sizeof(T->T));
+            as_result_init(&T->T.S);
+            e = en;
+            changed = 1;
+        } else {
+            T->exact_miss = mn;
+            as_tsample_free(&T->T, c);
+        }
+        if (as_interrupted(c)) return c->status;
+    }
+    if (changed) {
+        if (!c->verbose)
+            as_status(c, "rand: target: %lld columns have exact rel %.3g%% (target %.3g%%), %.1f s",
+                      (long long)T->S.S.k, 100 * e, 100 * T->o->rel, as_wtime() - c->started);
+        as_free(c, T->S.g);
+        T->S.g = NULL;
+        return as_target_estimate(T, Xv, &T->S, T->rounds, c);
+    }
+    return AS_OK;
 }
 
 static int as_target_check(as_target *T, const as_matrix *Xv, as_common *c)
@@ -402,11 +482,15 @@ static int as_target_check(as_target *T, const as_matrix *Xv, as_common *c)
     int64_t mn;
     if (as_target_exact_rel(T, Xv, &T->S, &exact, c) != AS_OK) return c->status;
     T->done = 1;
-    if (!(exact > T->o->rel) || as_tsample_whole(T, &T->S) || T->S.m >= AS_M_MAX ||
-        T->exact_rounds >= AS_TARGET_EXACT_ROUNDS) {
+    if (!(exact > T->o->rel)) {
+        T->checked = 1;
+        return as_target_shrink(T, Xv, exact, c);
+    }
+    if (as_tsample_whole(T, &T->S) || T->S.m >= AS_M_MAX || T->exact_rounds >= AS_TARGET_EXACT_ROUNDS) {
         T->checked = 1;
         return AS_OK;
     }
+    T->exact_miss = T->S.m;
     f = exact / T->o->rel;
     f = fmin((double)AS_TARGET_GROW, fmax(1.25, f * f));
     mn = f * (double)T->S.m < (double)AS_M_MAX ? (int64_t)ceil(f * (double)T->S.m) : AS_M_MAX;
@@ -516,7 +600,7 @@ static int as_target_rounds(as_target *T, const as_matrix *Xv, as_common *c)
         if (T->pending == 1) {
             for (t2 = 0; t2 < ns; t2++)
                 if (as_target_estimate(T, Xv, list[t2], 0, c) != AS_OK) return c->status;
-            if (as_target_pick(T, c) != AS_OK) return c->status;
+            if (as_target_pick(T, Xv, c) != AS_OK) return c->status;
         } else {
             if (as_target_estimate(T, Xv, &T->T, T->rounds, c) != AS_OK) return c->status;
             if (T->checking) {

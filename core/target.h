@@ -14,8 +14,12 @@
 /* Read by blocks, a growing round gathers the columns of this many times its
    m (a superset of its own: the rounds after it, up to that m, read nothing). */
 #define AS_TARGET_READ_AHEAD 4
-/* Target mode's exact check (X X' at hand): at most this many larger samples. */
+/* Target mode's exact check (X X' at hand): at most this many larger samples,
+   and as many smaller ones; the smaller ones stop once the smallest m known
+   to meet the target is within AS_TARGET_EXACT_STEP times the largest known
+   to miss it. */
 #define AS_TARGET_EXACT_ROUNDS 24
+#define AS_TARGET_EXACT_STEP 1.1
 /* Target mode (see as_rand in attsparse.h) as steps (target.c): as_target_new
    draws the pilots (lev, nrm as the candidates need; rowsq the diagonal of
    X X'; s1 the sketch rows, 0: exact scores); as_target_step estimates and
@@ -26,7 +30,8 @@
    lists (increasing; it returns nonzero when done). as_target_result moves
    the final sample into out (index, weight, m, estimates, probabilities,
    rounds). G: X X' when the exact error is asked for (else NULL): a sample
-   whose exact rel misses the target is then grown until it meets it. The
+   whose exact rel misses the target is then grown until it meets it, and
+   one that meets it shrunk (subsets) while a smaller one meets it. The
    options o, lev, nrm, rowsq and G must outlive the run. */
 typedef struct as_target as_target;
 int  as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const as_rand_options *o,

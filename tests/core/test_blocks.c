@@ -250,8 +250,10 @@ static void test_target(int sparse, int prob, double rel)
     o.probabilities = prob;
     if (sparse) { full = csc_cols(X, n, 0, d); as_view_csc32(&A, n, d, full.p, full.i, full.x); }
     else as_view_dense(&A, n, d, X, n);
-    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && S.rel_estimate <= rel && S.estimate == AS_ESTIMATE_GAUSSIAN,
-          "as_rand: estimate %g: %s", S.rel_estimate, c.msg);
+    /* the exact error (asked for by default) meets the target; the estimate is
+       of the smallest draw that met it, and may be above it */
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK && S.metrics.rel <= rel && S.estimate == AS_ESTIMATE_GAUSSIAN,
+          "as_rand: rel %g, estimate %g: %s", S.metrics.rel, S.rel_estimate, c.msg);
     for (g = 0; g < 4; g++) {
         const as_blocks_result *R;
         reader_init(&rc, X, n, d, sparse);
