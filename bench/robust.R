@@ -154,6 +154,9 @@ write.csv(R, file.path(OUT, "results.csv"), row.names = FALSE)
 # ---------------------------------------------------------------- tables
 pct <- function(x) sprintf("%.0f%%", 100 * x)
 f2 <- function(x) ifelse(is.finite(x), sprintf("%.2f", x), "-")
+# a ratio of column counts: 1 when both are 0 (Y = 0 meets the target: the target mode's draw can be
+# empty, as the greedy method's answer can), the other counted as 1 column when one is 0
+kr <- function(a, b) ifelse(a == b, 1, a / pmax(b, 1))
 md_table <- function(df) {
   c(paste("|", paste(names(df), collapse = " | "), "|"), paste0("|", strrep("---|", ncol(df))),
     apply(df, 1, function(r) paste("|", paste(r, collapse = " | "), "|")))
@@ -171,7 +174,7 @@ greedy_tab <- do.call(rbind, lapply(fams, function(f) do.call(rbind, lapply(TARG
              `greedy met where baseline met` = sprintf("%d/%d", sum(x$greedy_met & x$base_met), sum(x$base_met)),
              `k / baseline median` = f2(median(both$ratio)), `k <= baseline` = if (nrow(both)) pct(mean(both$ratio <= 1)) else "-",
              `k / baseline max` = f2(suppressWarnings(max(both$ratio))),
-             `k / target mode median` = f2(median(x$greedy_k / x$tg_k)),
+             `k / target mode median` = f2(median(kr(x$greedy_k, x$tg_k))),
              `greedy s median` = sprintf("%.2f", median(x$greedy_time)), `greedy s max` = sprintf("%.2f", max(x$greedy_time)),
              check.names = FALSE)
 }))))
@@ -186,8 +189,8 @@ est_tab <- do.call(rbind, lapply(fams, function(f) {
              `default: gauss cover` = v[1], `gauss est/exact` = v[2], `boot cover` = v[3], `boot est/exact` = v[4],
              `target: gauss cover` = v[5], `gauss est/exact` = v[6], `boot cover` = v[7], `boot est/exact` = v[8],
              `target met gauss` = pct(mean(x$tg_rel <= x$target)), `target met boot` = pct(mean(x$tb_rel <= x$target)),
-             `k gauss / boot median` = f2(median(x$tg_k / x$tb_k)), `k gauss / boot max` = f2(max(x$tg_k / x$tb_k)),
-             `k exact / estimate only median` = f2(median(x$tg_k / x$tgf_k)),
+             `k gauss / boot median` = f2(median(kr(x$tg_k, x$tb_k))), `k gauss / boot max` = f2(max(kr(x$tg_k, x$tb_k))),
+             `k exact / estimate only median` = f2(median(kr(x$tg_k, x$tgf_k))),
              `estimate only met gauss` = pct(mean(x$tgf_rel <= x$target)), `estimate only met boot` = pct(mean(x$tbf_rel <= x$target)),
              check.names = FALSE)
 }))
@@ -195,7 +198,7 @@ est_tab <- do.call(rbind, lapply(fams, function(f) {
 F <- R[R$id %in% unique(R$id[!is.na(R$fixed_pair) | !is.na(R$fixed_k)]), ]
 fixed_tab <- if (nrow(F)) data.frame(instance = F$id, target = pct(F$target),
   `best fixed k` = ifelse(is.na(F$fixed_k), "-", F$fixed_k), `best pair` = ifelse(is.na(F$fixed_pair), "-", F$fixed_pair),
-  `target mode k (gauss)` = F$tg_k, `(boot)` = F$tb_k, `gauss / fixed` = f2(F$tg_k / F$fixed_k),
+  `target mode k (gauss)` = F$tg_k, `(boot)` = F$tb_k, `gauss / fixed` = f2(kr(F$tg_k, F$fixed_k)),
   `greedy k` = paste0(F$greedy_k, ifelse(F$greedy_met, "", "!")), check.names = FALSE)
 
 fail <- R[(R$base_met & !R$greedy_met) | (!is.na(R$ratio) & R$ratio > 1.25), ]

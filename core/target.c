@@ -73,6 +73,9 @@ struct as_target {
     const double *G;             /* X X' (the exact error asked for), or NULL                */
     int checking, checked, exact_rounds;  /* the exact check: growing; done; its rounds     */
     int64_t exact_miss;          /* the largest m whose exact rel missed the target (0: none) */
+    as_tsample rival[2];         /* pilots not picked whose exact rel met the target          */
+    int rival_scheme[2], nrival;
+    double rival_exact[2];
 };
 
 static void as_tsample_free(as_tsample *t, as_common *c)
@@ -89,6 +92,7 @@ void as_target_free(as_target *T, as_common *c)
     int t;
     if (!T) return;
     for (t = 0; t < 3; t++) as_tsample_free(&T->pilot[t], c);
+    for (t = 0; t < 2; t++) as_tsample_free(&T->rival[t], c);
     as_tsample_free(&T->S, c);
     as_tsample_free(&T->T, c);
     as_free(c, T->prob);
@@ -343,6 +347,17 @@ static int as_target_pick(as_target *T, const as_matrix *Xv, as_common *c)
     T->S = T->pilot[b];
     memset(&T->pilot[b], 0, sizeof(as_tsample));
     as_result_init(&T->pilot[b].S);
+    /* the pilots not picked that meet the target exactly are answers too: the
+       exact check shrinks them as it shrinks the kept sample (without eps,
+       whose floor is above a pilot's m) */
+    for (t = 0; t < T->ncand; t++)
+        if (t != b && exact[t] <= T->o->rel && isnan(T->o->eps) && T->nrival < 2) {
+            T->rival[T->nrival] = T->pilot[t];
+            T->rival_scheme[T->nrival] = T->cand[t];
+            T->rival_exact[T->nrival++] = exact[t];
+            memset(&T->pilot[t], 0, sizeof(as_tsample));
+            as_result_init(&T->pilot[t].S);
+        }
     for (t = 0; t < T->ncand; t++) as_tsample_free(&T->pilot[t], c);
     as_scheme_probabilities(T->d, T->best, T->lev, T->nrm, T->prob);
     T->total = as_sum(T->d, T->prob);
@@ -432,18 +447,17 @@ static int64_t as_target_shrink_m(const as_target *T, double e)
     return mn < hi && mn > lo ? (int64_t)mn : 0;
 }
 
-/* The kept sample meets the target exactly (rel e): the same draw at smaller
+/* as_target_shrink_one: the kept sample meets the target exactly (rel *e): the same draw at smaller
    m (subsets, every column at hand) while one meets it too, each judged by
    its exact rel, at most AS_TARGET_EXACT_ROUNDS of them. The estimate cannot
    tell how far below the target a sample is (it covers the error over
    seeds, this draw's error is known): on the corpus the estimate's sample
-   is often 2 to 10 times the smallest m that meets it. The sample kept is
-   estimated again (its rel_estimate, which may now be above the target). */
-static int as_target_shrink(as_target *T, const as_matrix *Xv, double e, as_common *c)
+   is often 2 to 10 times the smallest m that meets it. */
+static int as_target_shrink_one(as_target *T, const as_matrix *Xv, double *e, as_common *c)
 {
-    int tries = 0, changed = 0;
+    int tries = 0;
     int64_t mn;
-    while (tries < AS_TARGET_EXACT_ROUNDS && (mn = as_target_shrink_m(T, e)) > 0) {
+    while (tries < AS_TARGET_EXACT_ROUNDS && (mn = as_target_shrink_m(T, *e)) > 0) {
         double en = NAN;
         if (as_target_draw(T, T->best, mn, &T->T, c) != AS_OK ||
             as_target_exact_rel(T, Xv, &T->T, &en, c) != AS_OK)
@@ -457,15 +471,59 @@ static int as_target_shrink(as_target *T, const as_matrix *Xv, double e, as_comm
             T->S = T->T;
             memset(&T->T, 0, sizeof(T->T));
             as_result_init(&T->T.S);
-            e = en;
-            changed = 1;
+            *e = en;
         } else {
             T->exact_miss = mn;
             as_tsample_free(&T->T, c);
         }
         if (as_interrupted(c)) return c->status;
     }
-    if (changed) {
+    return AS_OK;
+}
+
+/* The kept sample meets the target exactly (rel e): shrunk (as_target_shrink_one),
+   then each rival pilot (another scheme's pilot that met the target exactly)
+   shrunk the same way, its columns at hand in any case (subsets of the
+   pilot); the fewest columns win, ties to the kept sample. The sample kept
+   is estimated again when it changed (its rel_estimate, which may now be
+   above the target). */
+static int as_target_shrink(as_target *T, const as_matrix *Xv, double e, as_common *c)
+{
+    int64_t k0 = T->S.S.k, m0 = T->S.m, r;
+    int best0 = T->best, rivals = T->nrival;
+    if (as_target_shrink_one(T, Xv, &e, c) != AS_OK) return c->status;
+    for (r = 0; r < T->nrival; r++) {
+        as_tsample keep = T->S;
+        int keep_best = T->best;
+        int64_t keep_miss = T->exact_miss;
+        double er = T->rival_exact[r];
+        T->S = T->rival[r];
+        memset(&T->rival[r], 0, sizeof(as_tsample));
+        as_result_init(&T->rival[r].S);
+        T->best = T->rival_scheme[r];
+        T->exact_miss = 0;
+        if (as_target_shrink_one(T, Xv, &er, c) != AS_OK) {
+            as_tsample_free(&keep, c);
+            return c->status;
+        }
+        as_progress(c, "target: pilot %d shrunk to k = %lld (exact rel %.3g), against k = %lld", T->best,
+                    (long long)T->S.S.k, er, (long long)keep.S.k);
+        if (T->S.S.k < keep.S.k) {
+            as_tsample_free(&keep, c);
+            e = er;
+        } else {
+            as_tsample_free(&T->S, c);
+            T->S = keep;
+            T->best = keep_best;
+            T->exact_miss = keep_miss;
+        }
+    }
+    T->nrival = 0;
+    if (rivals > 0) {   /* the draws left T->prob at the last scheme drawn */
+        as_scheme_probabilities(T->d, T->best, T->lev, T->nrm, T->prob);
+        T->total = as_sum(T->d, T->prob);
+    }
+    if (T->S.S.k != k0 || T->S.m != m0 || T->best != best0) {
         if (!c->verbose)
             as_status(c, "rand: target: %lld columns have exact rel %.3g%% (target %.3g%%), %.1f s",
                       (long long)T->S.S.k, 100 * e, 100 * T->o->rel, as_wtime() - c->started);
