@@ -56,6 +56,7 @@ typedef struct as_tsample {
     double   *q;
     double   *g;         /* ||x_j||^4 of each kept column (once estimated)  */
     int64_t   m;
+    double    exact;     /* its exact rel, once computed (X X' at hand); else NaN */
 } as_tsample;
 
 struct as_target {
@@ -75,16 +76,30 @@ struct as_target {
     int64_t exact_miss;          /* the largest m whose exact rel missed the target (0: none) */
     as_tsample rival[2];         /* pilots not picked whose exact rel met the target          */
     int rival_scheme[2], nrival;
-    double rival_exact[2];
 };
+
+/* An empty sample: nothing to free, its exact rel unknown. */
+static void as_tsample_clear(as_tsample *t)
+{
+    memset(t, 0, sizeof(*t));
+    as_result_init(&t->S);
+    t->exact = NAN;
+}
 
 static void as_tsample_free(as_tsample *t, as_common *c)
 {
     as_result_free(&t->S, c);
     as_free(c, t->q);
     as_free(c, t->g);
-    memset(t, 0, sizeof(*t));
-    as_result_init(&t->S);
+    as_tsample_clear(t);
+}
+
+/* src into dst (dst's own columns freed first); src left empty. */
+static void as_tsample_move(as_tsample *dst, as_tsample *src, as_common *c)
+{
+    as_tsample_free(dst, c);
+    *dst = *src;
+    as_tsample_clear(src);
 }
 
 void as_target_free(as_target *T, as_common *c)
@@ -135,16 +150,17 @@ static int as_target_cols(const as_target *T, const as_tsample *s, int64_t **col
     return AS_OK;
 }
 
-/* The exact rel of s (X X' at hand: T->G) from the columns at hand (Xv). */
-static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, const as_tsample *s, double *rel,
-                               as_common *c)
+/* The exact rel of s (X X' at hand: T->G) from the columns at hand (Xv),
+   into s->exact; computed once a sample. */
+static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, as_tsample *s, as_common *c)
 {
     int64_t *cols = NULL;
     as_metrics M;
+    if (!isnan(s->exact)) return AS_OK;
     if (as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
     as_metrics_of(Xv, T->G, s->S.k, T->X ? s->S.index : cols, s->S.weight, 0, &M, c);
     as_free(c, cols);
-    *rel = M.rel;
+    s->exact = M.rel;
     return c->status;
 }
 
@@ -311,19 +327,16 @@ static int as_target_decide(as_target *T, as_common *c)
 static int as_target_pick(as_target *T, const as_matrix *Xv, as_common *c)
 {
     int t, b = -1;
-    double bestk = INFINITY, bestscore = INFINITY, floor_m = T->rank > 0 ? (double)T->rank : 1, exact[3];
+    double bestk = INFINITY, bestscore = INFINITY, floor_m = T->rank > 0 ? (double)T->rank : 1;
     for (t = 0; t < T->ncand; t++) {
         as_tsample *p = &T->pilot[t];
         double e = p->S.rel_estimate, score = isnan(e) ? INFINITY : e * sqrt((double)p->S.k), kx = INFINITY, mn;
-        exact[t] = NAN;
-        if (T->G && as_target_exact_rel(T, Xv, p, &exact[t], c) != AS_OK) return c->status;
-        if (exact[t] <= T->o->rel) kx = (double)p->S.k;
+        if (T->G && as_target_exact_rel(T, Xv, p, c) != AS_OK) return c->status;
         if (!isnan(e)) {
             as_scheme_probabilities(T->d, T->cand[t], T->lev, T->nrm, T->prob);
             T->total = as_sum(T->d, T->prob);
             mn = as_target_predict(p, T->prob, T->total, e, T->o->rel);
-            if (isnan(mn)) kx = e <= T->o->rel || exact[t] <= T->o->rel ? (double)p->S.k : INFINITY;
-            else {
+            if (!isnan(mn)) {
                 int64_t j;
                 double mp = mn > floor_m ? mn : floor_m;
                 /* an estimate from few columns left to chance predicts m by its
@@ -332,9 +345,10 @@ static int as_target_pick(as_target *T, const as_matrix *Xv, as_common *c)
                     mp = AS_TARGET_GROW * (double)p->m;
                 for (kx = 0, j = 0; j < T->d; j++) kx += fmin(1.0, mp * T->prob[j] / T->total);
             }
-            /* a pilot that meets the target is itself an answer of k columns */
-            if ((e <= T->o->rel || exact[t] <= T->o->rel) && (double)p->S.k < kx) kx = (double)p->S.k;
         }
+        /* a pilot that meets the target (by its estimate or exactly) is itself
+           an answer of k columns */
+        if ((e <= T->o->rel || p->exact <= T->o->rel) && (double)p->S.k < kx) kx = (double)p->S.k;
         as_progress(c, "target: pilot %d, m = %lld, k = %lld, estimate %.3g; at the target about %.4g columns",
                     T->cand[t], (long long)p->m, (long long)p->S.k, e, kx);
         if (b < 0 || kx < bestk || (kx == bestk && score < bestscore)) {
@@ -344,19 +358,14 @@ static int as_target_pick(as_target *T, const as_matrix *Xv, as_common *c)
         }
     }
     T->best = T->cand[b];
-    T->S = T->pilot[b];
-    memset(&T->pilot[b], 0, sizeof(as_tsample));
-    as_result_init(&T->pilot[b].S);
+    as_tsample_move(&T->S, &T->pilot[b], c);
     /* the pilots not picked that meet the target exactly are answers too: the
        exact check shrinks them as it shrinks the kept sample (without eps,
        whose floor is above a pilot's m) */
     for (t = 0; t < T->ncand; t++)
-        if (t != b && exact[t] <= T->o->rel && isnan(T->o->eps) && T->nrival < 2) {
-            T->rival[T->nrival] = T->pilot[t];
+        if (t != b && T->pilot[t].exact <= T->o->rel && isnan(T->o->eps) && T->nrival < 2) {
             T->rival_scheme[T->nrival] = T->cand[t];
-            T->rival_exact[T->nrival++] = exact[t];
-            memset(&T->pilot[t], 0, sizeof(as_tsample));
-            as_result_init(&T->pilot[t].S);
+            as_tsample_move(&T->rival[T->nrival++], &T->pilot[t], c);
         }
     for (t = 0; t < T->ncand; t++) as_tsample_free(&T->pilot[t], c);
     as_scheme_probabilities(T->d, T->best, T->lev, T->nrm, T->prob);
@@ -384,7 +393,7 @@ static int as_target_pick(as_target *T, const as_matrix *Xv, as_common *c)
             return as_target_next(T, T->mfloor, c);
         }
     }
-    if (exact[b] <= T->o->rel) {
+    if (T->S.exact <= T->o->rel) {
         T->done = 1;
         return AS_OK;
     }
@@ -407,12 +416,7 @@ static int as_target_judge(as_target *T, as_common *c)
         /* a smaller sample that misses: the bigger one stays */
         as_progress(c, "target: round %d's smaller sample dropped (its estimate is above the target)", T->rounds);
         as_tsample_free(N, c);
-    } else {
-        as_tsample_free(&T->S, c);
-        T->S = *N;
-        memset(N, 0, sizeof(*N));
-        as_result_init(&N->S);
-    }
+    } else as_tsample_move(&T->S, N, c);
     return as_target_decide(T, c);
 }
 
@@ -426,20 +430,20 @@ static int as_target_judge(as_target *T, as_common *c)
    such samples were drawn. A sample that meets the target is the answer
    unless a smaller one (a subset: the same draw at a smaller m) meets it too
    (as_target_shrink). as_target_exact_rel is above. */
-/* The m of the next smaller sample after the kept one (exact rel e, meeting
-   the target), or 0 when none: with no m known to miss, the kept m times
-   (e / rel)^2 (the 1 / sqrt(m) law the growth uses), between 1 /
+/* The m of the next smaller sample after the kept one (its exact rel e
+   meeting the target), or 0 when none: with no m known to miss, the kept m
+   times (e / rel)^2 (the 1 / sqrt(m) law the growth uses), between 1 /
    AS_TARGET_GROW and 1 / 1.25 times; once one missed, the geometric mean of
    the two (a bisection on m), until they are within AS_TARGET_EXACT_STEP.
    Never below the eps floor (the spectral guarantee's m) or 1. */
-static int64_t as_target_shrink_m(const as_target *T, double e)
+static int64_t as_target_shrink_m(const as_target *T)
 {
     double hi = (double)T->S.m, lo = (double)T->exact_miss, floor_m = T->mfloor > 1 ? (double)T->mfloor : 1, mn, f;
     if (lo > 0) {
         if (hi <= AS_TARGET_EXACT_STEP * lo) return 0;
         mn = floor(sqrt(lo * hi));
     } else {
-        f = e / T->o->rel;
+        f = T->S.exact / T->o->rel;
         f = fmin(1 / 1.25, fmax(1.0 / AS_TARGET_GROW, f * f));
         mn = floor(f * hi);
     }
@@ -447,32 +451,25 @@ static int64_t as_target_shrink_m(const as_target *T, double e)
     return mn < hi && mn > lo ? (int64_t)mn : 0;
 }
 
-/* as_target_shrink_one: the kept sample meets the target exactly (rel *e): the same draw at smaller
-   m (subsets, every column at hand) while one meets it too, each judged by
-   its exact rel, at most AS_TARGET_EXACT_ROUNDS of them. The estimate cannot
+/* The kept sample meets the target exactly: the same draw at smaller m
+   (subsets, every column at hand) while one meets it too, each judged by its
+   exact rel, at most AS_TARGET_EXACT_ROUNDS of them. The estimate cannot
    tell how far below the target a sample is (it covers the error over
    seeds, this draw's error is known): on the corpus the estimate's sample
    is often 2 to 10 times the smallest m that meets it. */
-static int as_target_shrink_one(as_target *T, const as_matrix *Xv, double *e, as_common *c)
+static int as_target_shrink_one(as_target *T, const as_matrix *Xv, as_common *c)
 {
     int tries = 0;
     int64_t mn;
-    while (tries < AS_TARGET_EXACT_ROUNDS && (mn = as_target_shrink_m(T, *e)) > 0) {
-        double en = NAN;
-        if (as_target_draw(T, T->best, mn, &T->T, c) != AS_OK ||
-            as_target_exact_rel(T, Xv, &T->T, &en, c) != AS_OK)
+    while (tries < AS_TARGET_EXACT_ROUNDS && (mn = as_target_shrink_m(T)) > 0) {
+        if (as_target_draw(T, T->best, mn, &T->T, c) != AS_OK || as_target_exact_rel(T, Xv, &T->T, c) != AS_OK)
             return c->status;
         T->rounds++;
         tries++;
         as_progress(c, "target: the exact rel of the smaller m = %lld (k = %lld) is %.3g", (long long)mn,
-                    (long long)T->T.S.k, en);
-        if (en <= T->o->rel) {
-            as_tsample_free(&T->S, c);
-            T->S = T->T;
-            memset(&T->T, 0, sizeof(T->T));
-            as_result_init(&T->T.S);
-            *e = en;
-        } else {
+                    (long long)T->T.S.k, T->T.exact);
+        if (T->T.exact <= T->o->rel) as_tsample_move(&T->S, &T->T, c);
+        else {
             T->exact_miss = mn;
             as_tsample_free(&T->T, c);
         }
@@ -481,39 +478,35 @@ static int as_target_shrink_one(as_target *T, const as_matrix *Xv, double *e, as
     return AS_OK;
 }
 
-/* The kept sample meets the target exactly (rel e): shrunk (as_target_shrink_one),
+/* The kept sample meets the target exactly: shrunk (as_target_shrink_one),
    then each rival pilot (another scheme's pilot that met the target exactly)
    shrunk the same way, its columns at hand in any case (subsets of the
    pilot); the fewest columns win, ties to the kept sample. The sample kept
    is estimated again when it changed (its rel_estimate, which may now be
    above the target). */
-static int as_target_shrink(as_target *T, const as_matrix *Xv, double e, as_common *c)
+static int as_target_shrink(as_target *T, const as_matrix *Xv, as_common *c)
 {
     int64_t k0 = T->S.S.k, m0 = T->S.m, r;
     int best0 = T->best, rivals = T->nrival;
-    if (as_target_shrink_one(T, Xv, &e, c) != AS_OK) return c->status;
+    if (as_target_shrink_one(T, Xv, c) != AS_OK) return c->status;
     for (r = 0; r < T->nrival; r++) {
-        as_tsample keep = T->S;
+        as_tsample keep;
         int keep_best = T->best;
         int64_t keep_miss = T->exact_miss;
-        double er = T->rival_exact[r];
-        T->S = T->rival[r];
-        memset(&T->rival[r], 0, sizeof(as_tsample));
-        as_result_init(&T->rival[r].S);
+        as_tsample_clear(&keep);
+        as_tsample_move(&keep, &T->S, c);
+        as_tsample_move(&T->S, &T->rival[r], c);
         T->best = T->rival_scheme[r];
         T->exact_miss = 0;
-        if (as_target_shrink_one(T, Xv, &er, c) != AS_OK) {
+        if (as_target_shrink_one(T, Xv, c) != AS_OK) {
             as_tsample_free(&keep, c);
             return c->status;
         }
         as_progress(c, "target: pilot %d shrunk to k = %lld (exact rel %.3g), against k = %lld", T->best,
-                    (long long)T->S.S.k, er, (long long)keep.S.k);
-        if (T->S.S.k < keep.S.k) {
-            as_tsample_free(&keep, c);
-            e = er;
-        } else {
-            as_tsample_free(&T->S, c);
-            T->S = keep;
+                    (long long)T->S.S.k, T->S.exact, (long long)keep.S.k);
+        if (T->S.S.k < keep.S.k) as_tsample_free(&keep, c);
+        else {
+            as_tsample_move(&T->S, &keep, c);
             T->best = keep_best;
             T->exact_miss = keep_miss;
         }
@@ -526,7 +519,7 @@ static int as_target_shrink(as_target *T, const as_matrix *Xv, double e, as_comm
     if (T->S.S.k != k0 || T->S.m != m0 || T->best != best0) {
         if (!c->verbose)
             as_status(c, "rand: target: %lld columns have exact rel %.3g%% (target %.3g%%), %.1f s",
-                      (long long)T->S.S.k, 100 * e, 100 * T->o->rel, as_wtime() - c->started);
+                      (long long)T->S.S.k, 100 * T->S.exact, 100 * T->o->rel, as_wtime() - c->started);
         as_free(c, T->S.g);
         T->S.g = NULL;
         return as_target_estimate(T, Xv, &T->S, T->rounds, c);
@@ -536,13 +529,14 @@ static int as_target_shrink(as_target *T, const as_matrix *Xv, double e, as_comm
 
 static int as_target_check(as_target *T, const as_matrix *Xv, as_common *c)
 {
-    double exact = NAN, f;
+    double exact, f;
     int64_t mn;
-    if (as_target_exact_rel(T, Xv, &T->S, &exact, c) != AS_OK) return c->status;
+    if (as_target_exact_rel(T, Xv, &T->S, c) != AS_OK) return c->status;
+    exact = T->S.exact;
     T->done = 1;
     if (!(exact > T->o->rel)) {
         T->checked = 1;
-        return as_target_shrink(T, Xv, exact, c);
+        return as_target_shrink(T, Xv, c);
     }
     if (as_tsample_whole(T, &T->S) || T->S.m >= AS_M_MAX || T->exact_rounds >= AS_TARGET_EXACT_ROUNDS) {
         T->checked = 1;
@@ -584,9 +578,10 @@ int as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const
     T->nrm = nrm;
     T->rowsq = rowsq;
     T->G = G;
-    for (t = 0; t < 3; t++) as_result_init(&T->pilot[t].S);
-    as_result_init(&T->S.S);
-    as_result_init(&T->T.S);
+    for (t = 0; t < 3; t++) as_tsample_clear(&T->pilot[t]);
+    for (t = 0; t < 2; t++) as_tsample_clear(&T->rival[t]);
+    as_tsample_clear(&T->S);
+    as_tsample_clear(&T->T);
     T->prob = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(double));
     if (!X && (T->pos = as_malloc(c, (size_t)(d > 0 ? d : 1), sizeof(int64_t)))) {
         int64_t j;
@@ -605,9 +600,7 @@ int as_target_new(const as_matrix *X, int64_t d, int64_t rank, int64_t s1, const
         /* X == 0: the empty sample is exact */
         if (!(T->total > 0)) {
             T->best = T->cand[t];
-            T->S = T->pilot[t];
-            memset(&T->pilot[t], 0, sizeof(as_tsample));
-            as_result_init(&T->pilot[t].S);
+            as_tsample_move(&T->S, &T->pilot[t], c);
             T->S.S.estimate = AS_ESTIMATE_EXACT;
             T->S.S.estimate_why = AS_WHY_MADE;
             T->S.S.rel_estimate = T->S.S.inf_estimate = 0;
@@ -644,8 +637,7 @@ static int as_target_rounds(as_target *T, const as_matrix *Xv, as_common *c)
                 as_tsample ahead;
                 double ma = AS_TARGET_READ_AHEAD * (double)T->T.m;
                 int st;
-                memset(&ahead, 0, sizeof ahead);
-                as_result_init(&ahead.S);
+                as_tsample_clear(&ahead);
                 list[0] = &ahead;
                 st = as_target_draw(T, T->best, ma < (double)AS_M_MAX ? (int64_t)ma : AS_M_MAX, &ahead, c);
                 if (st == AS_OK) as_target_want(T, list, 1, c);
@@ -663,10 +655,7 @@ static int as_target_rounds(as_target *T, const as_matrix *Xv, as_common *c)
             if (as_target_estimate(T, Xv, &T->T, T->rounds, c) != AS_OK) return c->status;
             if (T->checking) {
                 /* the exact check's larger sample replaces the kept one */
-                as_tsample_free(&T->S, c);
-                T->S = T->T;
-                memset(&T->T, 0, sizeof(T->T));
-                as_result_init(&T->T.S);
+                as_tsample_move(&T->S, &T->T, c);
                 T->done = 1;
             } else if (as_target_judge(T, c) != AS_OK) return c->status;
         }
