@@ -132,27 +132,23 @@ for (nm in names(datasets)) {
   # one default run's time: milliseconds here, so a median of 11 after a first, warm-up run
   t_def <- median(replicate(12, attsparse_rand(X, seed = 1, error = FALSE, estimate = FALSE)$time)[-1])
   say("  %-8s %8s %8s %10s %10s %12s %10s", "target", "met", "median k", "k/best", "k/default", "median time", "x default")
-  tm_k <- rep(NA_real_, length(TARGETS))
-  for (i in seq_along(TARGETS)) {
-    tr <- target_runs(X, AX, TARGETS[i]); runs <- tr$runs; rel <- tr$rel; k <- tr$k
-    tm_k[i] <- k
-    tt <- median(vapply(runs, `[[`, 0, "time"))
-    probs <- table(vapply(runs, `[[`, "", "probabilities"))
-    say("  %-8s %7.0f%% %8.0f %10s %10.3g %10.3f s %10.2f   (schemes: %s)", sprintf("%g%%", 100 * TARGETS[i]),
-        100 * mean(rel <= TARGETS[i]), k, if (is.finite(best[i])) sprintf("%.2f", k / best[i]) else "-",
-        k / length(lev$index), tt, tt / t_def,
-        paste(sprintf("%s %d", names(probs), as.integer(probs)), collapse = ", "))
+  # the estimate alone choosing (error = FALSE; tm_k), then with the exact error (the default: X X'
+  # computed, the sample grown or shrunk against it; tx_k)
+  tk <- list()
+  for (exact in c(FALSE, TRUE)) {
+    tk[[length(tk) + 1]] <- vapply(seq_along(TARGETS), function(i) {
+      tr <- target_runs(X, AX, TARGETS[i], exact = exact); runs <- tr$runs; k <- tr$k
+      tt <- median(vapply(runs, `[[`, 0, "time"))
+      probs <- table(vapply(runs, `[[`, "", "probabilities"))
+      say("  %-8s %7.0f%% %8.0f %10s %10.3g %10.3f s %10.2f   %s", sprintf("%g%%", 100 * TARGETS[i]),
+          100 * mean(tr$rel <= TARGETS[i]), k, if (is.finite(best[i])) sprintf("%.2f", k / best[i]) else "-",
+          k / length(lev$index), tt, tt / t_def,
+          if (exact) "(with the exact error, the default)"
+          else sprintf("(schemes: %s)", paste(sprintf("%s %d", names(probs), as.integer(probs)), collapse = ", ")))
+      k
+    }, 0)
   }
-  # the same with the exact error (the default): X X' computed, the sample grown or shrunk against it
-  tx_k <- rep(NA_real_, length(TARGETS))
-  for (i in seq_along(TARGETS)) {
-    tr <- target_runs(X, AX, TARGETS[i], exact = TRUE)
-    tx_k[i] <- tr$k
-    tt <- median(vapply(tr$runs, `[[`, 0, "time"))
-    say("  %-8s %7.0f%% %8.0f %10s %10.3g %10.3f s %10.2f   (with the exact error, the default)",
-        sprintf("%g%%", 100 * TARGETS[i]), 100 * mean(tr$rel <= TARGETS[i]), tr$k,
-        if (is.finite(best[i])) sprintf("%.2f", tr$k / best[i]) else "-", tr$k / length(lev$index), tt, tt / t_def)
-  }
+  tm_k <- tk[[1]]; tx_k <- tk[[2]]
   # the greedy method: deterministic, its rel exact (checked here against the attention of X)
   say("  %-8s %8s %8s %10s %10s %12s", "greedy", "rel", "k", "k/best", "target/k", "time")
   for (i in seq_along(TARGETS)) {
