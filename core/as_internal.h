@@ -24,6 +24,13 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+/* A loop whose iterations are independent, vectorized (each element's
+   arithmetic as in the loop: the same bits). */
+#ifdef _OPENMP
+#define AS_SIMD _Pragma("omp simd")
+#else
+#define AS_SIMD
+#endif
 /* The most OpenMP threads a call uses (as_common.nthreads). */
 #define AS_THREADS_MAX 1024
 /* Z = [Q; K] ((n1 + n2) x d) over two views, Q and K dense or CSC (mixed is

@@ -4,12 +4,6 @@
 
 #include "as_internal.h"
 
-#ifdef _OPENMP
-#define AS_SIMD _Pragma("omp simd")
-#else
-#define AS_SIMD
-#endif
-
 #define AS_DET_BLOCK      512     /* dense columns per dgemm when scoring a range      */
 #define AS_DET_BUILD_WORK 2e7     /* multiply-adds per thread between interrupt checks */
 #define AS_DET_BATCH_MAX  64      /* most barrier shifts in one step when 'batch' = 0  */

@@ -655,12 +655,19 @@ static int as_gram_stacked(const as_matrix *Z, int64_t k, const int64_t *index, 
     return AS_OK;
 }
 
-/* G's lower triangle from its upper one. */
+/* G's lower triangle from its upper one, by tiles of AS_MIRROR_TILE (the rows
+   read of a column of tiles stay in cache). */
+#define AS_MIRROR_TILE 64
 void as_gram_mirror(int64_t n, double *G)
 {
-    int64_t a, b;
-    for (b = 0; b < n; b++)
-        for (a = b + 1; a < n; a++) G[a + b * n] = G[b + a * n];
+    int64_t a0, b0, a, b;
+    for (b0 = 0; b0 < n; b0 += AS_MIRROR_TILE)
+        for (a0 = b0; a0 < n; a0 += AS_MIRROR_TILE) {
+            int64_t b1 = b0 + AS_MIRROR_TILE < n ? b0 + AS_MIRROR_TILE : n;
+            int64_t a1 = a0 + AS_MIRROR_TILE < n ? a0 + AS_MIRROR_TILE : n;
+            for (b = b0; b < b1; b++)
+                for (a = a0 > b + 1 ? a0 : b + 1; a < a1; a++) G[a + b * n] = G[b + a * n];
+        }
 }
 
 int as_gram(const as_matrix *X, int64_t k, const int64_t *index, const double *weight,

@@ -1,5 +1,6 @@
 /* greedy_fit.c: the fit of the greedy method's kept columns: the exact rel, the score matrix, the cached Gram of the kept columns, the normal equations of the weighted proxy, Lawson's reweighting, the refit that keeps the best weights, the merge of kept columns repeated at other scales. */
 #include "greedy_shared.h"
+#include "gram.h"
 #include <stdlib.h>
 
 /* Smallest row weight, relative to their mean. */
@@ -154,8 +155,12 @@ int as_gr_normal(gr_state *s, as_common *c)
     for (a = 0; a < k; a++)
         for (i = 0; i < n; i++) U[i + a * n] = su[i] * s->Xs[i + a * n];
     if (as_syrk_blocks("U", "T", k, n, 1.0, U, n, 0.0, K, k, c) != AS_OK) return c->status;
-    for (b = 0; b < k; b++)
-        for (a = 0; a <= b; a++) K[a + b * k] *= s->C[a + b * ld];
+    for (b = 0; b < k; b++) {
+        double *Kb = K + b * k;
+        const double *Cb = s->C + b * ld;
+        AS_SIMD
+        for (a = 0; a <= b; a++) Kb[a] *= Cb[a];
+    }
     /* + [V; sqrt(z) Phi]'[V; sqrt(z) Phi] (z >= 0: the diagonal's weight is at least its row's) */
     for (a = 0; a < k; a++) {
         double sa = s->csum[s->sel[a]], *v = U + a * nv;
@@ -167,8 +172,7 @@ int as_gr_normal(gr_state *s, as_common *c)
         }
     }
     if (as_syrk_blocks("U", "T", k, nv, 1.0, U, nv, 1.0, K, k, c) != AS_OK) return c->status;
-    for (b = 0; b < k; b++)
-        for (a = b + 1; a < k; a++) K[a + b * k] = K[b + a * k];
+    as_gram_mirror(k, K);
     /* b_a = x_a' M_G x_a */
     as_gr_make_m(s, NULL, c);
     if (as_gemm_blocks("N", "N", n, k, n, 1.0, s->M, n, s->Xs, n, 0.0, U, n, c) != AS_OK) return c->status;

@@ -46,8 +46,11 @@ double as_nnls_objective(int64_t k, const double *K, const double *b, const doub
     double f = 0;
     for (a = 0; a < k; a++) kw[a] = 0;
     for (j = 0; j < k; j++)
-        if (w[j] != 0)
-            for (a = 0; a < k; a++) kw[a] += K[a + j * k] * w[j];
+        if (w[j] != 0) {
+            const double *Kj = K + j * k, wj = w[j];
+            AS_SIMD
+            for (a = 0; a < k; a++) kw[a] += Kj[a] * wj;
+        }
     for (a = 0; a < k; a++)
         if (w[a] != 0) f += w[a] * (kw[a] - 2.0 * b[a]);
     return f;
@@ -59,8 +62,21 @@ static void nnls_gradient(int64_t k, const double *K, const double *b, const dou
     int64_t a, j;
     for (a = 0; a < k; a++) g[a] = b[a];
     for (j = 0; j < k; j++)
-        if (w[j] != 0)
-            for (a = 0; a < k; a++) g[a] -= K[a + j * k] * w[j];
+        if (w[j] != 0) {
+            const double *Kj = K + j * k, wj = w[j];
+            AS_SIMD
+            for (a = 0; a < k; a++) g[a] -= Kj[a] * wj;
+        }
+}
+
+/* f(w) = w'Kw - 2 b'w = -w'(g + b) from g = b - K w (k operations, no pass over K). */
+static double nnls_value(int64_t k, const double *b, const double *w, const double *g)
+{
+    int64_t a;
+    double f = 0;
+    for (a = 0; a < k; a++)
+        if (w[a] != 0) f -= w[a] * (g[a] + b[a]);
+    return f;
 }
 
 /* Cyclic coordinate descent sweeps on w (at most `sweeps`, fewer when a
@@ -79,7 +95,9 @@ static void nnls_descent(int64_t k, const double *K, const unsigned char *ban, d
             if (nw < 0) nw = 0;
             dw = nw - w[a];
             if (dw != 0) {
-                for (j = 0; j < k; j++) g[j] -= dw * K[j + a * k];
+                const double *Ka = K + a * k;
+                AS_SIMD
+                for (j = 0; j < k; j++) g[j] -= dw * Ka[j];
                 w[a] = nw;
                 change = fmax(change, fabs(dw) * sqrt(kaa));
             }
@@ -152,7 +170,7 @@ int as_nnls_solve(int64_t k, const double *K, const double *b, const unsigned ch
     fprev = as_nnls_objective(k, K, b, w, W->kw);
     for (outer = 0; outer < AS_NNLS_ROUNDS; outer++) {
         double viol = 0, size = 0, f, fw = NAN;   /* fw: f(w) once a Newton step has computed it */
-        nnls_gradient(k, K, b, w, g);
+        if (outer == 0) nnls_gradient(k, K, b, w, g);   /* later rounds: g is the last round's, of the same w */
         nnls_descent(k, K, ban, w, g, AS_NNLS_CD_SWEEPS, AS_NNLS_CD_TOL, scale);
         for (np = 0; np < AS_NNLS_NEWTON && k <= AS_NNLS_NEWTON_MAX; np++)
             if (nnls_newton(k, K, b, w, scale, &fw, W) != 1) break;   /* 2: at the support's minimum; 0: no gain */
@@ -165,8 +183,9 @@ int as_nnls_solve(int64_t k, const double *K, const double *b, const unsigned ch
             size = fmax(size, w[a] * sqrt(kaa));
         }
         if (viol <= AS_NNLS_KKT_TOL * size) break;
-        /* no progress worth another round: rounding, on an ill-conditioned K */
-        f = isnan(fw) ? as_nnls_objective(k, K, b, w, W->kw) : fw;
+        /* no progress worth another round: rounding, on an ill-conditioned K
+           (f(w) = -w'(g + b), g = b - K w just computed, where no Newton step gave it) */
+        f = isnan(fw) ? nnls_value(k, b, w, g) : fw;
         if (!(fprev - f > AS_NNLS_F_TOL * fabs(f))) break;
         fprev = f;
         if (as_interrupted(c)) return c->status;
