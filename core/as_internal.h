@@ -24,6 +24,12 @@
 #ifdef _OPENMP
 #include <omp.h>
 #endif
+/* fmax(a, b) for an a that is not NaN (b NaN: a), inline: libm's fmax is a
+   call, which costs more than the comparison in the hottest loops. */
+static inline double as_fmax_num(double a, double b)
+{
+    return b > a ? b : a;
+}
 /* A loop whose iterations are independent, vectorized (each element's
    arithmetic as in the loop: the same bits). */
 #ifdef _OPENMP

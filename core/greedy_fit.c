@@ -28,14 +28,14 @@ static double gr_errors(const gr_state *s, const double *H, double *rowrel, doub
             for (b = 0; b < n; b++) {
                 double e = fabs(expm1((H[b + a * n] - lh) - (s->G[b + a * n] - s->lg[a])));
                 if (err) err[b + a * n] = e;
-                if (b != a) r = fmax(r, e);
+                if (b != a) r = as_fmax_num(r, e);
                 else q = e;
             }
             if (rowrel) {
                 rowrel[a] = r;
                 s->diagrel[a] = q;
             }
-            mx = fmax(mx, fmax(r, q));
+            mx = as_fmax_num(mx, as_fmax_num(r, q));
         }
 #ifdef _OPENMP
 #pragma omp critical(as_greedy_rel)
@@ -67,25 +67,50 @@ int as_gr_make_h(gr_state *s, double *H, as_common *c)
 }
 
 /* ------------------------------------------------------------------ the score matrix */
-/* R = L(D) (D = G - H, or G when H is NULL) and M = diag(u) R + Z o R -
-   diag(u o R 1 + rho) A (see the top of greedy.c). */
+/* Rows per block of the row-centring (a block's part of a column: 512 bytes). */
+#define GR_ROWS 64
+
+/* R = L(D) (D = G - H, or G when H is NULL) and its row sums r1. */
+static void gr_centre(gr_state *s, const double *H, double *R, double *r1, as_common *c)
+{
+    int64_t n = s->n, i, j, ib, nb = (n + GR_ROWS - 1) / GR_ROWS;
+    double *rm = s->rho;   /* the rows' means (rho is made after) */
+    /* by blocks of GR_ROWS rows, each row's sums over j in order (D = G - H is
+       symmetric to the bit: D_ji = D_ij), the columns read down */
+#ifdef _OPENMP
+#pragma omp parallel for schedule(static) num_threads(as_threads_for(c, 4.0 * (double)n * (double)n)) private(i, j)
+#endif
+    for (ib = 0; ib < nb; ib++) {
+        int64_t i0 = ib * GR_ROWS, i1 = i0 + GR_ROWS < n ? i0 + GR_ROWS : n;
+        for (i = i0; i < i1; i++) rm[i] = r1[i] = 0;
+        for (j = 0; j < n; j++) {
+            const double *Aj = s->A + j * n, *Gj = s->G + j * n, *Hj = H ? H + j * n : NULL;
+            for (i = i0; i < i1; i++) rm[i] += Aj[i] * (Gj[i] - (Hj ? Hj[i] : 0));
+        }
+        for (j = 0; j < n; j++) {
+            const double *Gj = s->G + j * n, *Hj = H ? H + j * n : NULL;
+            double *Rj = R + j * n;
+            for (i = i0; i < i1; i++) {
+                double r = Gj[i] - (Hj ? Hj[i] : 0) - rm[i];
+                Rj[i] = r;
+                r1[i] += r;
+            }
+        }
+    }
+}
+
+/* R = L(D) (D = G - H, or G when H is NULL: L(G), made once into s->RG when
+   it is there) and M = diag(u) R + Z o R - diag(u o R 1 + rho) A (see the top
+   of greedy.c). */
 void as_gr_make_m(gr_state *s, const double *H, as_common *c)
 {
     int64_t n = s->n, i, j, e;
-    double *R = s->R, *M = s->M, *rho;
-#ifdef _OPENMP
-#pragma omp parallel for schedule(static) num_threads(as_threads_for(c, 4.0 * (double)n * (double)n)) private(j)
-#endif
-    for (i = 0; i < n; i++) {
-        double m = 0, r1 = 0;
-        /* row i of a symmetric D is its column i */
-        for (j = 0; j < n; j++) m += s->A[i + j * n] * (s->G[j + i * n] - (H ? H[j + i * n] : 0));
-        for (j = 0; j < n; j++) {
-            double r = s->G[j + i * n] - (H ? H[j + i * n] : 0) - m;
-            R[i + j * n] = r;
-            r1 += r;
-        }
-        s->r1[i] = r1;
+    double *M = s->M, *rho;
+    const double *R = s->R, *r1 = s->r1;
+    if (H || !s->RG) gr_centre(s, H, s->R, s->r1, c);
+    else {
+        R = s->RG;
+        r1 = s->rg1;
     }
     rho = s->rho;
     for (i = 0; i < n; i++) rho[i] = 0;
@@ -95,8 +120,24 @@ void as_gr_make_m(gr_state *s, const double *H, as_common *c)
 #endif
     for (j = 0; j < n; j++)
         for (i = 0; i < n; i++)
-            M[i + j * n] = s->u[i] * R[i + j * n] - (s->u[i] * s->r1[i] + rho[i]) * s->A[i + j * n];
+            M[i + j * n] = s->u[i] * R[i + j * n] - (s->u[i] * r1[i] + rho[i]) * s->A[i + j * n];
     for (e = 0; e < s->ne; e++) M[s->E[e].i + s->E[e].l * n] += s->E[e].z * R[s->E[e].i + s->E[e].l * n];
+}
+
+/* L(G) and its row sums into s->RG, s->rg1, once (the K-based fit's b reads them every refit). */
+static int gr_centre_g(gr_state *s, as_common *c)
+{
+    int64_t n = s->n;
+    if (s->RG) return AS_OK;
+    s->RG = as_malloc(c, (size_t)(n * n), sizeof(double));
+    s->rg1 = as_malloc(c, (size_t)n, sizeof(double));
+    if (!s->RG || !s->rg1) {
+        as_free(c, s->RG);
+        s->RG = NULL;
+        return c->status;
+    }
+    gr_centre(s, NULL, s->RG, s->rg1, c);
+    return AS_OK;
 }
 
 /* ------------------------------------------------------------------ the kept columns */
@@ -174,6 +215,7 @@ int as_gr_normal(gr_state *s, as_common *c)
     if (as_syrk_blocks("U", "T", k, nv, 1.0, U, nv, 1.0, K, k, c) != AS_OK) return c->status;
     as_gram_mirror(k, K);
     /* b_a = x_a' M_G x_a */
+    if (gr_centre_g(s, c) != AS_OK) return c->status;
     as_gr_make_m(s, NULL, c);
     if (as_gemm_blocks("N", "N", n, k, n, 1.0, s->M, n, s->Xs, n, 0.0, U, n, c) != AS_OK) return c->status;
     for (a = 0; a < k; a++) {

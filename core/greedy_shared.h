@@ -94,6 +94,7 @@ typedef struct gr_state {
     /* the target and the error (greedy_fit.c) */
     double *G, *A, *lg;      /* X X', its attention, row lse of G  */
     double *H, *R, *M;       /* Y Y', L(G - H), the score matrix   */
+    double *RG, *rg1;        /* L(G) and its row sums: made once (as_gr_make_m with no H) */
     const double *H0;        /* n x n: Y Y' of columns held at weight 1 outside the kept ones
                                 (the sample path's heavy columns; NULL: none) */
     double *u;               /* n row weights                      */

@@ -25,13 +25,13 @@ static int64_t gr_scratch_room(const gr_state *s, int64_t cap)
 }
 
 /* Bytes of the working arrays for up to kmax kept columns (and the
-   candidates' alpha, d of them at most): eight n x n matrices (X X', its
-   attention, H, R, M, X X' handed back, the products' and the metrics'
+   candidates' alpha, d of them at most): nine n x n matrices (X X', its
+   attention, H, R, L(G), M, X X' handed back, the products' and the metrics'
    scratch), the kept columns' four n x k, five k x k and 22 k-vectors (the
    arrays, the solver's, the rounds' best, the result), alpha, nine per
    candidate (their offsets, |x|^2, 1'x, score, norm, the rounds' picks (two)
    and shortlist, the cache's positions), the passes' three blocks (a sparse
-   X's products at up to 2^20 stored entries) and 24 n-vectors (the row
+   X's products at up to 2^20 stored entries) and 25 n-vectors (the row
    weights, the snapshots'). */
 static double gr_bytes(const gr_state *s, int64_t kmax)
 {
@@ -41,8 +41,8 @@ static double gr_bytes(const gr_state *s, int64_t kmax)
     pass = 3.0 * 256.0 * n + (s->X->kind == AS_DENSE ? 0.0 : 1048576.0);
     /* where the K-free fit may be taken (as_gr_kfree), its three n x n and eight k-vectors */
     kfree = kmax > s->kfit || gr_kfit_cost(n, k) > AS_GREEDY_KFREE_LONG ? 3.0 * n * n + 8.0 * k : 0.0;
-    return 8.0 * (8.0 * n * n + 4.0 * n * k + 5.0 * kk * kk + 22.0 * k + (double)entries + 9.0 * (double)s->nc + pass +
-                  24.0 * n + kfree);
+    return 8.0 * (9.0 * n * n + 4.0 * n * k + 5.0 * kk * kk + 22.0 * k + (double)entries + 9.0 * (double)s->nc + pass +
+                  25.0 * n + kfree);
 }
 
 /* Whether the arrays for kmax kept columns fit under 'memory'. */
@@ -190,7 +190,7 @@ static int gr_reserve(gr_state *s, int64_t need, as_common *c)
 void as_gr_free(gr_state *s, as_common *c)
 {
     void *arrays[] = {s->off, s->alpha, s->nx2, s->csum, s->score, s->norm, s->in, s->scratch_ri, s->scratch_xv,
-                      s->G, s->A, s->lg, s->H, s->R, s->M, s->u, s->dg, s->E, s->rowrel, s->diagrel,
+                      s->G, s->A, s->lg, s->H, s->R, s->RG, s->rg1, s->M, s->u, s->dg, s->E, s->rowrel, s->diagrel,
                       s->r1, s->rho, s->su, s->sel, s->col, s->w, s->sw, s->ban, s->Xs, s->XA, s->K, s->b,
                       s->U, s->C, s->cpos, s->csel, s->cold, s->cnew, s->Cn, s->Bn, s->err};
     size_t t;

@@ -99,9 +99,9 @@ static void nnls_descent(int64_t k, const double *K, const unsigned char *ban, d
                 AS_SIMD
                 for (j = 0; j < k; j++) g[j] -= dw * Ka[j];
                 w[a] = nw;
-                change = fmax(change, fabs(dw) * sqrt(kaa));
+                change = as_fmax_num(change, fabs(dw) * sqrt(kaa));
             }
-            size = fmax(size, w[a] * sqrt(kaa));
+            size = as_fmax_num(size, w[a] * sqrt(kaa));
         }
         if (change <= tol * size) break;
     }
