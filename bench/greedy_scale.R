@@ -30,6 +30,8 @@ inputs <- list(
   list(name = "example 500 x 20000 (dense)", x = function() attsparse_example(500, 20000, seed = 1),
        targets = 0.02),
   list(name = "example 1000 x 50000 (dense)", x = function() attsparse_example(1000, 50000, seed = 1),
+       targets = 0.02),
+  list(name = "example 2000 x 10000 (dense)", x = function() attsparse_example(2000, 10000, seed = 1),
        targets = 0.02)
 )
 if (!is.na(big))
