@@ -30,13 +30,6 @@ typedef struct bin_matrix {
     int32_t *p, *i;
 } bin_matrix;
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 static void die(const char *what)
 {
     fprintf(stderr, "core_tool: %s\n", what);
@@ -171,7 +164,7 @@ static double t_start, t_last, c_last;
 
 static void on_line(void *c, const char *line)
 {
-    double t = now(), u = cpu();
+    double t = as_wtime(), u = cpu();
     (void)c;
     fprintf(stderr, "  [%7.3f s, +%6.3f wall, +%6.3f cpu] %s\n", t - t_start, t - t_last, u - c_last, line);
     t_last = t;
@@ -200,11 +193,11 @@ int main(int argc, char **argv)
     as_common_init(&ctx);
     memset(&B, 0, sizeof B);
     if (strcmp(argv[1], "gen-sparse") == 0 && argc == 7) {
-        double t0 = now();
+        double t0 = as_wtime();
         gen_sparse(&B, atoll(argv[3]), atoll(argv[4]), atof(argv[5]), (uint64_t)atoll(argv[6]));
         write_bin(argv[2], &B);
         printf("core_tool: %s: sparse %lld x %lld, %lld nonzeros (%.1f s)\n", argv[2],
-               (long long)B.n, (long long)B.d, (long long)B.nnz, now() - t0);
+               (long long)B.n, (long long)B.d, (long long)B.nnz, as_wtime() - t0);
     } else if (strcmp(argv[1], "gen-dense") == 0 && argc == 7) {
         B.n = atoll(argv[3]); B.d = atoll(argv[4]); B.kind = 0; B.nnz = B.n * B.d;
         B.x = malloc(8 * (size_t)(B.n * B.d));
@@ -220,9 +213,9 @@ int main(int argc, char **argv)
         ctx.nthreads = argc > 4 ? atoi(argv[4]) : 0;
         G = malloc(8 * (size_t)(B.n * B.n));
         if (!G) die("out of memory");
-        t0 = now();
+        t0 = as_wtime();
         if (as_gram(&X, -1, NULL, NULL, G, &ctx) != AS_OK) die(ctx.msg);
-        printf("core_tool: exact Gram of %s in %.2f s\n", argv[2], now() - t0);
+        printf("core_tool: exact Gram of %s in %.2f s\n", argv[2], as_wtime() - t0);
         f = fopen(argv[3], "wb");
         if (!f || fwrite(G, 8, (size_t)(B.n * B.n), f) != (size_t)(B.n * B.n) || fclose(f) != 0)
             die("cannot write the Gram file");
@@ -242,12 +235,12 @@ int main(int argc, char **argv)
         if (argc > 6) { o.rel = atof(argv[6]); o.m = 0; }
         for (r = 0; r < reps; r++) {
             uint64_t h;
-            t_start = t_last = now();
+            t_start = t_last = as_wtime();
             c_last = cpu();
             if (as_rand(&X, &o, &S, &ctx) != AS_OK) die(ctx.msg);
             h = sample_hash(&S);
             printf("core_tool: as_rand %.3f s (threads %d): m %lld, k %lld, rank %lld, s1 %lld, s %lld, s2 %lld, checksum %016llx\n",
-                   now() - t_start, ctx.nthreads, (long long)S.m, (long long)S.k, (long long)S.rank,
+                   as_wtime() - t_start, ctx.nthreads, (long long)S.m, (long long)S.k, (long long)S.rank,
                    (long long)S.s1, (long long)S.s, (long long)S.s2, (unsigned long long)h);
             as_result_free(&S, &ctx);
         }
@@ -287,12 +280,12 @@ int main(int argc, char **argv)
             if (mmrows >= 0) o.minimax = mmrows;
             if (a[0] == 'k') o.k = atoll(a + 1);
             else o.rel = atof(a);
-            t0 = t_start = t_last = now();
+            t0 = t_start = t_last = as_wtime();
             c_last = cpu();
             if (as_greedy(&X, &o, &S, &ctx) != AS_OK) die(ctx.msg);
             printf("core_tool: greedy %s %s: k %lld, rel %.4g%%, baseline %.4g%%, rounds %lld, checksum %016llx, %.2f s\n",
                    argv[2], a, (long long)S.k, 100 * S.metrics.rel, 100 * S.metrics.baseline, (long long)S.m,
-                   (unsigned long long)sample_hash(&S), now() - t0);
+                   (unsigned long long)sample_hash(&S), as_wtime() - t0);
             as_result_free(&S, &ctx);
         }
     } else die("usage: core_tool gen-sparse|gen-dense|gram|run|greedy FILE ...");
