@@ -39,8 +39,8 @@
 %! assert (seven.max_columns, 7);
 
 ## refit = true on a sample of thousands of columns (12611 kept: the k x k normal equations would take
-## 6 GB): refitted without them, rel at most half the sample's own; Ctrl-C 1.5 s in (the sample takes
-## 0.4 s, the refit 3 s) stops it within a second and the session goes on
+## 6 GB): refitted without them, rel at most half the sample's own; Ctrl-C 1.5 s into the refit of
+## m = 40000 (about 3.5 s) stops it within a second and the session goes on
 %!test
 %! randn ("seed", 1);
 %! X = randn (200, 20000) * 0.012;
@@ -49,9 +49,10 @@
 %! assert (fit.refit_rel, plain.rel_error);
 %! assert (fit.rel_error < 0.5 * plain.rel_error);
 %! assert (fit.k > 10000 && all (ismember (fit.index, plain.index)));
-%! interrupt_call ("randn ('seed', 1); X = randn (200, 20000) * 0.012;",
-%!                 "attsparse_rand (X, 'm', 20000, 'seed', 1, 'refit', true, 'threads', 1)", 1.5,
-%!                 "the refit of attsparse_rand, m = 20000");
+%! ## Ctrl-C 1.5 s into the refit of twice as many columns (the call above can end before the signal)
+%! interrupt_call ("randn ('seed', 1); X = randn (200, 40000) * 0.012;",
+%!                 "attsparse_rand (X, 'm', 40000, 'seed', 1, 'refit', true, 'threads', 1)", 1.5,
+%!                 "the refit of attsparse_rand, m = 40000");
 
 ## greedy: 'memory' is checked against the most a run allocates (the arrays never grow past the budget),
 ## and a cap that binds midway in target mode names 'memory' (the best found with a warning, or a refusal)
