@@ -3,9 +3,9 @@
 # attsparse_greedy(X, rel = t) and attsparse_rand(X, rel = t, seed = 1): columns kept, exact rel (the
 # greedy method's is its certificate; the target mode's is computed here against gram(X)), wall time, the
 # time over gram(X)'s, and the peak resident memory the call added (VmHWM, reset before each call, less
-# the resident memory before it). On the 2000 x 500000 input (--big) the greedy method takes its sample path
-# by itself; a second table has that path forced (approach = "sample", seed 1) on the Zipf-like inputs, beside
-# the rounds. One more row: option refit = TRUE on a sample of m = 20000 columns.
+# the resident memory before it). On the 1000 x 200000 and 2000 x 500000 (--big) inputs the greedy method
+# takes its sample path by itself; a second table has that path forced (approach = "sample", seed 1) on the
+# 200-row Zipf-like inputs, beside the rounds. One more row: option refit = TRUE on a sample of m = 20000 columns.
 # Usage: Rscript bench/greedy_scale.R DIR [--big FILE] [--doc FILE]
 #   DIR holds the sparse inputs (written by core_tool gen-sparse, see bench/greedy_scale.mk); --doc FILE:
 #   the table replaces FILE's region between "<!-- scale table begin -->" and "<!-- scale table end -->".
@@ -32,7 +32,9 @@ inputs <- list(
   list(name = "example 1000 x 50000 (dense)", x = function() attsparse_example(1000, 50000, seed = 1),
        targets = 0.02),
   list(name = "example 2000 x 10000 (dense)", x = function() attsparse_example(2000, 10000, seed = 1),
-       targets = 0.02)
+       targets = 0.02),
+  list(name = "Zipf-like 1000 x 200000, 2e7 nonzeros", x = function() read_asbin(file.path(dir, "zipf1k200k.bin")),
+       targets = c(0.05, 0.02))
 )
 if (!is.na(big))
   inputs[[length(inputs) + 1]] <- list(name = "Zipf-like 2000 x 500000, 5e7 nonzeros", x = function() read_asbin(big),

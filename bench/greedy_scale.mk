@@ -12,5 +12,6 @@ bench-greedy-scale: $(BUILD)/bench/core_tool | deps-bench
 	[ -s $(SCALE_DIR)/zipf10k.bin ] || $(BUILD)/bench/core_tool gen-sparse $(SCALE_DIR)/zipf10k.bin 200 10000 1e5 1
 	[ -s $(SCALE_DIR)/zipf20k.bin ] || $(BUILD)/bench/core_tool gen-sparse $(SCALE_DIR)/zipf20k.bin 200 20000 2e5 1
 	[ -s $(SCALE_DIR)/zipf50k.bin ] || $(BUILD)/bench/core_tool gen-sparse $(SCALE_DIR)/zipf50k.bin 200 50000 5e5 1
+	[ -s $(SCALE_DIR)/zipf1k200k.bin ] || $(BUILD)/bench/core_tool gen-sparse $(SCALE_DIR)/zipf1k200k.bin 1000 200000 2e7 1
 	[ -s $(BUILD)/bench/sparse.bin ] || $(BUILD)/bench/core_tool gen-sparse $(BUILD)/bench/sparse.bin 2000 500000 5e7 1
 	RLIB=$(RLIB) $(RSCRIPT) bench/greedy_scale.R $(SCALE_DIR) --big $(BUILD)/bench/sparse.bin --doc docs/greedy.md
