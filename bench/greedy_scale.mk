@@ -1,7 +1,7 @@
 # greedy_scale.mk: the greedy method at scale against the target mode and gram() in one R process (bench/greedy_scale.R);
 # included by the top-level Makefile.
 # make bench-greedy-scale    inputs in build/bench/scale (and make bench-target's 2000 x 500000 in build/bench), the tables
-#                            in docs/greedy.md (about 20 minutes on 2 idle cores; the 2000 x 500000 input 10 of them)
+#                            in docs/greedy.md (10 to 20 minutes on 2 idle cores, by the day; the 2000 x 500000 input half of it)
 SCALE_DIR := $(BUILD)/bench/scale
 
 .PHONY: bench-greedy-scale
