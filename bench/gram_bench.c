@@ -13,7 +13,6 @@
 #include "rng.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 static void fail(const char *what)
 {

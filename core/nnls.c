@@ -40,17 +40,24 @@ void as_nnls_work_free(as_nnls_work *W, as_common *c)
     memset(W, 0, sizeof *W);
 }
 
-double as_nnls_objective(int64_t k, const double *K, const double *b, const double *w, double *kw)
+/* y += sign K w (sign +1 or -1: exact), summed by K's columns where w is not 0. */
+static void nnls_add_kw(int64_t k, const double *K, const double *w, double sign, double *y)
 {
     int64_t a, j;
-    double f = 0;
-    for (a = 0; a < k; a++) kw[a] = 0;
     for (j = 0; j < k; j++)
         if (w[j] != 0) {
-            const double *Kj = K + j * k, wj = w[j];
+            const double *Kj = K + j * k, wj = sign * w[j];
             AS_SIMD
-            for (a = 0; a < k; a++) kw[a] += Kj[a] * wj;
+            for (a = 0; a < k; a++) y[a] += Kj[a] * wj;
         }
+}
+
+double as_nnls_objective(int64_t k, const double *K, const double *b, const double *w, double *kw)
+{
+    int64_t a;
+    double f = 0;
+    for (a = 0; a < k; a++) kw[a] = 0;
+    nnls_add_kw(k, K, w, 1.0, kw);
     for (a = 0; a < k; a++)
         if (w[a] != 0) f += w[a] * (kw[a] - 2.0 * b[a]);
     return f;
@@ -59,14 +66,9 @@ double as_nnls_objective(int64_t k, const double *K, const double *b, const doub
 /* g = b - K w. */
 static void nnls_gradient(int64_t k, const double *K, const double *b, const double *w, double *g)
 {
-    int64_t a, j;
+    int64_t a;
     for (a = 0; a < k; a++) g[a] = b[a];
-    for (j = 0; j < k; j++)
-        if (w[j] != 0) {
-            const double *Kj = K + j * k, wj = w[j];
-            AS_SIMD
-            for (a = 0; a < k; a++) g[a] -= Kj[a] * wj;
-        }
+    nnls_add_kw(k, K, w, -1.0, g);
 }
 
 /* f(w) = w'Kw - 2 b'w = -w'(g + b) from g = b - K w (k operations, no pass over K). */
