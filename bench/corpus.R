@@ -147,20 +147,53 @@ gen_onehot <- function(n, d, seed, levels = 10) {
   corpus_scale(X[, colSums(X) > 0])
 }
 
-# The package's own data: the built-in example and the demo's data sets (NULL when not installed).
+# The package's own data: the built-in example and the demo's data sets (NULL when not installed),
+# and the chapters of Jane Austen's six novels by the words in them (gen_austen).
 gen_real <- function(name) {
-  if (name == "example") attsparse::attsparse_example() else attsparse:::demo_data(name)
+  if (name == "example") attsparse::attsparse_example()
+  else if (name == "austen") gen_austen()
+  else attsparse:::demo_data(name)
+}
+
+# janeaustenr's text (Debian: r-cran-janeaustenr) as a chapters x words count matrix (269 x 14243;
+# a chapter runs from a line "Chapter N" to the next, words are lower-case runs of letters and
+# apostrophes), as text mining compares documents: log1p of the counts, each row scaled to norm 1
+# (X X' the cosine similarity; attention spreads over many chapters alike); NULL when not installed.
+gen_austen <- function() {
+  if (!requireNamespace("janeaustenr", quietly = TRUE)) return(NULL)
+  b <- janeaustenr::austen_books()
+  chapter <- ave(grepl("^chapter [0-9ivxlc]+", b$text, ignore.case = TRUE), b$book, FUN = cumsum)
+  keep <- chapter > 0
+  words <- strsplit(tolower(b$text[keep]), "[^a-z']+")
+  doc <- rep(paste(b$book, chapter)[keep], lengths(words))
+  words <- unlist(words)
+  ok <- nzchar(words)
+  doc <- factor(doc[ok], levels = unique(doc[ok]))
+  words <- factor(words[ok])
+  X <- Matrix::sparseMatrix(i = as.integer(doc), j = as.integer(words), x = 1,
+                            dims = c(nlevels(doc), nlevels(words)), dimnames = list(levels(doc), levels(words)))
+  X@x <- log1p(X@x)
+  Matrix::Diagonal(x = 1 / sqrt(Matrix::rowSums(X^2))) %*% X
 }
 
 # The parameters of a family's i-th instance (seed i), cycling through the values below.
+# "heldout": seeds 1001, 1002, ... and each list's values taken from its fourth on, other
+# combinations than the full corpus's, for checking a change on instances it was not developed on.
 corpus_params <- function(family, i, size) {
-  pick <- function(v) v[(i - 1) %% length(v) + 1]
+  held <- size == "heldout"
+  pick <- function(v) v[(i + if (held) 2 else -1) %% length(v) + 1]
   slice <- size == "slice"
+  p <- corpus_params_of(family, i, size, pick, slice)
+  if (held) p$seed <- 1000 + i
+  p
+}
+
+corpus_params_of <- function(family, i, size, pick, slice) {
   switch(family,
     counts = {
       # the four of the report first, then n from 10 to 300 and the other parameters varied
       fixed <- list(c(26, 19000, 2), c(40, 20000, 3), c(40, 20000, 4), c(40, 20000, 6))
-      if (!slice && i <= 4) return(list(n = fixed[[i]][1], d = fixed[[i]][2], seed = fixed[[i]][3]))
+      if (size == "full" && i <= 4) return(list(n = fixed[[i]][1], d = fixed[[i]][2], seed = fixed[[i]][3]))
       list(n = pick(if (slice) c(20, 26, 40) else c(10, 20, 26, 60, 100, 150, 300, 40, 60, 80, 120, 200)),
            d = pick(if (slice) 1500 else c(2000, 5000, 10000, 5000, 3000, 5000, 3000, 20000, 8000)),
            alpha = pick(c(1.2, 0.8, 1.6, 1.0)), sd_depth = pick(c(2, 0.5, 1, 2, 1.5)),
@@ -213,15 +246,17 @@ CORPUS_FAMILIES <- c("counts", "docterm", "expression", "lowrank", "clustered", 
 
 # The instances: a data frame with columns id, family, seed and params (a list column of the
 # generator's arguments); "full": 16 counts instances and 10 of each other family, then the real data
-# sets (family "real"); "slice": a few small ones for the tests.
-corpus_instances <- function(size = c("full", "slice"), families = CORPUS_FAMILIES, real = size == "full") {
+# sets (family "real"); "slice": a few small ones for the tests; "heldout": as many as "full", of
+# other seeds and parameter combinations, without the real data.
+corpus_instances <- function(size = c("full", "slice", "heldout"), families = CORPUS_FAMILIES,
+                             real = size == "full") {
   size <- match.arg(size)
   count <- function(f) if (size == "slice") 2 else if (f == "counts") 16 else 10
   rows <- unlist(lapply(families, function(f) lapply(seq_len(count(f)), function(i) {
     p <- corpus_params(f, i, size)
     list(family = f, seed = p$seed, params = p)
   })), recursive = FALSE)
-  if (real) rows <- c(rows, lapply(c("example", "ALL", "acq", "crude", "golub", "lung"),
+  if (real) rows <- c(rows, lapply(c("example", "ALL", "acq", "crude", "golub", "lung", "austen"),
                                    function(nm) list(family = "real", seed = NA, params = list(name = nm))))
   inst <- data.frame(family = vapply(rows, `[[`, "", "family"), seed = vapply(rows, `[[`, 0, "seed"))
   inst$params <- lapply(rows, `[[`, "params")

@@ -10,10 +10,13 @@
 #   default  attsparse_rand(X, seed = s) with both estimates: rel_estimate against the exact rel;
 #   fixed    on the first FIXED instances of each family: the smallest median k over a grid of m (3
 #            seeds, every seed meeting t) of each sampling/probabilities pair, the best pair's k.
-# Usage: Rscript bench/robust.R [--slice] [--resume | --report | --redo-target] [--out DIR] [--doc FILE]
+# Usage: Rscript bench/robust.R [--slice | --heldout] [--resume | --report | --redo-target] [--out DIR] [--doc FILE]
 #   (RLIB: the library with attsparse)
-#   --slice  the small corpus of the tests; --doc FILE: the tables replace FILE's region between the
-#   lines "<!-- robust tables begin -->" and "<!-- robust tables end -->"; --resume: the instances
+#   --slice  the small corpus of the tests; --heldout: instances of other seeds and parameter
+#   combinations than the full corpus's (no real data), to check a change on data it was not tuned on
+#   (use another --out); --doc FILE: the tables replace FILE's region between the
+#   lines "<!-- robust tables begin -->" and "<!-- robust tables end -->" ("robust heldout tables"
+#   for --heldout); --resume: the instances
 #   whose figures OUT/instances already holds are read back, not run again; --report: only those,
 #   nothing run (the tables of a run cut short); --redo-target: the stored instances' target-mode
 #   and default-mode figures run again (both estimates, every target), the greedy method's and the
@@ -27,12 +30,12 @@ suppressPackageStartupMessages({library(attsparse); library(Matrix); library(par
 source("bench/corpus.R")
 source("bench/baseline.R")
 
-SIZE <- if ("--slice" %in% args) "slice" else "full"
+SIZE <- if ("--slice" %in% args) "slice" else if ("--heldout" %in% args) "heldout" else "full"
 OUT <- arg_value("--out", "build/bench/robust")
 DOC <- arg_value("--doc", "")
 TARGETS <- c(0.05, 0.02, 0.01)
 CORES <- as.integer(Sys.getenv("ROBUST_CORES", "2"))
-FIXED <- as.integer(Sys.getenv("ROBUST_FIXED", if (SIZE == "slice") "1" else "2"))
+FIXED <- as.integer(Sys.getenv("ROBUST_FIXED", switch(SIZE, slice = "1", heldout = "0", "2")))
 CAP <- 1500
 dir.create(OUT, recursive = TRUE, showWarnings = FALSE)
 
@@ -228,9 +231,9 @@ out <- c(
   "### The error estimate", "",
   "Coverage: share of runs with `rel_estimate >= rel_error` (exact); est/exact: median ratio. Default mode `attsparse_rand(X, seed = s)`, one run an instance; target mode (coverage and est/exact) `attsparse_rand(X, rel = t, seed = s, error = FALSE)`, where the estimate alone chooses the sample, one run an instance and target; gauss: the default estimate, boot: `estimate = \"bootstrap\"`. target met: `attsparse_rand(X, rel = t, seed = s)` (the exact error asked for, the default: the sample checked against `X X'`, grown when it misses, shrunk while a smaller draw meets the target). k gauss / boot: its columns with the default estimate over those with the bootstrap; k exact / estimate only: its columns over those of the same call with `error = FALSE`; estimate only met: how often the sample of `error = FALSE` meets the target.", "",
   md_table(est_tab), "",
-  "### The target mode against the best fixed scheme", "",
+  if (!is.null(fixed_tab)) c("### The target mode against the best fixed scheme", "",
   "Best fixed: the smallest median k over m (factor 1.5 steps, 3 seeds, every seed meeting the target) of iid or Poisson sampling with leverage, norm or mixed probabilities. \"!\": greedy missed the target.", "",
-  if (!is.null(fixed_tab)) md_table(fixed_tab), "",
+  md_table(fixed_tab), ""),
   "### Failing instances", "",
   "Greedy missed the target where the baseline met it, or kept more than 1.25x the baseline's columns:", "",
   fail_lines, "",
@@ -239,7 +242,8 @@ writeLines(out)
 writeLines(out, file.path(OUT, "tables.md"))
 if (nzchar(DOC) && file.exists(DOC)) {
   doc <- readLines(DOC)
-  a <- grep("<!-- robust tables begin -->", doc, fixed = TRUE); z <- grep("<!-- robust tables end -->", doc, fixed = TRUE)
+  mark <- if (SIZE == "heldout") "robust heldout tables" else "robust tables"
+  a <- grep(sprintf("<!-- %s begin -->", mark), doc, fixed = TRUE); z <- grep(sprintf("<!-- %s end -->", mark), doc, fixed = TRUE)
   if (length(a) == 1 && length(z) == 1 && a < z) {
     writeLines(c(doc[seq_len(a)], "", out, "", doc[z:length(doc)]), DOC)
     message("robust: tables written to ", DOC)
