@@ -183,15 +183,9 @@ corpus_params <- function(family, i, size) {
   held <- size == "heldout"
   pick <- function(v) v[(i + if (held) 2 else -1) %% length(v) + 1]
   slice <- size == "slice"
-  p <- corpus_params_of(family, i, size, pick, slice)
-  if (held) p$seed <- 1000 + i
-  p
-}
-
-corpus_params_of <- function(family, i, size, pick, slice) {
-  switch(family,
+  p <- switch(family,
     counts = {
-      # the four of the report first, then n from 10 to 300 and the other parameters varied
+      # the four of the report first (their seeds as given), then n from 10 to 300 and the other parameters varied
       fixed <- list(c(26, 19000, 2), c(40, 20000, 3), c(40, 20000, 4), c(40, 20000, 6))
       if (size == "full" && i <= 4) return(list(n = fixed[[i]][1], d = fixed[[i]][2], seed = fixed[[i]][3]))
       list(n = pick(if (slice) c(20, 26, 40) else c(10, 20, 26, 60, 100, 150, 300, 40, 60, 80, 120, 200)),
@@ -239,6 +233,8 @@ corpus_params_of <- function(family, i, size, pick, slice) {
     onehot = list(n = pick(if (slice) 30 else c(30, 60, 40, 50, 20)),
                   d = pick(if (slice) 400 else c(1000, 2000, 500)),
                   levels = pick(c(10, 5, 20, 3)), seed = i))
+  if (held) p$seed <- 1000 + i
+  p
 }
 
 CORPUS_FAMILIES <- c("counts", "docterm", "expression", "lowrank", "clustered", "dupcols", "rownorms",
