@@ -152,7 +152,34 @@ gen_onehot <- function(n, d, seed, levels = 10) {
 gen_real <- function(name) {
   if (name == "example") attsparse::attsparse_example()
   else if (name == "austen") gen_austen()
+  else if (name %in% c("bladder", "bladder_centred")) gen_bladder(name == "bladder_centred")
+  else if (name %in% c("twins", "twins_log1p")) gen_twins(name == "twins_log1p")
   else attsparse:::demo_data(name)
+}
+
+# Held-out real data (the held-out corpus only: nothing in the package was tuned on them).
+# bladderbatch's bladder cancer arrays (Debian: r-bioc-bladderbatch): 57 samples x 22283 probe sets,
+# log2 expression (RMA), dense; `centred`: each probe set centred over the samples, as expression
+# analyses compare samples; rows scaled so that the largest (X X')_ii is 1. NULL when not installed.
+gen_bladder <- function(centred = FALSE) {
+  if (!requireNamespace("bladderbatch", quietly = TRUE) || !requireNamespace("Biobase", quietly = TRUE))
+    return(NULL)
+  env <- new.env()
+  utils::data("bladderdata", package = "bladderbatch", envir = env)
+  X <- t(Biobase::exprs(env$bladderEset))
+  if (centred) X <- sweep(X, 2, colMeans(X))
+  corpus_scale(X)
+}
+
+# DirichletMultinomial's twins gut microbiome census (Debian: r-bioc-dirichletmultinomial): 278
+# samples x 130 genera, raw counts (a few genera hold most reads; d < n); `log1p`: log1p of the counts.
+# Rows scaled so that the largest (X X')_ii is 1. NULL when not installed.
+gen_twins <- function(log = FALSE) {
+  f <- system.file(package = "DirichletMultinomial", "extdata", "Twins.csv")
+  if (!nzchar(f)) return(NULL)
+  X <- t(as.matrix(utils::read.csv(f, row.names = 1)))
+  if (log) X <- log1p(X)
+  corpus_scale(Matrix::Matrix(X, sparse = TRUE))
 }
 
 # janeaustenr's text (Debian: r-cran-janeaustenr) as a chapters x words count matrix (269 x 14243;
@@ -237,22 +264,26 @@ corpus_params <- function(family, i, size) {
   p
 }
 
+# The real data sets of the full and the held-out corpus (gen_real's names).
+CORPUS_REAL <- list(full = c("example", "ALL", "acq", "crude", "golub", "lung", "austen"),
+                    heldout = c("bladder", "bladder_centred", "twins", "twins_log1p"))
+
 CORPUS_FAMILIES <- c("counts", "docterm", "expression", "lowrank", "clustered", "dupcols", "rownorms",
                      "log1p", "r", "logits", "binary", "heavy", "onehot")
 
 # The instances: a data frame with columns id, family, seed and params (a list column of the
 # generator's arguments); "full": 16 counts instances and 10 of each other family, then the real data
 # sets (family "real"); "slice": a few small ones for the tests; "heldout": as many as "full", of
-# other seeds and parameter combinations, without the real data.
+# other seeds and parameter combinations, then real data sets of their own (bladder, twins).
 corpus_instances <- function(size = c("full", "slice", "heldout"), families = CORPUS_FAMILIES,
-                             real = size == "full") {
+                             real = size != "slice") {
   size <- match.arg(size)
   count <- function(f) if (size == "slice") 2 else if (f == "counts") 16 else 10
   rows <- unlist(lapply(families, function(f) lapply(seq_len(count(f)), function(i) {
     p <- corpus_params(f, i, size)
     list(family = f, seed = p$seed, params = p)
   })), recursive = FALSE)
-  if (real) rows <- c(rows, lapply(c("example", "ALL", "acq", "crude", "golub", "lung", "austen"),
+  if (real) rows <- c(rows, lapply(CORPUS_REAL[[if (size == "heldout") "heldout" else "full"]],
                                    function(nm) list(family = "real", seed = NA, params = list(name = nm))))
   inst <- data.frame(family = vapply(rows, `[[`, "", "family"), seed = vapply(rows, `[[`, 0, "seed"))
   inst$params <- lapply(rows, `[[`, "params")

@@ -13,7 +13,7 @@
 # Usage: Rscript bench/robust.R [--slice | --heldout] [--resume | --report | --redo-target] [--out DIR] [--doc FILE]
 #   (RLIB: the library with attsparse)
 #   --slice  the small corpus of the tests; --heldout: instances of other seeds and parameter
-#   combinations than the full corpus's (no real data), to check a change on data it was not tuned on
+#   combinations than the full corpus's and real data sets of its own, to check a change on data it was not tuned on
 #   (use another --out); --doc FILE: the tables replace FILE's region between the
 #   lines "<!-- robust tables begin -->" and "<!-- robust tables end -->" ("robust heldout tables"
 #   for --heldout); --resume: the instances

@@ -7,7 +7,7 @@
 #                                        build/bench/robust/tables.md and docs/robustness.md
 # make bench-robust ROBUST=--slice       the tests' small corpus (under a minute; build/bench/robust-slice),
 #                                        docs left alone
-# make bench-robust ROBUST=--heldout     instances of other seeds and parameter combinations (no real data; about 5
+# make bench-robust ROBUST=--heldout     instances of other seeds and parameter combinations and real data sets of its own (about 5
 #                                        minutes; build/bench/robust-heldout), its tables in docs/robustness.md's second part
 # make bench-robust ROBUST=--redo-target attsparse_rand's figures (target and default mode) of a stored full run run again (a few
 #                                        minutes), the rest read back; tables rewritten

@@ -12,7 +12,7 @@ for group in "$@"; do
                r-bioc-singlecellexperiment r-cran-generics) ;;
     octave)   want+=(octave liboctave-dev gnuplot-nox fonts-freefont-otf ghostscript) ;;
     # real data of the demo: ALL, acq and crude (tm), golub (multtest), lung (metagenomeSeq's 16S counts)
-    data)     want+=(r-bioc-all r-cran-tm r-bioc-multtest r-bioc-metagenomeseq) ;;
+    data)     want+=(r-bioc-all r-cran-tm r-bioc-multtest r-bioc-metagenomeseq r-bioc-bladderbatch r-bioc-dirichletmultinomial) ;;
     docs)     want+=(r-cran-knitr r-cran-rmarkdown pandoc) ;;
     bench)    want+=(r-cran-bench r-cran-janeaustenr python3-sklearn time) ;;
     sanitize) want+=(clang libclang-rt-14-dev valgrind) ;;

@@ -104,8 +104,13 @@ test_that("with the exact error, target mode's automatic probabilities keep abou
 test_that("the held-out instances are other instances than the development corpus's, of every family", {
   skip_if_no_corpus()
   gen <- corpus_instances("full", real = FALSE)
-  held <- corpus_instances("heldout")
+  held <- corpus_instances("heldout", real = FALSE)
   expect_length(intersect(held$id, gen$id), 0)
+  # its real data sets are others than the full corpus's
+  real <- corpus_instances("heldout")
+  real <- real$id[real$family == "real"]
+  expect_gt(length(real), 0)
+  expect_length(intersect(real, corpus_instances("full")$id), 0)
   # as many instances of every generated family, in the same order
   expect_equal(held$family, gen$family)
   expect_true(all(held$seed > 1000))
@@ -116,4 +121,31 @@ test_that("the held-out instances are other instances than the development corpu
   X <- corpus_build(held[held$family == "onehot", ][1, ])
   p <- held$params[held$family == "onehot"][[1]]
   expect_equal(nrow(X), p$n)
+})
+
+test_that("on real data sets nothing was tuned on, the greedy method meets every target with at most the baseline's columns and the estimate covers", {
+  skip_if_no_corpus()
+  # bladder cancer arrays (57 x 22283, log2 expression, dense) and a twins gut microbiome census
+  # (278 x 130 raw counts, sparse, d < n): the held-out corpus's real data sets
+  for (nm in c("bladder", "twins", "twins_log1p")) {
+    X <- gen_real(nm)
+    if (is.null(X)) next
+    lA <- log_softmax_rows(as.matrix(Matrix::tcrossprod(X)))
+    b <- baseline_greedy(X, targets)
+    for (i in seq_along(targets)) {
+      g <- attsparse_greedy(X, rel = targets[i])
+      expect_lte(rel_exact(as.matrix(Matrix::tcrossprod(g$Y)), lA), targets[i])
+      expect_lte(length(g$index), b$k[i], label = sprintf("%s at %g: greedy k", nm, targets[i]))
+    }
+    # the default estimate over 20 seeds: it covers the exact error in at least 90% of them, at most
+    # 3 times it in the median
+    d <- vapply(1:20, function(s) {
+      r <- attsparse_rand(X, seed = s)
+      c(r$rel_estimate, r$rel_error)
+    }, c(0, 0))
+    expect_gte(mean(d[1, ] >= d[2, ]), 0.9, label = paste(nm, "coverage"))
+    expect_lte(median(d[1, ] / d[2, ]), 3, label = paste(nm, "median estimate / exact"))
+  }
+  # where the data packages are installed (make check installs them), every set ran
+  if (!requireNamespace("bladderbatch", quietly = TRUE)) skip("bladderbatch not installed")
 })
