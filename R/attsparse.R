@@ -28,7 +28,7 @@ core_options <- function(dots) {
 }
 
 attsparse_rand <- function(X, ...) {
-  if (is_se(X)) return(se_call(attsparse_rand, match.call(), parent.frame()))   # R/bioc.R
+  if (is_container(X)) return(se_call(attsparse_rand, match.call(), parent.frame()))   # R/bioc.R
   opts <- core_options(list(...))
   # a DelayedMatrix (HDF5Array, ...) is read by blocks of columns (R/blocks.R)
   blocks <- block_options(X, opts)
@@ -45,7 +45,7 @@ attsparse_rand <- function(X, ...) {
 }
 
 attsparse_det <- function(X, ...) {
-  if (is_se(X)) return(se_call(attsparse_det, match.call(), parent.frame()))   # R/bioc.R
+  if (is_container(X)) return(se_call(attsparse_det, match.call(), parent.frame()))   # R/bioc.R
   if (is_block_input(X)) .Call(C_blocks_refuse, "det")
   opts <- core_options(list(...))
   X <- as_input(X)
@@ -55,7 +55,7 @@ attsparse_det <- function(X, ...) {
 }
 
 attsparse_greedy <- function(X, ...) {
-  if (is_se(X)) return(se_call(attsparse_greedy, match.call(), parent.frame()))   # R/bioc.R
+  if (is_container(X)) return(se_call(attsparse_greedy, match.call(), parent.frame()))   # R/bioc.R
   if (is_block_input(X)) .Call(C_blocks_refuse, "greedy")
   opts <- core_options(list(...))
   X <- as_input(X)

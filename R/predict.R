@@ -24,10 +24,10 @@ kept_columns <- function(object, newdata) {
   idx
 }
 
-predict.attsparse <- function(object, newdata, ..., assay.type = "logcounts") {
+predict.attsparse <- function(object, newdata, ..., assay.type = NULL) {
   if (missing(newdata) || is.null(newdata)) return(object$Y)
   if (length(list(...))) stop("predict: unknown arguments: ", paste(names(list(...)), collapse = ", "), call. = FALSE)
-  if (is_se(newdata)) newdata <- se_matrix(newdata, assay.type)
+  if (is_container(newdata)) newdata <- se_matrix(newdata, assay.type)
   if (inherits(newdata, "simple_triplet_matrix")) newdata <- as_input(newdata, "newdata")
   if (is.null(dim(newdata)) && is.numeric(newdata)) {
     # one new row given as a vector

@@ -5,8 +5,8 @@
 # The preparation a matrix carries (from attsparse_prepare), NULL when none.
 prep_of <- function(X) attr(X, "attsparse_prepare", exact = TRUE)
 
-attsparse_prepare <- function(X, center = FALSE, scale = TRUE, r = 1, assay.type = "logcounts") {
-  if (is_se(X)) X <- se_matrix(X, assay.type)
+attsparse_prepare <- function(X, center = FALSE, scale = TRUE, r = 1, assay.type = NULL) {
+  if (is_container(X)) X <- se_matrix(X, assay.type)
   if (is_block_input(X)) X <- if (DelayedArray::is_sparse(X)) methods::as(X, "CsparseMatrix") else as.matrix(X)
   X <- as_input(X)
   check_flag(center, "center")

@@ -145,6 +145,42 @@ test_that("a SingleCellExperiment: features as rows, results written back, new c
   expect_equal(predict(res, new), as.matrix(res$Y)[1:4, ], ignore_attr = TRUE, tolerance = 1e-13)
 })
 
+test_that("an ExpressionSet: features as rows, exprs by default, results written to fData", {
+  skip_if_not_installed("Biobase")
+  set.seed(2)
+  e <- matrix(rnorm(300 * 20, 8, 2), 300, 20, dimnames = list(paste0("p", 1:300), paste0("s", 1:20)))
+  se <- matrix(abs(rnorm(300 * 20, 0, 0.1)), 300, 20, dimnames = dimnames(e))
+  e <- e / sqrt(max(colSums(e^2)))     # logits in [-1, 1] for the calls on the container itself
+  se <- se / sqrt(max(colSums(se^2)))
+  eset <- Biobase::ExpressionSet(assayData = Biobase::assayDataNew(exprs = e, se.exprs = se))
+  X <- attsparse_prepare(eset, center = TRUE)
+  expect_equal(dim(X), c(20L, 300L))
+  expect_equal(dimnames(X), rev(dimnames(e)))
+  expect_equal(unclass(X), sweep(t(e), 2, colMeans(t(e))) / sqrt(max(rowSums(sweep(t(e), 2, colMeans(t(e)))^2))),
+               ignore_attr = TRUE, tolerance = 1e-14)
+  # the container itself: exprs by default, another element by name or number, the same as its matrix
+  Xe <- attsparse_prepare(t(e))
+  r1 <- attsparse_greedy(attsparse_prepare(eset), rel = 0.02)
+  r2 <- attsparse_greedy(Xe, rel = 0.02)
+  expect_identical(r1$index, r2$index)
+  expect_identical(attsparse_rand(eset, seed = 3, m = 50)$index, attsparse_rand(t(e), seed = 3, m = 50)$index)
+  expect_identical(attsparse_rand(eset, assay.type = "se.exprs", seed = 3, m = 50)$index,
+                   attsparse_rand(t(se), seed = 3, m = 50)$index)
+  expect_identical(attsparse_det(eset, assay.type = 1, eps = 0.9)$index, attsparse_det(t(e), eps = 0.9)$index)
+  expect_error(attsparse_rand(eset, assay.type = "counts"), "'X' has no assay 'counts'; its assays: ")
+  expect_error(attsparse_rand(eset, assay.type = 3), "'X' has 2 assays, no assay 3")
+  # written back to the features' annotations
+  out <- attsparse_store(eset, r1)
+  fd <- Biobase::fData(out)
+  expect_equal(which(fd$attsparse_kept), as.integer(r1$index))
+  expect_equal(fd$attsparse_weight[r1$index], as.numeric(r1$weight))
+  expect_true(methods::validObject(out))
+  # new samples, the probe sets in another order
+  new <- eset[sample(nrow(eset)), 1:3]
+  expect_equal(predict(r1, new), as.matrix(r1$Y)[1:3, ], ignore_attr = TRUE, tolerance = 1e-13)
+  expect_error(attsparse_store(e, r1), "'x' must be a SummarizedExperiment, SingleCellExperiment or ExpressionSet")
+})
+
 test_that("a container with a DelayedArray assay is read by blocks, with BPPARAM as elsewhere", {
   skip_if_not_installed("SummarizedExperiment")
   skip_if_not_installed("DelayedArray")
