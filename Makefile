@@ -116,7 +116,7 @@ check-r: r
 R_VERSION := $(shell sed -n 's/^Version: *//p' DESCRIPTION)
 R_TARBALL := $(BUILD)/attsparse_$(R_VERSION).tar.gz
 R_STAGE   := $(BUILD)/rstage/attsparse
-$(R_TARBALL): $(R_SRC) configure cleanup $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) $(wildcard inst/*/*) docs/bad-input.md .Rbuildignore
+$(R_TARBALL): $(R_SRC) configure cleanup $(wildcard vignettes/*.Rmd) $(wildcard man/*.Rd) $(wildcard tests/*.R tests/testthat/*.R) $(wildcard inst/*/*) docs/bad-input.md .Rbuildignore
 	rm -rf $(BUILD)/rstage && mkdir -p $(R_STAGE)/src/core
 	tar -cf - --exclude=./$(BUILD) --exclude=./.git --exclude='*.o' --exclude='*.so' . | tar -C $(R_STAGE) -xf -
 	mv $(R_STAGE)/core/*.c $(R_STAGE)/core/*.h $(R_STAGE)/src/core/ && rm -rf $(R_STAGE)/core
