@@ -21,9 +21,7 @@ demo_data <- function(name) {
     e[[what]]
   }
   X <- switch(name,
-    ALL = if (have("ALL", "Biobase")) {
-      t(Biobase::exprs(load_data("ALL", "ALL")))
-    },
+    ALL = if (have("ALL", "Biobase")) load_data("ALL", "ALL"),   # an ExpressionSet: prepared as one
     crude = , acq = if (have("tm")) {
       dtm <- tm::DocumentTermMatrix(load_data(name, "tm"))
       Matrix::sparseMatrix(i = dtm$i, j = dtm$j, x = as.numeric(dtm$v), dims = dim(dtm),

@@ -179,6 +179,20 @@ test_that("an ExpressionSet: features as rows, exprs by default, results written
   new <- eset[sample(nrow(eset)), 1:3]
   expect_equal(predict(r1, new), as.matrix(r1$Y)[1:3, ], ignore_attr = TRUE, tolerance = 1e-13)
   expect_error(attsparse_store(e, r1), "'x' must be a SummarizedExperiment, SingleCellExperiment or ExpressionSet")
+  # real ones: ALL (exprs) and metagenomeSeq's lung census (an MRexperiment, an eSet with "counts")
+  if (requireNamespace("ALL", quietly = TRUE)) {
+    all <- attsparse:::demo_data("ALL")
+    env <- new.env()
+    utils::data("ALL", package = "ALL", envir = env)
+    expect_identical(attsparse_prepare(env$ALL, center = TRUE), attsparse_prepare(t(Biobase::exprs(env$ALL)), center = TRUE))
+    expect_identical(dim(all), c(128L, 12625L))
+  }
+  if (requireNamespace("metagenomeSeq", quietly = TRUE)) {
+    env <- new.env()
+    utils::data("lungData", package = "metagenomeSeq", envir = env)
+    counts <- Biobase::assayDataElement(env$lungData, "counts")
+    expect_identical(attsparse_prepare(env$lungData, assay.type = "counts"), attsparse_prepare(t(counts)))
+  }
 })
 
 test_that("a container with a DelayedArray assay is read by blocks, with BPPARAM as elsewhere", {
