@@ -39,7 +39,10 @@ typedef struct as_greedy_options {
 /* as_greedy_options.approach: AUTO (default) takes the sample path where a
    Gram of a sparse X costs more than 2e9 multiply-adds
    (the rounds, hundreds of passes each about as costly, would take hours)
-   and its heavy columns are at most a quarter of them; ROUNDS: the rounds;
+   and its heavy columns are at most a quarter of them, else the rounds, with
+   the sample path also tried on a sparse X with a target once they keep
+   c->tune.greedy_lead_k columns (the better result is kept);
+   ROUNDS: the rounds alone;
    SAMPLE: the heavy columns (as as_gram counts them) kept at weight 1, the
    others drawn by squared norm with 'seed' and refitted without the k x k
    normal equations, more drawn until rel meets the target, then pruned. */

@@ -135,6 +135,12 @@ typedef struct gr_state {
     int64_t mm_rows;         /* the most rows for which the minimax fit is made (option 'minimax') */
     int64_t kscr;            /* the K-based fit's scratch holds this many columns (C's leading dimension) */
     int capped;              /* 'memory' held fewer columns than a round asked for */
+    /* the sample path tried beside the rounds (as_greedy): run once the rounds keep
+       beside_k columns, into beside_res */
+    const as_greedy_options *beside_o;   /* NULL: not tried */
+    as_result *beside_res;
+    int64_t beside_k;
+    int beside_done;
     /* the minimax fit (greedy_fit.c) */
     int mm;                  /* E has held the minimax fit's entries (set by its first call) */
     double *err;             /* n x n: each entry's exact error (row i in column i) */

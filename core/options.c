@@ -102,7 +102,7 @@ static const as_option as_options[] = {
     {"candidates", AS_OPT_WHOLE, GREEDY, 1, (double)AS_M_MAX, 0, 0, 0, NO_CHOICES,
      "columns the selection draws from: a Poisson sample of about this many by squared norm, the heaviest kept for certain (default: every column)", INT64_AT(IN_GREEDY(candidates)), 0},
     {"approach", AS_OPT_CHOICE, GREEDY, 0, 2, 0, 0, 0, "auto|rounds|sample",
-     "rounds over every candidate, or the sample path (heavy columns exact, the rest sampled by squared norm and refitted; 'rel' only); auto: the sample path where a Gram of a sparse X costs more than 2e9 multiply-adds (auto)", INT_AT(IN_GREEDY(approach)), 0},
+     "rounds over every candidate, or the sample path (heavy columns exact, the rest sampled by squared norm and refitted; 'rel' only); auto: the sample path where a Gram of a sparse X costs more than 2e9 multiply-adds, else the rounds, with the sample path also tried on a sparse X once they keep 500 columns and the better result kept (auto)", INT_AT(IN_GREEDY(approach)), 0},
     {"minimax", AS_OPT_WHOLE, GREEDY, 0, 1e6, 0, 0, AS_GREEDY_MINIMAX_ROWS, NO_CHOICES,
      "the most rows of X for which the kept columns' weights are also fitted to the largest error itself (90): more rows keep fewer columns in steeply more time (128 rows: 14% fewer, 4 times the time; 200 rows: 13% fewer, 33 times); 0: never", INT64_AT(IN_GREEDY(minimax)), 0},
     {"memory", AS_OPT_REAL, GREEDY, 0, 1e12, 0, 0, 0, NO_CHOICES,

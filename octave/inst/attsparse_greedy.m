@@ -76,8 +76,11 @@
 ## and prunes (it takes @qcode{"rel"}, not @qcode{"k"}); @qcode{"auto"}
 ## (default): the sample path for a sparse @var{X} whose @code{X * X'} costs
 ## more than 2e9 multiply-adds, at most a quarter of its columns heavy (there
-## the rounds, each about as costly, would take hours), else the rounds.
-## @var{info}.approach says which ran.
+## the rounds, each about as costly, would take hours), else the rounds, with the
+## sample path also tried on any other sparse @var{X} once the rounds keep 500
+## columns, the result with fewer columns returned (@qcode{"rounds"} never
+## tries it).
+## @var{info}.approach says which was returned.
 ## @item @qcode{"candidates"}
 ## The columns the rounds draw from: every column by default; given, a
 ## Poisson sample by squared norm of about this many (the heaviest always in).

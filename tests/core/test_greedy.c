@@ -635,12 +635,78 @@ static void test_sample_path(void)
     free(X);
 }
 
+/* The sample path tried beside the rounds (approach auto, a sparse X, a
+   target; here from 10 kept columns on): the target met with the exact rel,
+   never more columns than the sample path alone with the same seed, its very
+   result (bits) where it is kept, the same bits on 1 and 2 threads and both
+   index widths; never tried (greedy_lead_k 0): the rounds' result to the bit. */
+static void test_sample_beside(void)
+{
+    const int64_t n = 40, d = 2000;
+    const double targets[2] = {0.05, 0.02};
+    int64_t heavy;
+    double *X = wide_input(d, &heavy);
+    check_views V;
+    int r, t;
+    check_views_make(&V, n, d, X);
+    for (r = 0; r < 2; r++) {
+        as_result A[2], S, R, Z;
+        as_metrics M;
+        as_common c;
+        as_greedy_options o;
+        for (t = 0; t < 2; t++) {
+            as_common_init(&c);
+            c.nthreads = t + 1;
+            c.tune.greedy_lead_k = 10;
+            as_greedy_options_init(&o);
+            o.rel = targets[r];
+            o.seed = 7;
+            CHECK(as_greedy(t == 0 ? &V.S32 : &V.S64, &o, &A[t], &c) == AS_OK, "beside, rel %g: %s", targets[r], c.msg);
+        }
+        as_common_init(&c);
+        as_greedy_options_init(&o);
+        o.rel = targets[r];
+        o.seed = 7;
+        o.approach = AS_APPROACH_SAMPLE;
+        CHECK(as_greedy(&V.S32, &o, &S, &c) == AS_OK, "sample path, rel %g: %s", targets[r], c.msg);
+        o.approach = AS_APPROACH_ROUNDS;
+        CHECK(as_greedy(&V.S32, &o, &R, &c) == AS_OK, "rounds, rel %g: %s", targets[r], c.msg);
+        c.tune.greedy_lead_k = 0;
+        o.approach = AS_APPROACH_AUTO;
+        CHECK(as_greedy(&V.S32, &o, &Z, &c) == AS_OK && Z.k == R.k && memcmp(Z.index, R.index, 8 * (size_t)R.k) == 0 &&
+                  memcmp(Z.weight, R.weight, 8 * (size_t)R.k) == 0,
+              "rel %g, greedy_lead_k 0: %lld columns, the rounds %lld", targets[r], (long long)Z.k, (long long)R.k);
+        M = measure(&V.S32, &A[0]);
+        CHECK(A[0].metrics.rel <= targets[r] && close_rel(A[0].metrics.rel, M.rel, 1e-12) && well_formed(&A[0], d),
+              "beside, rel %g: rel %.17g (as_attention_error %.17g), k %lld", targets[r], A[0].metrics.rel, M.rel,
+              (long long)A[0].k);
+        CHECK(S.metrics.rel <= targets[r] && A[0].k <= S.k && A[0].k <= R.k,
+              "beside, rel %g: %lld columns, the sample path alone %lld, the rounds alone %lld", targets[r],
+              (long long)A[0].k, (long long)S.k, (long long)R.k);
+        if (A[0].approach == AS_APPROACH_SAMPLE)
+            CHECK(A[0].k == S.k && memcmp(A[0].index, S.index, 8 * (size_t)S.k) == 0 &&
+                      memcmp(A[0].weight, S.weight, 8 * (size_t)S.k) == 0,
+                  "beside, rel %g: the sample path's result kept, but not its columns and weights", targets[r]);
+        CHECK(A[1].k == A[0].k && A[1].approach == A[0].approach &&
+                  memcmp(A[1].index, A[0].index, 8 * (size_t)A[0].k) == 0 &&
+                  memcmp(A[1].weight, A[0].weight, 8 * (size_t)A[0].k) == 0,
+              "beside, rel %g: 2 threads and 64-bit indices give other columns or weights", targets[r]);
+        for (t = 0; t < 2; t++) as_result_free(&A[t], &c);
+        as_result_free(&S, &c);
+        as_result_free(&R, &c);
+        as_result_free(&Z, &c);
+    }
+    check_views_free(&V);
+    free(X);
+}
+
 int main(void)
 {
     test_kfree();
     test_targets();
     test_wide_sparse();
     test_sample_path();
+    test_sample_beside();
     test_zero_and_tiny();
     test_budget();
     test_missed();
