@@ -71,12 +71,22 @@
 /* Rounds in a row that keep no more columns before the selection's other
    measure takes over. */
 #define GR_SWITCH 3
-/* The sample path beside the rounds, once (see as_greedy). */
+/* The sample path beside the rounds, once (see as_greedy). Only a Ctrl-C
+   stops the call: where the sample path fails otherwise ('memory' too small
+   for it, an allocation), the rounds go on without it. */
 static int gr_beside_run(gr_state *s, double target, as_common *c)
 {
     s->beside_done = 1;
     as_progress(c, "greedy: %lld columns kept: the sample path tried beside the rounds", (long long)s->k);
-    if (as_gr_sample_path(s->X, s->beside_o, s->beside_res, c) != AS_OK) return c->status;
+    if (as_gr_sample_path(s->X, s->beside_o, s->beside_res, c) != AS_OK) {
+        if (c->status == AS_ERR_INTERRUPT) return c->status;
+        as_progress(c, "greedy: the sample path stopped (%s); the rounds go on", c->msg);
+        as_result_free(s->beside_res, c);
+        as_result_init(s->beside_res);   /* not a result: as_greedy keeps the rounds' */
+        c->status = AS_OK;
+        c->msg[0] = '\0';
+        return AS_OK;
+    }
     as_progress(c, "greedy: the sample path: %lld columns, rel %.4g%% (target %.4g%%); the rounds go on",
                 (long long)s->beside_res->k, 100 * s->beside_res->metrics.rel, 100 * target);
     return c->status;
