@@ -639,7 +639,8 @@ static void test_sample_path(void)
    target; here from 10 kept columns on): the target met with the exact rel,
    never more columns than the sample path alone with the same seed, its very
    result (bits) where it is kept, the same bits on 1 and 2 threads and both
-   index widths; never tried (greedy_lead_k 0): the rounds' result to the bit. */
+   index widths; never tried (greedy_lead_k 0), or failing for want of
+   'memory': the rounds' result to the bit. */
 static void test_sample_beside(void)
 {
     const int64_t n = 40, d = 2000;
@@ -695,6 +696,33 @@ static void test_sample_beside(void)
         as_result_free(&S, &c);
         as_result_free(&R, &c);
         as_result_free(&Z, &c);
+    }
+    {
+        /* a 'memory' that holds the rounds but not the sample path: the call goes on
+           without it, the rounds' bits */
+        as_result A, S, Z;
+        as_common c;
+        as_greedy_options o;
+        int sa, sz, ss;
+        as_common_init(&c);
+        c.tune.greedy_lead_k = 10;
+        as_greedy_options_init(&o);
+        o.rel = 0.05;
+        o.seed = 7;
+        o.mem_mb = 16;
+        sa = as_greedy(&V.S32, &o, &A, &c);
+        c.tune.greedy_lead_k = 0;
+        sz = as_greedy(&V.S32, &o, &Z, &c);
+        o.approach = AS_APPROACH_SAMPLE;
+        ss = as_greedy(&V.S32, &o, &S, &c);
+        CHECK(ss == AS_ERR_TOOBIG && sz == AS_OK, "memory 16 MB: the sample path alone status %d, the rounds %d", ss, sz);
+        CHECK(sa == AS_OK && A.k == Z.k && memcmp(A.index, Z.index, 8 * (size_t)Z.k) == 0 &&
+                  memcmp(A.weight, Z.weight, 8 * (size_t)Z.k) == 0,
+              "memory 16 MB, the sample path beside failing: status %d, %lld columns, the rounds alone %lld", sa,
+              (long long)A.k, (long long)Z.k);
+        as_result_free(&A, &c);
+        as_result_free(&Z, &c);
+        if (ss == AS_OK) as_result_free(&S, &c);
     }
     check_views_free(&V);
     free(X);
