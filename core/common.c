@@ -53,7 +53,7 @@ void as_common_init(as_common *c)
     c->tune.det_refresh_cols = 0;
     c->tune.refit_k_max = AS_REFIT_K_MAX;
     c->tune.greedy_k_max = AS_GREEDY_K_MAX;
-    c->tune.greedy_lead_k = 500;
+    c->tune.greedy_beside_k = 500;
     c->tune.greedy_lawson = 2;
     c->tune.greedy_minimax = 8;
     c->tune.greedy_centre = c->tune.greedy_gain = c->tune.greedy_two = 1;

@@ -374,7 +374,7 @@ static int gr_run(const as_matrix *X, const as_greedy_options *o, gr_path path, 
     s.mm_rows = o->minimax;
     s.beside_o = beside ? o : NULL;
     s.beside_res = beside;
-    s.beside_k = c->tune.greedy_lead_k;
+    s.beside_k = c->tune.greedy_beside_k;
     /* the BLAS on one thread: the products run on the core's (their bits fixed) */
     blas = as_blas_threads_set(1);
     if (o->candidates > 0 && o->candidates < d && as_gr_candidates(&s, o, out, &cands, c) != AS_OK) goto done;
@@ -459,7 +459,7 @@ static int gr_better(const as_result *b, const as_result *a, double target)
    the columns with the largest score: what a plain forward greedy does); the
    better result is returned. On a sparse X with a target (option approach
    "auto", every column a candidate), the sample path (greedy_sample.c) is also
-   tried, once the rounds keep c->tune.greedy_lead_k columns: where the rounds
+   tried, once the rounds keep c->tune.greedy_beside_k columns: where the rounds
    need that many, each of their rounds refits hundreds of columns, and the
    sample path, which keeps every heavy column at weight 1 and samples the
    rest, costs about two Grams and its K-free refits. The rounds go on either
@@ -496,8 +496,7 @@ int as_greedy(const as_matrix *X, const as_greedy_options *o, as_result *out, as
     if (oo.candidates > 0 && oo.candidates < X->ncol) oo.seed = as_seed_resolve(o->seed, c);   /* one sample for both */
     target = as_greedy_rel(&oo);
     if (as_gr_sample_chosen(X, &oo, c)) return as_gr_sample_path(X, &oo, out, c);
-    beside = X->kind != AS_DENSE && !isnan(target) && oo.approach == AS_APPROACH_AUTO && oo.candidates == 0 &&
-             c->tune.greedy_lead_k > 0;
+    beside = as_gr_sample_beside(X, &oo, c);
     if (gr_run(X, &oo, as_gr_path_default(c), oo.k, INFINITY, &trail, NULL, beside ? &samp : NULL, &G, out, &work, c) !=
         AS_OK)
         goto done;

@@ -41,7 +41,7 @@ typedef struct as_greedy_options {
    (the rounds, hundreds of passes each about as costly, would take hours)
    and its heavy columns are at most a quarter of them, else the rounds, with
    the sample path also tried on a sparse X with a target once they keep
-   c->tune.greedy_lead_k columns (the better result is kept);
+   c->tune.greedy_beside_k columns (the better result is kept);
    ROUNDS: the rounds alone;
    SAMPLE: the heavy columns (as as_gram counts them) kept at weight 1, the
    others drawn by squared norm with 'seed' and refitted without the k x k

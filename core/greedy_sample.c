@@ -342,12 +342,23 @@ done:
     return c->status;
 }
 
+/* Whether the auto rule may take the sample path at all: a sparse X, a target
+   (not a budget), every column a candidate. */
+static int gs_auto_fits(const as_matrix *X, const as_greedy_options *o)
+{
+    return o->approach == AS_APPROACH_AUTO && X->kind != AS_DENSE && o->k == 0 && o->candidates <= 0;
+}
+
 int as_gr_sample_chosen(const as_matrix *X, const as_greedy_options *o, const as_common *c)
 {
     int64_t j, heavy = 0;
     if (o->approach != AS_APPROACH_AUTO) return o->approach == AS_APPROACH_SAMPLE;
-    if (X->kind == AS_DENSE || o->k != 0 || o->candidates > 0 || !(as_gram_madds(X, 0, NULL, c) > AS_GREEDY_SAMPLE_MADDS))
-        return 0;
+    if (!gs_auto_fits(X, o) || !(as_gram_madds(X, 0, NULL, c) > AS_GREEDY_SAMPLE_MADDS)) return 0;
     for (j = 0; j < X->ncol; j++) heavy += as_gram_is_heavy(X, j, c);
     return 4 * heavy <= X->ncol;
+}
+
+int as_gr_sample_beside(const as_matrix *X, const as_greedy_options *o, const as_common *c)
+{
+    return gs_auto_fits(X, o) && c->tune.greedy_beside_k > 0;
 }

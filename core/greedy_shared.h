@@ -254,5 +254,8 @@ int as_gr_sample_path(const as_matrix *X, const as_greedy_options *o, as_result 
 /* Whether as_greedy takes the sample path (option 'approach'; auto: see
    AS_APPROACH_AUTO in attsparse.h). */
 int as_gr_sample_chosen(const as_matrix *X, const as_greedy_options *o, const as_common *c);
+/* Whether as_greedy also tries the sample path beside the rounds (where the auto
+   rule could take it and c->tune.greedy_beside_k > 0; greedy.c). */
+int as_gr_sample_beside(const as_matrix *X, const as_greedy_options *o, const as_common *c);
 
 #endif

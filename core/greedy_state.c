@@ -15,7 +15,7 @@
    measure (0: the score), the second choice of a one-column round (0: none).
    In c->tune (defaults by as_common_init): greedy_batch 0.05, greedy_lawson 2,
    greedy_diag 0.3, greedy_prune_share 4, greedy_centre, greedy_gain, greedy_two 1;
-   greedy_lead_k 500, the kept columns at which as_greedy tries the sample path
+   greedy_beside_k 500, the kept columns at which as_greedy tries the sample path
    beside the rounds (greedy.c). */
 
 /* Room of the K-based fit's scratch (K, the cache, the solver's) when the

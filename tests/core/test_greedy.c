@@ -639,7 +639,7 @@ static void test_sample_path(void)
    target; here from 10 kept columns on): the target met with the exact rel,
    never more columns than the sample path alone with the same seed, its very
    result (bits) where it is kept, the same bits on 1 and 2 threads and both
-   index widths; never tried (greedy_lead_k 0), or failing for want of
+   index widths; never tried (greedy_beside_k 0), or failing for want of
    'memory': the rounds' result to the bit. */
 static void test_sample_beside(void)
 {
@@ -658,7 +658,7 @@ static void test_sample_beside(void)
         for (t = 0; t < 2; t++) {
             as_common_init(&c);
             c.nthreads = t + 1;
-            c.tune.greedy_lead_k = 10;
+            c.tune.greedy_beside_k = 10;
             as_greedy_options_init(&o);
             o.rel = targets[r];
             o.seed = 7;
@@ -672,11 +672,11 @@ static void test_sample_beside(void)
         CHECK(as_greedy(&V.S32, &o, &S, &c) == AS_OK, "sample path, rel %g: %s", targets[r], c.msg);
         o.approach = AS_APPROACH_ROUNDS;
         CHECK(as_greedy(&V.S32, &o, &R, &c) == AS_OK, "rounds, rel %g: %s", targets[r], c.msg);
-        c.tune.greedy_lead_k = 0;
+        c.tune.greedy_beside_k = 0;
         o.approach = AS_APPROACH_AUTO;
         CHECK(as_greedy(&V.S32, &o, &Z, &c) == AS_OK && Z.k == R.k && memcmp(Z.index, R.index, 8 * (size_t)R.k) == 0 &&
                   memcmp(Z.weight, R.weight, 8 * (size_t)R.k) == 0,
-              "rel %g, greedy_lead_k 0: %lld columns, the rounds %lld", targets[r], (long long)Z.k, (long long)R.k);
+              "rel %g, greedy_beside_k 0: %lld columns, the rounds %lld", targets[r], (long long)Z.k, (long long)R.k);
         M = measure(&V.S32, &A[0]);
         CHECK(A[0].metrics.rel <= targets[r] && close_rel(A[0].metrics.rel, M.rel, 1e-12) && well_formed(&A[0], d),
               "beside, rel %g: rel %.17g (as_attention_error %.17g), k %lld", targets[r], A[0].metrics.rel, M.rel,
@@ -705,13 +705,13 @@ static void test_sample_beside(void)
         as_greedy_options o;
         int sa, sz, ss;
         as_common_init(&c);
-        c.tune.greedy_lead_k = 10;
+        c.tune.greedy_beside_k = 10;
         as_greedy_options_init(&o);
         o.rel = 0.05;
         o.seed = 7;
         o.mem_mb = 16;
         sa = as_greedy(&V.S32, &o, &A, &c);
-        c.tune.greedy_lead_k = 0;
+        c.tune.greedy_beside_k = 0;
         sz = as_greedy(&V.S32, &o, &Z, &c);
         o.approach = AS_APPROACH_SAMPLE;
         ss = as_greedy(&V.S32, &o, &S, &c);
