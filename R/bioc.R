@@ -47,13 +47,13 @@ se_call <- function(fun, call, env) {
 
 attsparse_store <- function(x, res, name = "attsparse") {
   if (!is_container(x)) stop("'x' must be a SummarizedExperiment, SingleCellExperiment or ExpressionSet", call. = FALSE)
+  need_container_pkg(x)
   if (!inherits(res, "attsparse")) stop("'res' must be a result of attsparse_rand, attsparse_det or attsparse_greedy",
                                        call. = FALSE)
   if (nrow(x) != res$dim[[2L]])
     stop(sprintf("'x' has %d features, the result's X had %d", nrow(x), res$dim[[2L]]), call. = FALSE)
   w <- numeric(nrow(x))
   w[as.integer(res$index)] <- as.numeric(res$weight)
-  need_container_pkg(x)
   # the features' annotations: rowData of a SummarizedExperiment, fData of an ExpressionSet
   rd <- if (is_eset(x)) Biobase::fData(x) else SummarizedExperiment::rowData(x)
   rd[[paste0(name, "_weight")]] <- w

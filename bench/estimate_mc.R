@@ -13,8 +13,7 @@ lib <- Sys.getenv("RLIB", "build/Rlib")
 if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
 suppressPackageStartupMessages({library(attsparse); library(Matrix)})
 source("bench/corpus.R")
-
-softmax_rows <- function(G) { E <- exp(G - apply(G, 1, max)); E / rowSums(E) }
+source("bench/baseline.R")   # log_softmax_rows, rel_exact
 
 load_set <- function(name) {
   if (!grepl(":", name)) return(list(id = name, X = as.matrix(gen_real(name))))
@@ -25,8 +24,7 @@ load_set <- function(name) {
 
 one_set <- function(name, seeds = 1:30, draws = 200) {
   s <- load_set(name); X <- s$X; n <- nrow(X); d <- ncol(X)
-  G <- tcrossprod(X); AX <- softmax_rows(G)
-  rel <- function(H) max(abs(softmax_rows(H) / AX - 1))
+  G <- tcrossprod(X); lA <- log_softmax_rows(G)
   pk <- t(vapply(seeds, function(k) { r <- attsparse_rand(X, seed = k); c(r$rel_error, r$rel_estimate, r$m) }, c(0, 0, 0)))
   m <- pk[1, 3]
   ev <- eigen(G, symmetric = TRUE); keep <- ev$values > 1e-10 * ev$values[1]
@@ -35,14 +33,14 @@ one_set <- function(name, seeds = 1:30, draws = 200) {
   own <- t(vapply(seeds, function(k) {
     set.seed(1000 + k)
     cnt <- tabulate(sample.int(d, m, replace = TRUE, prob = p), d); j <- which(cnt > 0); cj <- cnt[j]
-    H <- tcrossprod(X[, j] * rep(sqrt(cj / (m * p[j])), each = n)); AY <- softmax_rows(H)
+    H <- tcrossprod(X[, j] * rep(sqrt(cj / (m * p[j])), each = n)); AY <- exp(log_softmax_rows(H))
     Xt <- X[, j] * rep(1 / sqrt(p[j]), each = n)      # T_j = x_j x_j' / p_j, drawn c_j times
     mx <- vapply(seq_len(draws), function(b) {
       h <- sqrt(cj) * rnorm(length(j)) / sqrt(m * (m - 1))
       E <- tcrossprod(Xt * rep(h, each = n), Xt) - sum(h) * H   # sum_j h_j T_j - (sum h) H
       max(abs(expm1(E - rowSums(AY * E))))
     }, 0)
-    c(rel(H), quantile(mx, 0.95))
+    c(rel_exact(H, lA), quantile(mx, 0.95))
   }, c(0, 0)))
   q95 <- function(v) unname(quantile(v, 0.95))
   cat(sprintf("%s (n %d, d %d, m %d, %d seeds)\n", s$id, n, d, m, length(seeds)))
