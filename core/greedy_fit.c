@@ -25,11 +25,27 @@ static double gr_errors(const gr_state *s, const double *H, double *rowrel, doub
 #endif
         for (a = 0; a < n; a++) {
             double lh = as_lse(n, H + a * n), r = 0, q = 0;
-            for (b = 0; b < n; b++) {
-                double e = fabs(expm1((H[b + a * n] - lh) - (s->G[b + a * n] - s->lg[a])));
-                if (err) err[b + a * n] = e;
-                if (b != a) r = as_fmax_num(r, e);
-                else q = e;
+            if (err)
+                for (b = 0; b < n; b++) {
+                    double e = fabs(expm1((H[b + a * n] - lh) - (s->G[b + a * n] - s->lg[a])));
+                    err[b + a * n] = e;
+                    if (b != a) r = as_fmax_num(r, e);
+                    else q = e;
+                }
+            else {
+                /* expm1 is increasing: the row's largest |expm1| is at its largest or
+                   smallest log-ratio (the same number, one expm1 a row instead of n) */
+                const double *h = H + a * n, *g = s->G + a * n;
+                double hi = 0, lo = 0, lga = s->lg[a], da;
+                for (b = 0; b < n; b++) {
+                    double e = (h[b] - lh) - (g[b] - lga);
+                    if (b == a) continue;
+                    hi = as_fmax_num(hi, e);
+                    lo = e < lo ? e : lo;
+                }
+                r = as_fmax_num(expm1(hi), -expm1(lo));
+                da = (h[a] - lh) - (g[a] - lga);
+                q = fabs(expm1(da));
             }
             if (rowrel) {
                 rowrel[a] = r;
