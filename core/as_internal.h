@@ -30,6 +30,12 @@ static inline double as_fmax_num(double a, double b)
 {
     return b > a ? b : a;
 }
+/* The largest |expm1(x)| over values x in [lo, hi]: at lo or at hi, expm1
+   being increasing (the same number as taking it value by value). */
+static inline double as_expm1_span(double lo, double hi)
+{
+    return fmax(fabs(expm1(lo)), fabs(expm1(hi)));
+}
 /* A loop whose iterations are independent, vectorized (each element's
    arithmetic as in the loop: the same bits). */
 #ifdef _OPENMP

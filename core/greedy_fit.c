@@ -33,8 +33,7 @@ static double gr_errors(const gr_state *s, const double *H, double *rowrel, doub
                     else q = e;
                 }
             else {
-                /* expm1 is increasing: the row's largest |expm1| is at its largest or
-                   smallest log-ratio (the same number, one expm1 a row instead of n) */
+                /* the row's largest and smallest log-ratio: two expm1 a row, not n */
                 const double *h = H + a * n, *g = s->G + a * n;
                 double hi = 0, lo = 0, lga = s->lg[a], da;
                 for (b = 0; b < n; b++) {
@@ -43,7 +42,7 @@ static double gr_errors(const gr_state *s, const double *H, double *rowrel, doub
                     hi = as_fmax_num(hi, e);
                     lo = e < lo ? e : lo;
                 }
-                r = as_fmax_num(expm1(hi), -expm1(lo));
+                r = as_expm1_span(lo, hi);
                 da = (h[a] - lh) - (g[a] - lga);
                 q = fabs(expm1(da));
             }

@@ -178,15 +178,20 @@ int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
 #endif
         for (a = 0; a < n; a++) {
             double lg = as_lse_row(n, G, a), lh = as_lse_row(n, H, a);
+            double dlo = INFINITY, dhi = -INFINITY, glo = INFINITY, ghi = -INFINITY;
             md = fmax(md, G[a + a * n]);
             for (b = 0; b < n; b++) {
                 double g = G[b + a * n] - lg;   /* log Att(X)(a, b) */
                 double h = H[b + a * n] - lh;   /* log Att(Y)(a, b) */
                 inf = fmax(inf, fabs(exp(h) - exp(g)));
-                rel = fmax(rel, fabs(expm1(h - g)));
-                base = fmax(base, fabs(expm1(-ln_n - g)));
+                dlo = fmin(dlo, h - g);
+                dhi = fmax(dhi, h - g);
+                glo = fmin(glo, g);
+                ghi = fmax(ghi, g);
                 r = fmax(r, fabs(G[b + a * n]));
             }
+            rel = fmax(rel, as_expm1_span(dlo, dhi));
+            base = fmax(base, as_expm1_span(-ln_n - ghi, -ln_n - glo));
         }
 #ifdef _OPENMP
 #pragma omp critical(as_compare_max)
@@ -222,12 +227,19 @@ int as_compare_view(const as_matrix *X, const double *G, const double *H, int sp
     for (i = 0; i < n1; i++) {
         const double *g = G + i * N + n1, *h = H + i * N + n1;
         double lg = as_lse(n2, g), lh = as_lse(n2, h);
+        double dlo = INFINITY, dhi = -INFINITY, glo = INFINITY, ghi = -INFINITY;
         for (j = 0; j < n2; j++) {
             double gl = g[j] - lg, hl = h[j] - lh;
             out->inf = fmax(out->inf, fabs(exp(hl) - exp(gl)));
-            out->rel = fmax(out->rel, fabs(expm1(hl - gl)));
-            out->baseline = fmax(out->baseline, fabs(expm1(-ln_n2 - gl)));
+            dlo = fmin(dlo, hl - gl);
+            dhi = fmax(dhi, hl - gl);
+            glo = fmin(glo, gl);
+            ghi = fmax(ghi, gl);
             out->r = fmax(out->r, fabs(g[j]));
+        }
+        if (n2 > 0) {
+            out->rel = fmax(out->rel, as_expm1_span(dlo, dhi));
+            out->baseline = fmax(out->baseline, as_expm1_span(-ln_n2 - ghi, -ln_n2 - glo));
         }
     }
     if (spectral) {
