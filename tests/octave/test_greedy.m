@@ -272,3 +272,16 @@
 %! [~, ~, never] = attsparse_greedy (X60, "rel", 0.01, "minimax", 0);
 %! assert (never.rel_error <= 0.01 && never.k > dflt.k);
 %!error <minimax> attsparse_greedy (attsparse_example (20, 200, 0.05, 1), "minimax", -1)
+
+%!test
+%! ## every column at weight 1 (Y = X) meets any target: the rounds end there when they keep every
+%! ## column; about two candidate columns (a Poisson draw) cannot, and the warning says so
+%! X = attsparse_example (3, 5, 1, 3);
+%! lastwarn ("");
+%! [Y, err, info] = attsparse_greedy (X, "rel", 1e-15);
+%! assert (info.rel_error <= 1e-15);
+%! assert (isempty (lastwarn ()));
+%! check_greedy (X, Y, err, info, "every column");
+%! [Y, err, info] = attsparse_greedy (X, "rel", 1e-15, "candidates", 2, "seed", 1);
+%! assert (info.rel_error > 1e-15 && info.k < columns (X));
+%! assert (! isempty (strfind (lastwarn (), "was not met")));

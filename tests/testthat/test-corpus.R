@@ -152,3 +152,15 @@ test_that("on real data sets nothing was tuned on, the greedy method meets every
     expect_lte(median(d[1, ] / d[2, ]), 3, label = paste(nm, "median estimate / exact"))
   }
 })
+
+test_that("rounds that keep every column of X and still miss the target end with all weights 1 (Y = X) and prune from there", {
+  skip_if_no_corpus()
+  skip_if_fast()
+  # clustered rows with d not far above n: the rounds keep all 3000 columns, and the fit of the
+  # weighted proxy alone stopped at rel 1.17% for a target of 1%
+  X <- gen_clustered(400, 3000, 2001, clusters = 4, spread = 1)
+  r <- attsparse_greedy(X, rel = 0.01)
+  expect_lte(r$rel_error, 0.01)
+  expect_equal(attention_error(X, r$Y)$rel, r$rel_error, tolerance = 1e-10)
+  expect_lt(length(r$index), ncol(X))   # the prune removes some
+})

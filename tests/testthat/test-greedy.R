@@ -89,7 +89,14 @@ test_that("greedy is deterministic: the same bits twice, on 1 and 2 threads, R's
 test_that("greedy: a target no subset reaches gives the best found, with a warning in the core's words", {
   set.seed(3)
   X <- matrix(rnorm(3 * 5), 3)
-  expect_warning(res <- attsparse_greedy(X, rel = 1e-15), "the target rel = 1e-13% was not met", fixed = TRUE)
+  # every column at weight 1 (Y = X) meets any target: the rounds end there when they keep every column
+  expect_silent(all <- attsparse_greedy(X, rel = 1e-15))
+  expect_lte(all$rel_error, 1e-15)
+  expect_equal(attention_error(X, all$Y)$rel, all$rel_error, tolerance = 1e-12)
+  # about two candidate columns (a Poisson draw) cannot
+  expect_warning(res <- attsparse_greedy(X, rel = 1e-15, candidates = 2, seed = 1), "the target rel = 1e-13% was not met",
+                 fixed = TRUE)
+  expect_lt(length(res$index), ncol(X))
   expect_gt(res$rel_error, res$rel_target)
   expect_output(print(res), "target rel 1e-13% NOT met", fixed = TRUE)
   expect_silent(attsparse_greedy(X, rel = 0.5))
