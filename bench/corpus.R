@@ -207,6 +207,7 @@ gen_austen <- function() {
 # "heldout": seeds 1001, 1002, ... and each list's values taken from its fourth on, other
 # combinations than the full corpus's, for checking a change on instances it was not developed on.
 corpus_params <- function(family, i, size) {
+  if (size == "rows") return(corpus_rows_params(family, i))
   held <- size == "heldout"
   pick <- function(v) v[(i + if (held) 2 else -1) %% length(v) + 1]
   slice <- size == "slice"
@@ -264,6 +265,25 @@ corpus_params <- function(family, i, size) {
   p
 }
 
+# "rows": more rows than the other corpora's (400 to 1000; theirs stop at 300), two instances of
+# seven families, seeds of their own (2000 + i). The rounds' costs grow with n^2 and some rules
+# (the plain path's stop) were first seen to fail here.
+CORPUS_ROWS_FAMILIES <- c("counts", "docterm", "expression", "lowrank", "clustered", "log1p", "heavy")
+corpus_rows_params <- function(family, i) {
+  n <- c(400, 800)[i]
+  p <- switch(family,
+    counts = list(n = n, d = 10000, alpha = c(1.2, 0.8)[i], sd_depth = 2, sd_sample = c(2, 1)[i]),
+    docterm = list(n = n, d = 20000, zipf = c(1.1, 0.9)[i], topics = c(5, 20)[i], len = 300),
+    expression = list(n = c(600, 1000)[i], d = c(8000, 6000)[i], factors = 5, dominant = c(5, 0)[i],
+                      scale = c("linear", "log")[i]),
+    lowrank = list(n = n, d = c(3000, 6000)[i], rank = 5, noise = 0.1),
+    clustered = list(n = c(400, 600)[i], d = 3000, clusters = c(4, 16)[i], spread = c(1, 0.3)[i]),
+    log1p = list(n = n, d = 5000, base = c("counts", "docterm")[i]),
+    heavy = list(n = n, d = 3000, df = c(2, 3)[i]))
+  p$seed <- 2000 + i
+  p
+}
+
 # The real data sets of the full and the held-out corpus (gen_real's names).
 CORPUS_REAL <- list(full = c("example", "ALL", "acq", "crude", "golub", "lung", "austen"),
                     heldout = c("bladder", "bladder_centred", "twins", "twins_log1p"))
@@ -275,10 +295,11 @@ CORPUS_FAMILIES <- c("counts", "docterm", "expression", "lowrank", "clustered", 
 # generator's arguments); "full": 16 counts instances and 10 of each other family, then the real data
 # sets (family "real"); "slice": a few small ones for the tests; "heldout": as many as "full", of
 # other seeds and parameter combinations, then real data sets of their own (bladder, twins).
-corpus_instances <- function(size = c("full", "slice", "heldout"), families = CORPUS_FAMILIES,
-                             real = size != "slice") {
+corpus_instances <- function(size = c("full", "slice", "heldout", "rows"),
+                             families = if (identical(size, "rows")) CORPUS_ROWS_FAMILIES else CORPUS_FAMILIES,
+                             real = !size %in% c("slice", "rows")) {
   size <- match.arg(size)
-  count <- function(f) if (size == "slice") 2 else if (f == "counts") 16 else 10
+  count <- function(f) if (size %in% c("slice", "rows")) 2 else if (f == "counts") 16 else 10
   rows <- unlist(lapply(families, function(f) lapply(seq_len(count(f)), function(i) {
     p <- corpus_params(f, i, size)
     list(family = f, seed = p$seed, params = p)

@@ -10,13 +10,13 @@
 #   default  attsparse_rand(X, seed = s) with both estimates: rel_estimate against the exact rel;
 #   fixed    on the first FIXED instances of each family: the smallest median k over a grid of m (3
 #            seeds, every seed meeting t) of each sampling/probabilities pair, the best pair's k.
-# Usage: Rscript bench/robust.R [--slice | --heldout] [--resume | --report | --redo-target] [--out DIR] [--doc FILE]
+# Usage: Rscript bench/robust.R [--slice | --heldout | --rows] [--resume | --report | --redo-target] [--out DIR] [--doc FILE]
 #   (RLIB: the library with attsparse)
 #   --slice  the small corpus of the tests; --heldout: instances of other seeds and parameter
 #   combinations than the full corpus's and real data sets of its own, to check a change on data it was not tuned on
-#   (use another --out); --doc FILE: the tables replace FILE's region between the
-#   lines "<!-- robust tables begin -->" and "<!-- robust tables end -->" ("robust heldout tables"
-#   for --heldout); --resume: the instances
+#   (use another --out); --rows: instances of 400 to 1000 rows (the others stop at 300); --doc FILE: the tables
+#   replace FILE's region between the lines "<!-- robust tables begin -->" and "<!-- robust tables end -->"
+#   ("robust heldout tables" for --heldout, "robust rows tables" for --rows); --resume: the instances
 #   whose figures OUT/instances already holds are read back, not run again; --report: only those,
 #   nothing run (the tables of a run cut short); --redo-target: the stored instances' target-mode
 #   and default-mode figures run again (both estimates, every target), the greedy method's and the
@@ -30,12 +30,12 @@ suppressPackageStartupMessages({library(attsparse); library(Matrix); library(par
 source("bench/corpus.R")
 source("bench/baseline.R")
 
-SIZE <- if ("--slice" %in% args) "slice" else if ("--heldout" %in% args) "heldout" else "full"
+SIZE <- if ("--slice" %in% args) "slice" else if ("--heldout" %in% args) "heldout" else if ("--rows" %in% args) "rows" else "full"
 OUT <- arg_value("--out", "build/bench/robust")
 DOC <- arg_value("--doc", "")
 TARGETS <- c(0.05, 0.02, 0.01)
 CORES <- as.integer(Sys.getenv("ROBUST_CORES", "2"))
-FIXED <- as.integer(Sys.getenv("ROBUST_FIXED", switch(SIZE, slice = "1", heldout = "0", "2")))
+FIXED <- as.integer(Sys.getenv("ROBUST_FIXED", switch(SIZE, slice = "1", heldout = "0", rows = "0", "2")))
 CAP <- 1500
 dir.create(OUT, recursive = TRUE, showWarnings = FALSE)
 
@@ -242,7 +242,7 @@ writeLines(out)
 writeLines(out, file.path(OUT, "tables.md"))
 if (nzchar(DOC) && file.exists(DOC)) {
   doc <- readLines(DOC)
-  mark <- if (SIZE == "heldout") "robust heldout tables" else "robust tables"
+  mark <- switch(SIZE, heldout = "robust heldout tables", rows = "robust rows tables", "robust tables")
   a <- grep(sprintf("<!-- %s begin -->", mark), doc, fixed = TRUE); z <- grep(sprintf("<!-- %s end -->", mark), doc, fixed = TRUE)
   if (length(a) == 1 && length(z) == 1 && a < z) {
     writeLines(c(doc[seq_len(a)], "", out, "", doc[z:length(doc)]), DOC)

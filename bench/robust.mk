@@ -9,11 +9,13 @@
 #                                        docs left alone
 # make bench-robust ROBUST=--heldout     instances of other seeds and parameter combinations and real data sets of its own (about 5
 #                                        minutes; build/bench/robust-heldout), its tables in docs/robustness.md's second part
+# make bench-robust ROBUST=--rows        14 instances of 400 to 1000 rows, seven families (build/bench/robust-rows),
+#                                        its tables in docs/robustness.md's third part
 # make bench-robust ROBUST=--redo-target attsparse_rand's figures (target and default mode) of a stored full run run again (a few
 #                                        minutes), the rest read back; tables rewritten
 ROBUST ?=
 ROBUST_DOC = $(if $(filter --slice,$(ROBUST)),,--doc docs/robustness.md)
-ROBUST_OUT = $(BUILD)/bench/robust$(if $(filter --slice,$(ROBUST)),-slice)$(if $(filter --heldout,$(ROBUST)),-heldout)
+ROBUST_OUT = $(BUILD)/bench/robust$(if $(filter --slice,$(ROBUST)),-slice)$(if $(filter --heldout,$(ROBUST)),-heldout)$(if $(filter --rows,$(ROBUST)),-rows)
 
 .PHONY: bench-robust
 BENCH_TARGETS += bench-robust
