@@ -35,16 +35,16 @@ static double gr_errors(const gr_state *s, const double *H, double *rowrel, doub
             else {
                 /* the row's largest and smallest log-ratio: two expm1 a row, not n */
                 const double *h = H + a * n, *g = s->G + a * n;
-                double hi = 0, lo = 0, lga = s->lg[a], da;
+                double hi = 0, lo = 0, lga = s->lg[a];
                 for (b = 0; b < n; b++) {
                     double e = (h[b] - lh) - (g[b] - lga);
-                    if (b == a) continue;
-                    hi = as_fmax_num(hi, e);
-                    lo = e < lo ? e : lo;
+                    if (b == a) q = fabs(expm1(e));
+                    else {
+                        hi = as_fmax_num(hi, e);
+                        lo = e < lo ? e : lo;
+                    }
                 }
                 r = as_expm1_span(lo, hi);
-                da = (h[a] - lh) - (g[a] - lga);
-                q = fabs(expm1(da));
             }
             if (rowrel) {
                 rowrel[a] = r;

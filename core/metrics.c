@@ -148,6 +148,31 @@ done:
     return c->status;
 }
 
+/* One row's part of the metrics (m > 0 entries, the row of logits g of X and h
+   of Y): the largest |Att(Y) - Att(X)| into *inf, |Att(Y) / Att(X) - 1| into
+   *rel (from the row's smallest and largest log-ratio: expm1 is increasing),
+   |1/m / Att(X) - 1| into *base, |g| into *r, each the larger of it and its
+   value before. */
+static void as_row_metrics(int64_t m, const double *g, const double *h, double ln_m, double *inf, double *rel,
+                           double *base, double *r)
+{
+    double lg = as_lse(m, g), lh = as_lse(m, h);
+    double dlo = INFINITY, dhi = -INFINITY, glo = INFINITY, ghi = -INFINITY;
+    int64_t j;
+    for (j = 0; j < m; j++) {
+        double gl = g[j] - lg;   /* log Att(X) */
+        double hl = h[j] - lh;   /* log Att(Y) */
+        *inf = fmax(*inf, fabs(exp(hl) - exp(gl)));
+        dlo = fmin(dlo, hl - gl);
+        dhi = fmax(dhi, hl - gl);
+        glo = fmin(glo, gl);
+        ghi = fmax(ghi, gl);
+        *r = fmax(*r, fabs(g[j]));
+    }
+    *rel = fmax(*rel, as_expm1_span(dlo, dhi));
+    *base = fmax(*base, as_expm1_span(-ln_m - ghi, -ln_m - glo));
+}
+
 /* The bound of rel from eps (DESIGN.md section 4): Inf when eps is, even for
    X = 0 (where 2 eps max G_ii would be Inf times 0). */
 static double as_eps_bound(double eps, double scale)
@@ -172,26 +197,13 @@ int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
 #endif
     {
         double inf = 0, rel = 0, base = 0, r = 0, md = 0;
-        int64_t a, b;
+        int64_t a;
 #ifdef _OPENMP
 #pragma omp for schedule(static)
 #endif
         for (a = 0; a < n; a++) {
-            double lg = as_lse_row(n, G, a), lh = as_lse_row(n, H, a);
-            double dlo = INFINITY, dhi = -INFINITY, glo = INFINITY, ghi = -INFINITY;
             md = fmax(md, G[a + a * n]);
-            for (b = 0; b < n; b++) {
-                double g = G[b + a * n] - lg;   /* log Att(X)(a, b) */
-                double h = H[b + a * n] - lh;   /* log Att(Y)(a, b) */
-                inf = fmax(inf, fabs(exp(h) - exp(g)));
-                dlo = fmin(dlo, h - g);
-                dhi = fmax(dhi, h - g);
-                glo = fmin(glo, g);
-                ghi = fmax(ghi, g);
-                r = fmax(r, fabs(G[b + a * n]));
-            }
-            rel = fmax(rel, as_expm1_span(dlo, dhi));
-            base = fmax(base, as_expm1_span(-ln_n - ghi, -ln_n - glo));
+            as_row_metrics(n, G + a * n, H + a * n, ln_n, &inf, &rel, &base, &r);
         }
 #ifdef _OPENMP
 #pragma omp critical(as_compare_max)
@@ -212,7 +224,7 @@ int as_compare_gram(int64_t n, const double *G, const double *H, int spectral,
 int as_compare_view(const as_matrix *X, const double *G, const double *H, int spectral,
                     as_metrics *out, as_common *c)
 {
-    int64_t n1, n2, N = X->nrow, i, j;
+    int64_t n1, n2, N = X->nrow, i;
     double ln_n2, mq = 0, mk = 0;
     if (X->kind != AS_STACKED) return as_compare_gram(N, G, H, spectral, out, c);
     n1 = X->part[0]->nrow;
@@ -225,22 +237,8 @@ int as_compare_view(const as_matrix *X, const double *G, const double *H, int sp
         return c->status;
     /* row i of Q K' is column i of G from row n1 on (G is symmetric) */
     for (i = 0; i < n1; i++) {
-        const double *g = G + i * N + n1, *h = H + i * N + n1;
-        double lg = as_lse(n2, g), lh = as_lse(n2, h);
-        double dlo = INFINITY, dhi = -INFINITY, glo = INFINITY, ghi = -INFINITY;
-        for (j = 0; j < n2; j++) {
-            double gl = g[j] - lg, hl = h[j] - lh;
-            out->inf = fmax(out->inf, fabs(exp(hl) - exp(gl)));
-            dlo = fmin(dlo, hl - gl);
-            dhi = fmax(dhi, hl - gl);
-            glo = fmin(glo, gl);
-            ghi = fmax(ghi, gl);
-            out->r = fmax(out->r, fabs(g[j]));
-        }
-        if (n2 > 0) {
-            out->rel = fmax(out->rel, as_expm1_span(dlo, dhi));
-            out->baseline = fmax(out->baseline, as_expm1_span(-ln_n2 - ghi, -ln_n2 - glo));
-        }
+        if (n2 > 0)
+            as_row_metrics(n2, G + i * N + n1, H + i * N + n1, ln_n2, &out->inf, &out->rel, &out->baseline, &out->r);
     }
     if (spectral) {
         as_metrics full;
