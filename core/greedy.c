@@ -204,8 +204,7 @@ static int gr_all_kept(gr_state *s, double target, int64_t budget, double *rel, 
     as_free(c, rest);
     if (c->status != AS_OK) return c->status;
     if (s->k < s->d) {
-        /* 'memory' held fewer: the columns added go (weight 0) */
-        for (a = k0; a < s->k; a++) s->w[a] = 0;
+        /* 'memory' held fewer: the columns added (weight 0) go */
         as_gr_compact(s);
         return AS_OK;
     }

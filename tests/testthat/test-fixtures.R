@@ -7,6 +7,13 @@ fixture_dir <- function() {
     if (file.exists(file.path(d, "cases.txt")) && file.exists(file.path(dirname(d), "cross", "fixtures.R"))) return(d)
   NULL
 }
+# a shared fixture input (tests/fixtures/NAME.X.txt), the test skipped where the fixtures are absent
+fixture_x <- function(name) {
+  dir <- fixture_dir()
+  if (is.null(dir)) skip("fixtures not found")
+  source(file.path(dirname(dir), "cross", "fixtures.R"), local = TRUE)
+  fixture_read_X(file.path(dir, paste0(name, ".X.txt")))
+}
 
 test_that("shared fixtures written by Octave: same index and weight from R", {
   dir <- fixture_dir()
@@ -32,10 +39,7 @@ test_that("shared fixtures written by Octave: same index and weight from R", {
 test_that("attsparse_det's choice among tied columns does not depend on the input's last bits", {
   # the BLAS's kernel and thread count change the last bits: the one-entry columns of sparse1 in a row,
   # made equal by the presample's weights, each entry moved by up to 4 ulps
-  dir <- fixture_dir()
-  if (is.null(dir)) skip("fixtures not found")
-  source(file.path(dirname(dir), "cross", "fixtures.R"), local = TRUE)
-  X <- fixture_read_X(file.path(dir, "sparse1.X.txt"))
+  X <- fixture_x("sparse1")
   r <- attsparse_rand(X, m = 300, seed = 11, error = FALSE)
   Xp <- X[, r$index] %*% Matrix::Diagonal(x = r$weight)
   a <- attsparse_det(Xp, eps = 0.5)
@@ -53,10 +57,7 @@ test_that("the greedy method's rounds stop when they only refine: rel falling by
   # stall.X.txt: 20 x 200 counts; at rel = 1e-8 the rounds kept the same 10 columns for 38000 rounds (to
   # the work cap, 4.5 s) while rel fell from 8.089e-7 to 8.068e-7; no subset of its columns met the
   # target within them
-  dir <- fixture_dir()
-  if (is.null(dir)) skip("fixtures not found")
-  source(file.path(dirname(dir), "cross", "fixtures.R"), local = TRUE)
-  X <- fixture_read_X(file.path(dir, "stall.X.txt"))
+  X <- fixture_x("stall")
   expect_warning(r <- attsparse_greedy(X, rel = 1e-8), "was not met")
   expect_lt(r$rounds, 1000)
   expect_equal(attention_error(X, r$Y)$rel, r$rel_error, tolerance = 1e-6)
