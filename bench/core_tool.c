@@ -266,6 +266,7 @@ int main(int argc, char **argv)
                 else if (strncmp(a, "two=", 4) == 0) ctx.tune.greedy_two = (int)v;
                 else if (strncmp(a, "minimax=", 8) == 0) ctx.tune.greedy_minimax = (int)v;
                 else if (strncmp(a, "kmax=", 5) == 0) ctx.tune.greedy_k_max = (int64_t)v;
+                else if (strncmp(a, "newton=", 7) == 0) ctx.tune.nnls_newton_max = (int64_t)v;
                 else if (strncmp(a, "mmrows=", 7) == 0) mmrows = (int64_t)v;
                 else if (strncmp(a, "threads=", 8) == 0) ctx.nthreads = (int)v;
                 else if (strncmp(a, "approach=", 9) == 0) approach = (int)v;

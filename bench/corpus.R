@@ -147,6 +147,16 @@ gen_onehot <- function(n, d, seed, levels = 10) {
   corpus_scale(X[, colSums(X) > 0])
 }
 
+# Signed +-1 data (votes, genotypes coded -1/+1, binarized signals): every column is one pattern of signs
+# over the rows, each sign flipped with probability 1 - p (p drawn in [0.5, 0.9]); dense, every column
+# of the same norm, all of them correlated through the pattern. Scaled to max (X X')_ii = r.
+gen_signs <- function(n, d, seed, r = 1) {
+  set.seed(seed)
+  p <- runif(1, 0.5, 0.9)
+  B <- sample(c(-1, 1), n, TRUE)
+  corpus_scale(matrix(ifelse(runif(n * d) < p, B, -B), n), r)
+}
+
 # The package's own data: the built-in example and the demo's data sets (NULL when not installed),
 # and the chapters of Jane Austen's six novels by the words in them (gen_austen).
 gen_real <- function(name) {

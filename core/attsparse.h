@@ -42,6 +42,8 @@ typedef struct as_tune {
     int64_t det_refresh_cols;  /* det: columns between refreshes; 0: automatic    */
     int64_t refit_k_max;       /* refit: above this many columns, without K      */
     int64_t greedy_k_max;      /* greedy: above this many kept columns, fitted without K */
+    int64_t nnls_newton_max;   /* greedy: above this many kept columns, their
+                                  nonnegative solve is coordinate descent alone */
     int64_t greedy_beside_k;   /* greedy: kept columns at which the sample path is
                                   tried beside the rounds (sparse X, 'rel'); 0: never */
     double status_after, status_every; /* progress lines: after this many

@@ -4,6 +4,7 @@
 #endif
 #include "as_internal.h"
 #include "greedy.h"
+#include "nnls.h"
 #include "refit.h"
 #include <stdarg.h>
 #include <stdio.h>
@@ -53,6 +54,7 @@ void as_common_init(as_common *c)
     c->tune.det_refresh_cols = 0;
     c->tune.refit_k_max = AS_REFIT_K_MAX;
     c->tune.greedy_k_max = AS_GREEDY_K_MAX;
+    c->tune.nnls_newton_max = AS_NNLS_NEWTON_MAX;
     c->tune.greedy_beside_k = 500;
     c->tune.greedy_lawson = 2;
     c->tune.greedy_minimax = 8;

@@ -229,18 +229,41 @@ static int gr_best_put(gr_state *s, const gr_best *b, double *rel, as_common *c)
     return AS_OK;
 }
 
+/* Before the rounds conclude that no column lowers the fit: the fit itself
+   converged. Past s->nnls.newton_max kept columns the solve is coordinate
+   descent alone, which on correlated columns stops short of the minimum;
+   there every candidate's score can be <= 0 (the rounds' stall) although at
+   the minimum of the uncentred fit the candidates' scores sum to ||G - H||^2
+   (the kept ones' are 0) and some column lowers it. A refit with Newton
+   steps allowed (their factor: k^3 / 3 multiply-adds, once a stall) settles
+   it: 150 x 4000 random signs, where the rounds and the plain path both
+   stalled at 2% (2515 and 2748 columns, rel 2.6% and 2.4%) and a plain
+   forward greedy met 2% with 2308. Returns 1 when it refitted. */
+static int gr_converge(gr_state *s, double *rel, as_common *c)
+{
+    int64_t lim = s->nnls.newton_max;
+    if (s->k <= lim || as_gr_kfree(s)) return 0;
+    s->nnls.newton_max = s->k;
+    as_status(c, "greedy: no candidate lowers the fit of %lld columns: their fit converged before the rounds end",
+              (long long)s->k);
+    as_gr_refit(s, rel, c);
+    s->nnls.newton_max = lim;
+    return c->status == AS_OK;
+}
+
 /* The rounds: batches of candidates added and refitted until rel meets the
    target (target not NaN) or `budget` columns are kept, or the run's work
    passes s->work_cap. The selection's measure is the path's (gain or score);
    when it stalls (no candidate, or rounds that keep no more columns), the
    other measure takes over, and the rounds end only when both have stalled
-   since rel last fell. In budget mode the best columns seen are returned. */
+   since rel last fell and the kept columns' fit is at its minimum
+   (gr_converge). In budget mode the best columns seen are returned. */
 static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, int64_t *rounds, gr_best *keep,
                      as_common *c)
 {
     gr_pick *picks = NULL;
     int64_t *shortlist = NULL, nshort = 0, cap = s->nc, stall = 0, age = 0, t;
-    int raw = !s->path.gain, switches = 0;
+    int raw = !s->path.gain, switches = 0, settled = 0;
     double low = *rel, fell = *rel;
     picks = as_malloc(c, (size_t)(cap > 1 ? cap : 2), sizeof(gr_pick));
     shortlist = as_malloc(c, (size_t)(cap > 1 ? cap : 2), sizeof(int64_t));
@@ -281,7 +304,7 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
                 stall = age = 0;
                 continue;
             }
-            break;   /* stalled by both measures */
+            goto stalled;   /* by both measures */
         }
         if (s->path.two && m == 1 && gr_select(s, list, np, 1, !raw, picks + 1) == 1 && picks[1].t != picks[0].t) {
             if (gr_try_two(s, picks, rel, c) != AS_OK) break;
@@ -300,7 +323,7 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
                       (long long)*rounds, (long long)s->k, 100 * *rel, 100 * target, as_wtime() - c->started);
         if (*rel < fell * (1.0 - GR_FELL)) {
             fell = *rel;
-            switches = 0;
+            switches = settled = 0;
         }
         if (*rel < low) {
             low = *rel;
@@ -322,7 +345,14 @@ static int gr_rounds(gr_state *s, double target, int64_t budget, double *rel, in
             switches = 1;
             stall = age = 0;
         }
-        if (stall >= 8) break;
+        if (stall < 8) continue;
+    stalled:
+        /* the rounds end here, unless the fit had stopped short (then they go on from its minimum) */
+        if (settled || !gr_converge(s, rel, c)) break;
+        settled = 1;
+        raw = !s->path.gain;
+        switches = 0;
+        stall = age = 0;
     }
     /* 'memory' held no more columns: the rounds end with the best so far (the result warns) */
     if (c->status == AS_ERR_TOOBIG && s->capped) c->status = AS_OK;

@@ -138,6 +138,7 @@ static int gr_scratch(gr_state *s, int64_t cap, as_common *c)
     if (!s->C || !s->csel || !s->cold || !s->cnew || !s->Cn || !s->Bn || !s->K || !s->b || !s->U || !s->best.w ||
         as_nnls_work_alloc(&s->nnls, cap, c) != AS_OK)
         return c->status;
+    s->nnls.newton_max = c->tune.nnls_newton_max;
     s->kscr = cap;
     return AS_OK;
 }

@@ -5,12 +5,11 @@
    stopping below a change of AS_NNLS_CD_TOL of the weights) and AS_NNLS_NEWTON
    Newton steps, until the projected gradient is below AS_NNLS_KKT_TOL of the
    weights or a round lowers the objective by less than AS_NNLS_F_TOL of it.
-   Past AS_NNLS_NEWTON_MAX unknowns (the factor costs k^3 / 3) the descent alone. */
+   Past W->newton_max unknowns (nnls.h) the descent alone. */
 #define AS_NNLS_ROUNDS 12
 #define AS_NNLS_CD_SWEEPS 3
 #define AS_NNLS_CD_TOL 1e-6
 #define AS_NNLS_NEWTON 4
-#define AS_NNLS_NEWTON_MAX 2048
 #define AS_NNLS_KKT_TOL 1e-9
 #define AS_NNLS_F_TOL 1e-12
 
@@ -26,6 +25,7 @@ int as_nnls_work_alloc(as_nnls_work *W, int64_t cap, as_common *c)
     W->KP = as_malloc(c, m * m, sizeof(double));
     if (!W->g || !W->kw || !W->wn || !W->z || !W->P || !W->KP) return c->status;
     W->cap = cap;
+    W->newton_max = AS_NNLS_NEWTON_MAX;
     return AS_OK;
 }
 
@@ -174,7 +174,7 @@ int as_nnls_solve(int64_t k, const double *K, const double *b, const unsigned ch
         double viol = 0, size = 0, f, fw = NAN;   /* fw: f(w) once a Newton step has computed it */
         if (outer == 0) nnls_gradient(k, K, b, w, g);   /* later rounds: g is the last round's, of the same w */
         nnls_descent(k, K, ban, w, g, AS_NNLS_CD_SWEEPS, AS_NNLS_CD_TOL, scale);
-        for (np = 0; np < AS_NNLS_NEWTON && k <= AS_NNLS_NEWTON_MAX; np++)
+        for (np = 0; np < AS_NNLS_NEWTON && k <= W->newton_max; np++)
             if (nnls_newton(k, K, b, w, scale, &fw, W) != 1) break;   /* 2: at the support's minimum; 0: no gain */
         nnls_gradient(k, K, b, w, g);
         for (a = 0; a < k; a++) {

@@ -229,7 +229,10 @@ int as_refit_kfree(gr_state *s, const as_kfree_plan *plan, double *rel, as_commo
                 since = 0;
                 if (kf_exact(s, &best, &brel, &f, &r, c) != AS_OK) goto done;
             }
-            as_status(c, "refit: round %d step %d: f %.6g, best rel %.4g%%", round + 1, st + 1, f, 100 * brel);
+            if (brel < INFINITY)
+                as_status(c, "refit: round %d step %d: f %.6g, best rel %.4g%%", round + 1, st + 1, f, 100 * brel);
+            else   /* no exact rel of these steps yet (the start is not kept) */
+                as_status(c, "refit: round %d step %d: f %.6g", round + 1, st + 1, f);
             if (!(f0 - f >= plan->tol * f0)) break;
         }
         if (since > 0 || st == 0) {
