@@ -103,9 +103,9 @@ for (s in seeds) {
       rand_k = ncol(rd$Y), rand_rel = rd$rel_error, rand_est = rd$rel_estimate)
   }
   cat(sprintf("%d %s %d x %d, r %g\n", s, fam, nrow(X), ncol(X), r))
+  write.csv(do.call(rbind, res), args[3], row.names = FALSE)   # after every instance: a long run can be stopped
 }
 out <- do.call(rbind, res)
-write.csv(out, args[3], row.names = FALSE)
 met <- out$rel <= out$target
 bmet <- !is.na(out$base_k)
 cat(sprintf("cases %d: greedy met %d, the baseline %d; greedy missed where the baseline met %d; k > baseline %d, > 1.25x %d\n",

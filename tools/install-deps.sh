@@ -14,7 +14,7 @@ for group in "$@"; do
     # real data of the demo: ALL, acq and crude (tm), golub (multtest), lung (metagenomeSeq's 16S counts)
     data)     want+=(r-bioc-all r-cran-tm r-bioc-multtest r-bioc-metagenomeseq r-bioc-bladderbatch r-bioc-dirichletmultinomial) ;;
     docs)     want+=(r-cran-knitr r-cran-rmarkdown pandoc) ;;
-    bench)    want+=(r-cran-bench r-cran-janeaustenr python3-sklearn time) ;;
+    bench)    want+=(r-cran-bench r-cran-janeaustenr r-cran-pls r-cran-vegan python3-sklearn time) ;;
     sanitize) want+=(clang libclang-rt-14-dev valgrind) ;;
     # R CMD check --as-cran: the PDF manual (pdflatex, fonts, texi2dvi), HTML validation, PDF compaction,
     # checkbashisms (devscripts) for the configure and cleanup scripts
