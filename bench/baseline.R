@@ -86,3 +86,21 @@ baseline_greedy <- function(X, targets = c(0.05, 0.02, 0.01), cap = 1500, batch 
   list(k = k, rel = rel, targets = targets, last_k = length(S), last_rel = r,
        index = S, weight = sqrt(w), time = proc.time()[["elapsed"]] - t0)
 }
+
+# The summary of a run against the baseline (bench/outside.R, bench/realforms.R): out has columns k,
+# rel, target, time and base_k (NA: the baseline missed) per case, rand_rel and rand_est per `by`
+# (once per instance, repeated); prints the counts, the cases missed or above the baseline (and those
+# slower than `slow` seconds), and the estimate over the exact error per `by` at the first target.
+report_against_baseline <- function(out, by, slow = Inf, per_instance = FALSE) {
+  met <- out$rel <= out$target
+  bmet <- !is.na(out$base_k)
+  cat(sprintf("cases %d: greedy met %d, the baseline %d; greedy missed where the baseline met %d; k > baseline %d, > 1.25x %d\n",
+              nrow(out), sum(met), sum(bmet), sum(!met & bmet), sum(met & bmet & out$k > out$base_k),
+              sum(met & bmet & out$k > 1.25 * out$base_k)))
+  print(out[!met | (bmet & out$k > out$base_k) | out$time > slow, ], row.names = FALSE)
+  e <- out[out$target == out$target[1] & is.finite(out$rand_est), ]
+  e$estimate_over_exact <- e$rand_est / e$rand_rel
+  if (per_instance) print(e[, c(by, "r", "n", "d", "rand_k", "rand_rel", "rand_est", "estimate_over_exact")],
+                          row.names = FALSE, digits = 3)
+  else print(aggregate(stats::as.formula(paste("cbind(estimate_over_exact, covered = rand_est >= rand_rel) ~", by)), e, median))
+}

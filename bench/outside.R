@@ -105,12 +105,4 @@ for (s in seeds) {
   cat(sprintf("%d %s %d x %d, r %g\n", s, fam, nrow(X), ncol(X), r))
   write.csv(do.call(rbind, res), args[3], row.names = FALSE)   # after every instance: a long run can be stopped
 }
-out <- do.call(rbind, res)
-met <- out$rel <= out$target
-bmet <- !is.na(out$base_k)
-cat(sprintf("cases %d: greedy met %d, the baseline %d; greedy missed where the baseline met %d; k > baseline %d, > 1.25x %d\n",
-            nrow(out), sum(met), sum(bmet), sum(!met & bmet), sum(met & bmet & out$k > out$base_k),
-            sum(met & bmet & out$k > 1.25 * out$base_k)))
-print(out[!met | (bmet & out$k > out$base_k), ], row.names = FALSE)
-e <- out[out$target == targets[1] & is.finite(out$rand_est), ]
-print(aggregate(cbind(estimate_over_exact = rand_est / rand_rel, covered = rand_est >= rand_rel) ~ family, e, median))
+report_against_baseline(do.call(rbind, res), "family")

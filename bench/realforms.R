@@ -109,13 +109,4 @@ for (name in names(forms)) {
     write.csv(do.call(rbind, res), args[1], row.names = FALSE)
   }
 }
-out <- do.call(rbind, res)
-met <- out$rel <= out$target
-bmet <- !is.na(out$base_k)
-cat(sprintf("cases %d: greedy met %d, the baseline %d; greedy missed where the baseline met %d; k > baseline %d, > 1.25x %d\n",
-            nrow(out), sum(met), sum(bmet), sum(!met & bmet), sum(met & bmet & out$k > out$base_k),
-            sum(met & bmet & out$k > 1.25 * out$base_k)))
-print(out[!met | (bmet & out$k > out$base_k) | out$time > 30, ], row.names = FALSE)
-e <- out[out$target == targets[1], ]
-e$estimate_over_exact <- e$rand_est / e$rand_rel
-print(e[, c("form", "r", "n", "d", "rand_k", "rand_rel", "rand_est", "estimate_over_exact")], row.names = FALSE, digits = 3)
+report_against_baseline(do.call(rbind, res), "form", slow = 30, per_instance = TRUE)
