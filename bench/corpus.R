@@ -157,6 +157,24 @@ gen_signs <- function(n, d, seed, r = 1) {
   corpus_scale(matrix(ifelse(runif(n * d) < p, B, -B), n), r)
 }
 
+# Spectra (near-infrared and the like): each row a mixture of `bands` Gaussian absorption bands over `d`
+# wavelengths (centres uniform, widths `width` times the range) on a smooth baseline (a quadratic in
+# the wavelength), shared by the rows up to their own log-normal factors of sd `spread` (concentrations,
+# path lengths: gasoline's 60 spectra have 99.8% of their squared norm in one direction), with
+# Gaussian noise of relative size `noise`; dense, neighbouring columns almost equal; `centred`: each
+# wavelength centred over the rows, as chemometrics compares spectra.
+gen_spectra <- function(n, d, seed, bands = 8, width = 0.05, spread = 0.2, noise = 1e-3, centred = FALSE) {
+  set.seed(seed)
+  t <- seq(0, 1, length.out = d)
+  B <- vapply(seq_len(bands), function(b) exp(-(t - runif(1))^2 / (2 * (width * runif(1, 0.5, 2))^2)), numeric(d))
+  base <- 1 + runif(1, -0.5, 0.5) * t + runif(1, -0.5, 0.5) * t^2
+  X <- exp(matrix(rnorm(n * bands, 0, spread), n)) %*% (runif(bands, 0.2, 1) * t(B)) +
+    outer(exp(rnorm(n, 0, spread)), base)
+  X <- X + noise * sd(as.vector(X)) * matrix(rnorm(n * d), n)
+  if (centred) X <- sweep(X, 2, colMeans(X))
+  corpus_scale(X)
+}
+
 # The package's own data: the built-in example and the demo's data sets (NULL when not installed),
 # and the chapters of Jane Austen's six novels by the words in them (gen_austen).
 gen_real <- function(name) {
@@ -270,7 +288,12 @@ corpus_params <- function(family, i, size) {
                  df = pick(c(2, 1.5, 3, 4, 1.2)), seed = i),
     onehot = list(n = pick(if (slice) 30 else c(30, 60, 40, 50, 20)),
                   d = pick(if (slice) 400 else c(1000, 2000, 500)),
-                  levels = pick(c(10, 5, 20, 3)), seed = i))
+                  levels = pick(c(10, 5, 20, 3)), seed = i),
+    spectra = list(n = pick(if (slice) 30 else c(30, 60, 100, 40, 150)),
+                   d = pick(if (slice) 400 else c(400, 1000, 2000, 5000)),
+                   bands = pick(c(8, 3, 20)), width = pick(c(0.05, 0.02, 0.15, 0.08)),
+                   spread = pick(c(0.05, 0.2, 0.5)), noise = pick(c(1e-3, 1e-2, 1e-4)),
+                   centred = pick(c(FALSE, TRUE)), seed = i))
   if (held) p$seed <- 1000 + i
   p
 }
@@ -299,7 +322,7 @@ CORPUS_REAL <- list(full = c("example", "ALL", "acq", "crude", "golub", "lung", 
                     heldout = c("bladder", "bladder_centred", "twins", "twins_log1p"))
 
 CORPUS_FAMILIES <- c("counts", "docterm", "expression", "lowrank", "clustered", "dupcols", "rownorms",
-                     "log1p", "r", "logits", "binary", "heavy", "onehot")
+                     "log1p", "r", "logits", "binary", "heavy", "onehot", "spectra")
 
 # The instances: a data frame with columns id, family, seed and params (a list column of the
 # generator's arguments); "full": 16 counts instances and 10 of each other family, then the real data
