@@ -182,6 +182,7 @@ gen_real <- function(name) {
   else if (name == "austen") gen_austen()
   else if (name %in% c("bladder", "bladder_centred")) gen_bladder(name == "bladder_centred")
   else if (name %in% c("twins", "twins_log1p")) gen_twins(name == "twins_log1p")
+  else if (name == "gasoline") gen_gasoline()
   else attsparse:::demo_data(name)
 }
 
@@ -208,6 +209,16 @@ gen_twins <- function(log = FALSE) {
   X <- t(as.matrix(utils::read.csv(f, row.names = 1)))
   if (log) X <- log1p(X)
   corpus_scale(Matrix::Matrix(X, sparse = TRUE))
+}
+
+# pls's gasoline (Debian: r-cran-pls): near-infrared spectra of 60 gasoline samples at 401 wavelengths,
+# dense, 99.8% of the squared norm in one direction; rows scaled so that the largest (X X')_ii is 1
+# (bench/estimate_mc.R and bench/realforms.R study it; no corpus holds it). NULL when not installed.
+gen_gasoline <- function() {
+  if (!requireNamespace("pls", quietly = TRUE)) return(NULL)
+  e <- new.env()
+  utils::data("gasoline", package = "pls", envir = e)
+  corpus_scale(unclass(e$gasoline$NIR))
 }
 
 # janeaustenr's text (Debian: r-cran-janeaustenr) as a chapters x words count matrix (269 x 14243;
