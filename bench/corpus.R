@@ -186,39 +186,59 @@ gen_real <- function(name) {
   else attsparse:::demo_data(name)
 }
 
-# Held-out real data (the held-out corpus only: nothing in the package was tuned on them).
+# Object `object` of data set `what` of an R package (utils::data into an environment of its own), NULL
+# when the package is not installed.
+load_pkg_data <- function(what, package, object = what) {
+  if (!requireNamespace(package, quietly = TRUE)) return(NULL)
+  e <- new.env()
+  utils::data(list = what, package = package, envir = e)
+  e[[object]]
+}
+
+# Held-out real data (the held-out corpus only: nothing in the package was tuned on them), and the raw
+# matrices they are made of (bench/realforms.R makes other forms of them).
 # bladderbatch's bladder cancer arrays (Debian: r-bioc-bladderbatch): 57 samples x 22283 probe sets,
-# log2 expression (RMA), dense; `centred`: each probe set centred over the samples, as expression
-# analyses compare samples; rows scaled so that the largest (X X')_ii is 1. NULL when not installed.
+# log2 expression (RMA), dense; NULL when not installed.
+load_bladder <- function() {
+  if (!requireNamespace("Biobase", quietly = TRUE)) return(NULL)
+  eset <- load_pkg_data("bladderdata", "bladderbatch", "bladderEset")
+  if (is.null(eset)) NULL else t(Biobase::exprs(eset))
+}
+# `centred`: each probe set centred over the samples, as expression analyses compare samples; rows
+# scaled so that the largest (X X')_ii is 1.
 gen_bladder <- function(centred = FALSE) {
-  if (!requireNamespace("bladderbatch", quietly = TRUE) || !requireNamespace("Biobase", quietly = TRUE))
-    return(NULL)
-  env <- new.env()
-  utils::data("bladderdata", package = "bladderbatch", envir = env)
-  X <- t(Biobase::exprs(env$bladderEset))
+  X <- load_bladder()
+  if (is.null(X)) return(NULL)
   if (centred) X <- sweep(X, 2, colMeans(X))
   corpus_scale(X)
 }
 
 # DirichletMultinomial's twins gut microbiome census (Debian: r-bioc-dirichletmultinomial): 278
-# samples x 130 genera, raw counts (a few genera hold most reads; d < n); `log1p`: log1p of the counts.
-# Rows scaled so that the largest (X X')_ii is 1. NULL when not installed.
-gen_twins <- function(log = FALSE) {
+# samples x 130 genera, raw counts (a few genera hold most reads; d < n), dense; NULL when not installed.
+load_twins <- function() {
   f <- system.file(package = "DirichletMultinomial", "extdata", "Twins.csv")
   if (!nzchar(f)) return(NULL)
-  X <- t(as.matrix(utils::read.csv(f, row.names = 1)))
+  t(as.matrix(utils::read.csv(f, row.names = 1)))
+}
+# `log1p`: log1p of the counts; sparse, rows scaled so that the largest (X X')_ii is 1.
+gen_twins <- function(log = FALSE) {
+  X <- load_twins()
+  if (is.null(X)) return(NULL)
   if (log) X <- log1p(X)
   corpus_scale(Matrix::Matrix(X, sparse = TRUE))
 }
 
-# pls's gasoline (Debian: r-cran-pls): near-infrared spectra of 60 gasoline samples at 401 wavelengths,
-# dense, 99.8% of the squared norm in one direction; rows scaled so that the largest (X X')_ii is 1
-# (bench/estimate_mc.R and bench/realforms.R study it; no corpus holds it). NULL when not installed.
+# pls's near-infrared spectra (Debian: r-cran-pls), samples x wavelengths: "gasoline" (60 x 401, 99.8%
+# of the squared norm in one direction) or "yarn" (28 x 268); NULL when not installed.
+load_nir <- function(name) {
+  d <- load_pkg_data(name, "pls")
+  if (is.null(d)) NULL else unclass(d$NIR)
+}
+# gasoline, rows scaled so that the largest (X X')_ii is 1 (bench/estimate_mc.R studies it; no corpus
+# holds it).
 gen_gasoline <- function() {
-  if (!requireNamespace("pls", quietly = TRUE)) return(NULL)
-  e <- new.env()
-  utils::data("gasoline", package = "pls", envir = e)
-  corpus_scale(unclass(e$gasoline$NIR))
+  X <- load_nir("gasoline")
+  if (is.null(X)) NULL else corpus_scale(X)
 }
 
 # janeaustenr's text (Debian: r-cran-janeaustenr) as a chapters x words count matrix (269 x 14243;

@@ -9,11 +9,7 @@
 # centre linearized with Att(Y)), 200 draws: its coverage and median over the exact error.
 # Usage: Rscript bench/estimate_mc.R NAME ...   (a real data set's name as bench/corpus.R's gen_real
 #   takes it, or FAMILY:I, the I-th instance of a family of the full corpus; RLIB: the library)
-lib <- Sys.getenv("RLIB", "build/Rlib")
-if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
-suppressPackageStartupMessages({library(attsparse); library(Matrix)})
-source("bench/corpus.R")
-source("bench/baseline.R")   # log_softmax_rows, rel_exact
+source("bench/setup.R")   # baseline.R: log_softmax_rows, rel_exact
 
 load_set <- function(name) {
   if (!grepl(":", name)) return(list(id = name, X = as.matrix(gen_real(name))))

@@ -9,11 +9,7 @@
 # attsparse_greedy(X, rel = t)'s k, exact rel and time, the baseline's first k meeting t; and once an
 # instance attsparse_rand(X, seed = s)'s exact rel and rel_estimate. Prints the cases the greedy
 # method missed, or where it kept more columns than the baseline, and the estimate per family.
-lib <- Sys.getenv("RLIB", "build/Rlib")
-.libPaths(c(lib, .libPaths()))
-suppressPackageStartupMessages({library(Matrix); library(attsparse)})
-source("bench/corpus.R")
-source("bench/baseline.R")
+source("bench/setup.R")
 
 args <- commandArgs(TRUE)
 if (length(args) != 3) stop("usage: Rscript bench/outside.R FROM TO OUT.csv")

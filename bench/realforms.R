@@ -14,31 +14,23 @@
 # seed = 1)'s exact rel and rel_estimate. Forms whose data package is not installed are skipped
 # (Debian: r-bioc-all, r-cran-tm, r-bioc-multtest, r-bioc-metagenomeseq, r-cran-pls, r-cran-vegan,
 # r-bioc-bladderbatch, r-bioc-dirichletmultinomial).
-lib <- Sys.getenv("RLIB", "build/Rlib")
-.libPaths(c(lib, .libPaths()))
-suppressPackageStartupMessages({library(Matrix); library(attsparse)})
-source("bench/corpus.R")
-source("bench/baseline.R")
+source("bench/setup.R")
 
 args <- commandArgs(TRUE)
 if (length(args) < 1) stop("usage: Rscript bench/realforms.R OUT.csv [NAME ...]")
 targets <- c(0.05, 0.02, 0.01)
 
+# the raw matrices (load_pkg_data, load_nir, load_bladder and load_twins are bench/corpus.R's)
 have <- function(...) all(vapply(c(...), requireNamespace, NA, quietly = TRUE))
-load_data <- function(what, package) {
-  e <- new.env()
-  utils::data(list = what, package = package, envir = e)
-  e[[what]]
-}
-all_exprs <- function() if (have("ALL", "Biobase")) t(Biobase::exprs(load_data("ALL", "ALL")))
+all_exprs <- function() if (have("ALL", "Biobase")) t(Biobase::exprs(load_pkg_data("ALL", "ALL")))
 tm_counts <- function(name) if (have("tm")) {
-  d <- tm::DocumentTermMatrix(load_data(name, "tm"))
+  d <- tm::DocumentTermMatrix(load_pkg_data(name, "tm"))
   sparseMatrix(i = d$i, j = d$j, x = as.numeric(d$v), dims = dim(d))
 }
 lung_counts <- function() if (have("metagenomeSeq", "Biobase"))
-  Matrix(t(Biobase::assayDataElement(load_data("lungData", "metagenomeSeq"), "counts")), sparse = TRUE)
-nir <- function(name) if (have("pls")) unclass(load_data(name, "pls")$NIR)
-bci <- function() if (have("vegan")) as.matrix(load_data("BCI", "vegan"))
+  Matrix(t(Biobase::assayDataElement(load_pkg_data("lungData", "metagenomeSeq"), "counts")), sparse = TRUE)
+bci <- function() skip_null(load_pkg_data("BCI", "vegan"), as.matrix)
+skip_null <- function(X, f) if (is.null(X)) NULL else f(X)
 # each row to norm 1 (cosine similarity); tf-idf weights; log1p of the stored entries
 unit_rows <- function(X) X / sqrt(rowSums(X^2) + 1e-300)
 tf_idf <- function(X) {
@@ -50,7 +42,6 @@ log1p_x <- function(X) {
   X
 }
 center_cols <- function(X) sweep(X, 2, colMeans(X))
-skip_null <- function(X, f) if (is.null(X)) NULL else f(X)
 
 forms <- list(
   ALL_uncentred = function() all_exprs(),                                   # log2 expression, genes not centred
@@ -59,7 +50,7 @@ forms <- list(
     X <- scale(X)
     X[, is.finite(colSums(X))]
   }),
-  golub_centred = function() if (have("multtest")) center_cols(t(load_data("golub", "multtest"))),
+  golub_centred = function() skip_null(load_pkg_data("golub", "multtest"), function(X) center_cols(t(X))),
   crude_tfidf = function() skip_null(tm_counts("crude"), tf_idf),
   acq_log1p_cosine = function() skip_null(tm_counts("acq"), function(X) unit_rows(log1p_x(X))),
   lung_log1p = function() skip_null(lung_counts(), log1p_x),
@@ -67,23 +58,16 @@ forms <- list(
     X <- X[rowSums(X) > 0, ]
     X / rowSums(X)
   }),
-  gasoline = function() nir("gasoline"),                                    # 60 spectra x 401 wavelengths
-  gasoline_centred = function() skip_null(nir("gasoline"), center_cols),
-  yarn = function() nir("yarn"),                                            # 28 spectra x 268 wavelengths
+  gasoline = function() load_nir("gasoline"),                               # 60 spectra x 401 wavelengths
+  gasoline_centred = function() skip_null(load_nir("gasoline"), center_cols),
+  yarn = function() load_nir("yarn"),                                       # 28 spectra x 268 wavelengths
   BCI = function() bci(),                                                   # 50 plots x 225 species, counts
   BCI_log1p = function() skip_null(bci(), log1p),
-  bladder_linear = function() if (have("bladderbatch", "Biobase")) {
-    e <- new.env()
-    utils::data("bladderdata", package = "bladderbatch", envir = e)
-    2^t(Biobase::exprs(e$bladderEset))
-  },
-  twins_relative = function() {
-    f <- system.file(package = "DirichletMultinomial", "extdata", "Twins.csv")
-    if (!nzchar(f)) return(NULL)
-    X <- t(as.matrix(utils::read.csv(f, row.names = 1)))
+  bladder_linear = function() skip_null(load_bladder(), function(X) 2^X),
+  twins_relative = function() skip_null(load_twins(), function(X) {
     X <- X[, colSums(X) > 0]
     Matrix(X / rowSums(X), sparse = TRUE)
-  })
+  }))
 if (length(args) > 1) forms <- forms[args[-1]]
 
 res <- list()

@@ -24,11 +24,8 @@
 #   few minutes instead of the whole run.
 args <- commandArgs(TRUE)
 arg_value <- function(name, default) { i <- match(name, args); if (is.na(i)) default else args[i + 1] }
-lib <- Sys.getenv("RLIB", "build/Rlib")
-if (nzchar(lib)) .libPaths(c(lib, .libPaths()))
-suppressPackageStartupMessages({library(attsparse); library(Matrix); library(parallel)})
-source("bench/corpus.R")
-source("bench/baseline.R")
+source("bench/setup.R")
+library(parallel)
 
 SIZE <- if ("--slice" %in% args) "slice" else if ("--heldout" %in% args) "heldout" else if ("--rows" %in% args) "rows" else "full"
 OUT <- arg_value("--out", "build/bench/robust")
