@@ -151,16 +151,51 @@ static int as_target_cols(const as_target *T, const as_tsample *s, int64_t **col
 }
 
 /* The exact rel of s (X X' at hand: T->G) from the columns at hand (Xv),
-   into s->exact; computed once a sample. */
+   into s->exact; computed once a sample. The sample is also tried
+   calibrated to X's total squared norm: its weights times sqrt(tr(X X') /
+   tr(Y Y')), the ratio estimator of survey sampling (Cochran 1977, ch. 6;
+   Deville and Sarndal 1992), which takes out the part of the error that
+   is a common scale of Y Y'. Poisson sampling leaves that scale to chance
+   (the number and norms of the kept columns vary), and where most of X's
+   squared norm lies in a few directions (spectra, low-rank data) it is
+   most of the error: calibrated, the exact rel of the same columns is 1.5
+   to 5 times smaller there. Elsewhere it changes little, either way: the
+   calibrated weights are kept only when their exact rel is the smaller. */
 static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, as_tsample *s, as_common *c)
 {
-    int64_t *cols = NULL;
-    as_metrics M;
+    int64_t *cols = NULL, N = Xv->nrow, i, t;
+    double *H = NULL, trg = 0, trh = 0, f;
+    as_metrics M, Mc;
     if (!isnan(s->exact)) return AS_OK;
+    if (s->S.k == 0) {
+        as_metrics_of(Xv, T->G, 0, NULL, NULL, 0, &M, c);
+        s->exact = M.rel;
+        return c->status;
+    }
     if (as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
-    as_metrics_of(Xv, T->G, s->S.k, T->X ? s->S.index : cols, s->S.weight, 0, &M, c);
-    as_free(c, cols);
+    if (!(H = as_malloc(c, (size_t)N, (size_t)N * sizeof(double))) ||
+        as_gram(Xv, s->S.k, T->X ? s->S.index : cols, s->S.weight, H, c) != AS_OK ||
+        as_compare_view(Xv, T->G, H, 0, &M, c) != AS_OK)
+        goto done;
     s->exact = M.rel;
+    /* the traces from the rows' and the columns' squared norms, not from
+       the Grams' diagonals: the same bits for X in memory and for block
+       input (whose X X' is summed in another order) */
+    for (i = 0; i < N; i++) trg += T->rowsq ? T->rowsq[i] : T->G[i + i * N];
+    for (t = 0; t < s->S.k; t++)
+        trh += s->S.weight[t] * s->S.weight[t] * as_col_norm2(Xv, T->X ? s->S.index[t] : cols[t]);
+    f = trg / trh;
+    if (!(f > 0 && isfinite(f)) || f == 1) goto done;
+    for (i = 0; i < N * N; i++) H[i] *= f;
+    if (as_compare_view(Xv, T->G, H, 0, &Mc, c) != AS_OK || !(Mc.rel < M.rel)) goto done;
+    as_progress(c, "target: k = %lld calibrated (its Gram times %.4g): exact rel %.3g instead of %.3g",
+                (long long)s->S.k, f, Mc.rel, M.rel);
+    f = sqrt(f);
+    for (t = 0; t < s->S.k; t++) s->S.weight[t] *= f;
+    s->exact = Mc.rel;
+done:
+    as_free(c, H);
+    as_free(c, cols);
     return c->status;
 }
 

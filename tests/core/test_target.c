@@ -1,4 +1,4 @@
-/* test_target.c: the randomized method's target mode: the error estimate it picks by itself, and the shrink of m after a sample that meets the target. */
+/* test_target.c: the randomized method's target mode: the error estimate it picks by itself, the shrink of m after a sample that meets the target, and the calibration of a sample to X's squared norm. */
 #include "as_internal.h"
 #include "check.h"
 #include "estimate.h"
@@ -6,6 +6,7 @@
 #include "metrics.h"
 #include "rand.h"
 #include "rng.h"
+#include "target.h"
 #include <string.h>
 
 /* 'estimate': the multiply-adds of the Grams against a hand count (the
@@ -167,9 +168,70 @@ static void test_target_shrink(void)
     CHECK(fewer >= 5, "heavy columns: fewer columns than the pilot in %d of 10 seeds", fewer);
 }
 
+/* Target mode with the exact error on a rank-one X (x_j = v_j u): every
+   sample's Y Y' is a multiple of X X', so the error is the scale alone, which
+   Poisson sampling leaves to chance and the calibration to X's total squared
+   norm takes out. Its result meets a target of 1e-6 with at most the pilot's
+   columns, and Y's squared norm is X's; the same call with the estimate alone
+   (no calibration) keeps several times more. */
+static void test_target_calibrate(void)
+{
+    int n = 20, d = 3000, seed;
+    int64_t i, j, t, k_est = 0;
+    double *X = malloc(sizeof(double) * n * d), *u = malloc(sizeof(double) * n), vv = 0, umax = 0, fro = 0;
+    as_common c;
+    as_rand_options o;
+    as_matrix A;
+    as_result S;
+    as_metrics M;
+    as_common_init(&c);
+    for (i = 0; i < n; i++) {
+        u[i] = as_rng_normal(21, 1, (uint64_t)i);
+        umax = fmax(umax, u[i] * u[i]);
+    }
+    for (j = 0; j < d; j++) {
+        double v = exp(as_rng_normal(22, 1, (uint64_t)j));
+        for (i = 0; i < n; i++) X[i + j * n] = v * u[i];
+        vv += v * v;
+    }
+    for (j = 0; j < (int64_t)n * d; j++) {
+        X[j] /= sqrt(vv * umax);                 /* max (X X')_ii = 1 */
+        fro += X[j] * X[j];
+    }
+    as_view_dense(&A, n, d, X, n);
+    for (seed = 1; seed <= 5; seed++) {
+        double ysq = 0;
+        as_rand_options_init(&o);
+        o.seed = (uint64_t)seed;
+        o.rel = 1e-6;
+        CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "%s", c.msg);
+        CHECK(as_attention_error(&A, S.k, S.index, S.weight, 0, &M, &c) == AS_OK, "%s", c.msg);
+        for (t = 0; t < S.k; t++) {
+            double x2 = 0;
+            for (i = 0; i < n; i++) x2 += X[i + S.index[t] * n] * X[i + S.index[t] * n];
+            ysq += S.weight[t] * S.weight[t] * x2;
+        }
+        CHECK(M.rel <= 1e-6 && S.k >= 1 && S.k <= AS_PILOT_FACTOR && fabs(ysq - fro) <= 1e-12 * fro,
+              "seed %d: k = %lld, exact rel %g, |Y|^2 %.17g against |X|^2 %.17g", seed, (long long)S.k, M.rel,
+              ysq, fro);
+        as_result_free(&S, &c);
+    }
+    as_rand_options_init(&o);
+    o.seed = 1;
+    o.rel = 1e-6;
+    o.error = 0;
+    CHECK(as_rand(&A, &o, &S, &c) == AS_OK, "%s", c.msg);
+    k_est = S.k;
+    as_result_free(&S, &c);
+    CHECK(k_est > 4 * AS_PILOT_FACTOR, "the estimate alone keeps %lld columns", (long long)k_est);
+    free(X);
+    free(u);
+}
+
 int main(void)
 {
     test_estimate_auto();
     test_target_shrink();
+    test_target_calibrate();
     return check_report("test_target");
 }
