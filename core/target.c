@@ -57,6 +57,7 @@ typedef struct as_tsample {
     double   *g;         /* ||x_j||^4 of each kept column (once estimated)  */
     int64_t   m;
     double    exact;     /* its exact rel, once computed (X X' at hand); else NaN */
+    double    cal;       /* the factor on Y Y' of its calibration (1: none; as_target_exact_rel) */
 } as_tsample;
 
 struct as_target {
@@ -84,6 +85,7 @@ static void as_tsample_clear(as_tsample *t)
     memset(t, 0, sizeof(*t));
     as_result_init(&t->S);
     t->exact = NAN;
+    t->cal = 1;
 }
 
 static void as_tsample_free(as_tsample *t, as_common *c)
@@ -160,7 +162,9 @@ static int as_target_cols(const as_target *T, const as_tsample *s, int64_t **col
    squared norm lies in a few directions (spectra, low-rank data) it is
    most of the error: calibrated, the exact rel of the same columns is 1.5
    to 5 times smaller there. Elsewhere it changes little, either way: the
-   calibrated weights are kept only when their exact rel is the smaller. */
+   calibration is kept (s->cal, its factor on Y Y') only when its exact rel
+   is the smaller. The weights stay the draw's, which the estimate reads
+   (its variance is the draw's); as_target_result calibrates the result. */
 static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, as_tsample *s, as_common *c)
 {
     int64_t *cols = NULL, N = Xv->nrow, i, t;
@@ -190,8 +194,7 @@ static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, as_tsamp
     if (as_compare_view(Xv, T->G, H, 0, &Mc, c) != AS_OK || !(Mc.rel < M.rel)) goto done;
     as_progress(c, "target: k = %lld calibrated (its Gram times %.4g): exact rel %.3g instead of %.3g",
                 (long long)s->S.k, f, Mc.rel, M.rel);
-    f = sqrt(f);
-    for (t = 0; t < s->S.k; t++) s->S.weight[t] *= f;
+    s->cal = f;
     s->exact = Mc.rel;
 done:
     as_free(c, H);
@@ -728,6 +731,12 @@ int64_t as_target_position(const as_target *T, int64_t j)
 void as_target_result(as_target *T, as_result *out)
 {
     as_result *S = &T->S.S;
+    int64_t t;
+    /* the calibration of the sample kept (its estimate is of the draw as drawn) */
+    if (T->S.cal != 1) {
+        double f = sqrt(T->S.cal);
+        for (t = 0; t < S->k; t++) S->weight[t] *= f;
+    }
     out->k = S->k;
     out->index = S->index;
     out->weight = S->weight;
