@@ -1,5 +1,6 @@
 /* target.c: target mode: Poisson samples whose m is predicted from a pilot's error estimate, as steps that say which columns of X they need (in memory, or gathered by a block run). */
 #include "as_internal.h"
+#include "calibrate.h"
 #include "estimate.h"
 #include "metrics.h"
 #include "rand.h"
@@ -47,7 +48,9 @@
    probabilities, dropped ones too. X X' is formed only when the exact error
    is asked for, and then judges the pilots too and checks the sample chosen,
    growing one that misses and shrinking one that meets the target
-   (as_target_check, as_target_shrink). */
+   (as_target_check, as_target_shrink), each sample it judges calibrated to
+   X's squared norm, and the last one to its rows' too, when that lowers its
+   exact rel (as_target_exact_rel). */
 
 /* A sample of target mode: Poisson with m from the picked probabilities; q
    of each kept column. A larger m keeps a superset of the columns. */
@@ -57,7 +60,8 @@ typedef struct as_tsample {
     double   *g;         /* ||x_j||^4 of each kept column (once estimated)  */
     int64_t   m;
     double    exact;     /* its exact rel, once computed (X X' at hand); else NaN */
-    double    cal;       /* the factor on Y Y' of its calibration (1: none; as_target_exact_rel) */
+    double   *fac;       /* k: the factors of its calibration on the terms of Y Y' (as_target_exact_rel) */
+    int       calibrated; /* fac holds a calibration that lowered its exact rel                 */
 } as_tsample;
 
 struct as_target {
@@ -74,6 +78,7 @@ struct as_target {
     int64_t ngathered;
     const double *G;             /* X X' (the exact error asked for), or NULL                */
     int checking, checked, exact_rounds;  /* the exact check: growing; done; its rounds     */
+    int rake;                    /* the samples judged exactly are raked too (the shrink's last part) */
     int64_t exact_miss;          /* the largest m whose exact rel missed the target (0: none) */
     as_tsample rival[2];         /* pilots not picked whose exact rel met the target          */
     int rival_scheme[2], nrival;
@@ -85,7 +90,6 @@ static void as_tsample_clear(as_tsample *t)
     memset(t, 0, sizeof(*t));
     as_result_init(&t->S);
     t->exact = NAN;
-    t->cal = 1;
 }
 
 static void as_tsample_free(as_tsample *t, as_common *c)
@@ -93,6 +97,7 @@ static void as_tsample_free(as_tsample *t, as_common *c)
     as_result_free(&t->S, c);
     as_free(c, t->q);
     as_free(c, t->g);
+    as_free(c, t->fac);
     as_tsample_clear(t);
 }
 
@@ -154,52 +159,87 @@ static int as_target_cols(const as_target *T, const as_tsample *s, int64_t **col
 
 /* The exact rel of s (X X' at hand: T->G) from the columns at hand (Xv),
    into s->exact; computed once a sample. The sample is also tried
-   calibrated to X's total squared norm: its weights times sqrt(tr(X X') /
-   tr(Y Y')), the ratio estimator of survey sampling (Cochran 1977, ch. 6;
-   Deville and Sarndal 1992), which takes out the part of the error that
-   is a common scale of Y Y'. Poisson sampling leaves that scale to chance
-   (the number and norms of the kept columns vary), and where most of X's
-   squared norm lies in a few directions (spectra, low-rank data) it is
-   most of the error: calibrated, the exact rel of the same columns is 1.5
-   to 5 times smaller there. Elsewhere it changes little, either way: the
-   calibration is kept (s->cal, its factor on Y Y') only when its exact rel
-   is the smaller. The weights stay the draw's, which the estimate reads
-   (its variance is the draw's); as_target_result calibrates the result. */
-static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, as_tsample *s, as_common *c)
+   calibrated (core/calibrate.c) to totals of X known without X X' (survey
+   calibration: Deville and Sarndal 1992), each kept only when its exact rel
+   is the smallest so far:
+   - to X's squared norm: its weights times sqrt(tr(X X') / tr(Y Y')), the
+     ratio estimator (Cochran 1977, ch. 6). Poisson sampling leaves the
+     common scale of Y Y' to chance (the number and norms of the kept
+     columns vary), and where most of X's squared norm lies in a few
+     directions (spectra, low-rank data) that scale is most of the error;
+   - to the rows' squared norms (raking: the diagonal of Y Y' that of
+     X X'), when the sample has at least a column per row: a correction of
+     each row's scale, most of the rest of the error on such data
+     (bench/calibration.R). It costs a few Grams of the sample, so it is
+     tried once the shrink has ended (T->rake; as_target_shrink_rake).
+   as_target_try keeps one when it lowers s->exact. s->fac holds the factors kept on the terms of Y Y' (NULL: none). The
+   weights stay the draw's, which the estimate reads (its variance is the
+   draw's); as_target_result calibrates the result. */
+static int as_target_try(const as_target *T, const as_matrix *Xv, as_tsample *s, const int64_t *idx,
+                         const double *fac, double *H, double *wt, const char *what, as_common *c)
 {
-    int64_t *cols = NULL, N = Xv->nrow, i, t;
-    double *H = NULL, trg = 0, trh = 0, f;
-    as_metrics M, Mc;
-    if (!isnan(s->exact)) return AS_OK;
-    if (s->S.k == 0) {
-        as_metrics_of(Xv, T->G, 0, NULL, NULL, 0, &M, c);
-        s->exact = M.rel;
+    as_metrics M;
+    int64_t t;
+    for (t = 0; t < s->S.k; t++) wt[t] = s->S.weight[t] * sqrt(fac[t]);
+    if (as_gram(Xv, s->S.k, idx, wt, H, c) != AS_OK || as_compare_view(Xv, T->G, H, 0, &M, c) != AS_OK ||
+        !(M.rel < s->exact))
         return c->status;
-    }
-    if (as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
-    if (!(H = as_malloc(c, (size_t)N, (size_t)N * sizeof(double))) ||
-        as_gram(Xv, s->S.k, T->X ? s->S.index : cols, s->S.weight, H, c) != AS_OK ||
-        as_compare_view(Xv, T->G, H, 0, &M, c) != AS_OK)
-        goto done;
+    as_progress(c, "target: k = %lld calibrated to %s: exact rel %.3g instead of %.3g", (long long)s->S.k, what,
+                M.rel, s->exact);
     s->exact = M.rel;
-    /* the traces from the rows' and the columns' squared norms, not from
-       the Grams' diagonals: the same bits for X in memory and for block
-       input (whose X X' is summed in another order) */
-    for (i = 0; i < N; i++) trg += T->rowsq ? T->rowsq[i] : T->G[i + i * N];
-    for (t = 0; t < s->S.k; t++)
-        trh += s->S.weight[t] * s->S.weight[t] * as_col_norm2(Xv, T->X ? s->S.index[t] : cols[t]);
-    f = trg / trh;
-    if (!(f > 0 && isfinite(f)) || f == 1) goto done;
-    for (i = 0; i < N * N; i++) H[i] *= f;
-    if (as_compare_view(Xv, T->G, H, 0, &Mc, c) != AS_OK || !(Mc.rel < M.rel)) goto done;
-    as_progress(c, "target: k = %lld calibrated (its Gram times %.4g): exact rel %.3g instead of %.3g",
-                (long long)s->S.k, f, Mc.rel, M.rel);
-    s->cal = f;
-    s->exact = Mc.rel;
+    memcpy(s->fac, fac, sizeof(double) * (size_t)s->S.k);
+    s->calibrated = 1;
+    return AS_OK;
+}
+
+/* The calibrations of s tried in turn (to the squared norm; then, with
+   rows, the raking), each kept when it lowers s->exact; none with eps
+   given, whose guarantee is of the draw's own weights. */
+static int as_target_calibrate(const as_target *T, const as_matrix *Xv, as_tsample *s, int rows, as_common *c)
+{
+    int64_t *cols = NULL, N = Xv->nrow, t, k = s->S.k;
+    const int64_t *idx;
+    double *H = NULL, *fac = NULL, *wt = NULL, f;
+    int ok = 0;
+    /* with eps, the draw's weights carry the spectral guarantee: none */
+    if (k == 0 || !T->rowsq || !isnan(T->o->eps) || as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
+    idx = T->X ? s->S.index : cols;
+    if (!(H = as_malloc(c, (size_t)N, (size_t)N * sizeof(double))) || (!s->fac && !(s->fac = as_malloc(c, (size_t)k, sizeof(double)))) ||
+        !(fac = as_malloc(c, (size_t)k, sizeof(double))) || !(wt = as_malloc(c, (size_t)k, sizeof(double))))
+        goto done;
+    /* the totals from the rows' and the columns' squared norms, not from the
+       Grams' diagonals: the same bits for X in memory and for block input
+       (whose X X' is summed in another order) */
+    f = as_calibrate_trace(Xv, k, idx, s->S.weight, T->rowsq);
+    if (f > 0 && isfinite(f) && f != 1) {
+        for (t = 0; t < k; t++) fac[t] = f;
+        if (as_target_try(T, Xv, s, idx, fac, H, wt, "the squared norm of X", c) != AS_OK) goto done;
+    }
+    if (rows && as_calibrate_rows(Xv, k, idx, s->S.weight, T->rowsq, fac, &ok, c) == AS_OK && ok)
+        as_target_try(T, Xv, s, idx, fac, H, wt, "the rows' squared norms", c);
 done:
+    if (s->fac && !s->calibrated) {
+        as_free(c, s->fac);
+        s->fac = NULL;
+    }
+    as_free(c, wt);
+    as_free(c, fac);
     as_free(c, H);
     as_free(c, cols);
     return c->status;
+}
+
+static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, as_tsample *s, as_common *c)
+{
+    int64_t *cols = NULL;
+    as_metrics M;
+    if (!isnan(s->exact)) return AS_OK;
+    if (as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
+    as_metrics_of(Xv, T->G, s->S.k, T->X ? s->S.index : cols, s->S.weight, 0, &M, c);
+    as_free(c, cols);
+    if (c->status != AS_OK) return c->status;
+    s->exact = M.rel;
+    return as_target_calibrate(T, Xv, s, T->rake, c);
 }
 
 /* The estimate of s from the columns at hand (Xv: X, or the gathered ones). */
@@ -516,7 +556,25 @@ static int as_target_shrink_one(as_target *T, const as_matrix *Xv, as_common *c)
     return AS_OK;
 }
 
-/* The kept sample meets the target exactly: shrunk (as_target_shrink_one),
+/* as_target_shrink_one, then the raking, the costlier calibration (a few
+   Grams of the sample), of the sample it ended with; where that lowers its
+   exact rel, the shrink goes on from there, its samples raked too. */
+static int as_target_shrink_rake(as_target *T, const as_matrix *Xv, as_common *c)
+{
+    double before;
+    T->rake = 0;
+    if (as_target_shrink_one(T, Xv, c) != AS_OK) return c->status;
+    before = T->S.exact;
+    T->rake = 1;
+    if (as_target_calibrate(T, Xv, &T->S, 1, c) == AS_OK && T->S.exact < before) {
+        T->exact_miss = 0;
+        as_target_shrink_one(T, Xv, c);
+    }
+    T->rake = 0;
+    return c->status;
+}
+
+/* The kept sample meets the target exactly: shrunk (as_target_shrink_rake),
    then each rival pilot (another scheme's pilot that met the target exactly)
    shrunk the same way, its columns at hand in any case (subsets of the
    pilot); the fewest columns win, ties to the kept sample. The sample kept
@@ -526,7 +584,7 @@ static int as_target_shrink(as_target *T, const as_matrix *Xv, as_common *c)
 {
     int64_t k0 = T->S.S.k, m0 = T->S.m, r;
     int best0 = T->best, rivals = T->nrival;
-    if (as_target_shrink_one(T, Xv, c) != AS_OK) return c->status;
+    if (as_target_shrink_rake(T, Xv, c) != AS_OK) return c->status;
     for (r = 0; r < T->nrival; r++) {
         as_tsample keep;
         int keep_best = T->best;
@@ -536,7 +594,7 @@ static int as_target_shrink(as_target *T, const as_matrix *Xv, as_common *c)
         as_tsample_move(&T->S, &T->rival[r], c);
         T->best = T->rival_scheme[r];
         T->exact_miss = 0;
-        if (as_target_shrink_one(T, Xv, c) != AS_OK) {
+        if (as_target_shrink_rake(T, Xv, c) != AS_OK) {
             as_tsample_free(&keep, c);
             return c->status;
         }
@@ -733,10 +791,8 @@ void as_target_result(as_target *T, as_result *out)
     as_result *S = &T->S.S;
     int64_t t;
     /* the calibration of the sample kept (its estimate is of the draw as drawn) */
-    if (T->S.cal != 1) {
-        double f = sqrt(T->S.cal);
-        for (t = 0; t < S->k; t++) S->weight[t] *= f;
-    }
+    if (T->S.fac)
+        for (t = 0; t < S->k; t++) S->weight[t] *= sqrt(T->S.fac[t]);
     out->k = S->k;
     out->index = S->index;
     out->weight = S->weight;

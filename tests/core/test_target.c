@@ -1,5 +1,6 @@
-/* test_target.c: the randomized method's target mode: the error estimate it picks by itself, the shrink of m after a sample that meets the target, and the calibration of a sample to X's squared norm. */
+/* test_target.c: the randomized method's target mode: the error estimate it picks by itself, the shrink of m after a sample that meets the target, and the calibration of a sample to X's squared norm and to its rows'. */
 #include "as_internal.h"
+#include "calibrate.h"
 #include "check.h"
 #include "estimate.h"
 #include "gram.h"
@@ -228,10 +229,59 @@ static void test_target_calibrate(void)
     free(u);
 }
 
+/* Raking (as_calibrate_rows): the calibrated terms give every row of Y the
+   squared norm of X's row, with positive factors, the same bits from a dense
+   and a sparse X; none with fewer columns than rows, with a row no column
+   touches, or with totals no positive combination of the columns reaches
+   (two rows equal in every column, unequal in X). */
+static void test_calibrate_rows(void)
+{
+    int n = 20, d = 300, k = 60, ok = 0, ok2 = 0;
+    int64_t i, j, t, idx[60];
+    double *X = malloc(sizeof(double) * n * d), rowsq[20], w[60], fac[60], fac2[60];
+    check_csc s;
+    as_matrix A, S;
+    as_common c;
+    as_common_init(&c);
+    for (j = 0; j < (int64_t)n * d; j++) X[j] = as_rng_normal(31, 1, (uint64_t)j) * (j % 3 == 0 ? 0 : 1);
+    for (i = 0; i < n; i++) {
+        rowsq[i] = 0;
+        for (j = 0; j < d; j++) rowsq[i] += X[i + j * n] * X[i + j * n];
+    }
+    for (t = 0; t < k; t++) {
+        idx[t] = 5 * t;
+        w[t] = sqrt((double)d / k) * (1 + 0.3 * as_rng_normal(32, 1, (uint64_t)t) * 0.1);
+    }
+    as_view_dense(&A, n, d, X, n);
+    s = check_to_csc(X, n, d);
+    as_view_csc32(&S, n, d, s.p32, s.i32, s.x);
+    CHECK(as_calibrate_rows(&A, k, idx, w, rowsq, fac, &ok, &c) == AS_OK && ok, "raking: %s", c.msg);
+    CHECK(as_calibrate_rows(&S, k, idx, w, rowsq, fac2, &ok2, &c) == AS_OK && ok2 &&
+          memcmp(fac, fac2, sizeof fac) == 0, "raking: a sparse X gives other factors");
+    for (i = 0; i < n; i++) {
+        double h = 0;
+        for (t = 0; t < k; t++) h += w[t] * w[t] * fac[t] * X[i + idx[t] * n] * X[i + idx[t] * n];
+        CHECK(fabs(h - rowsq[i]) <= 1e-6 * rowsq[i], "row %lld: %.17g against %.17g", (long long)i, h, rowsq[i]);
+    }
+    for (t = 0; t < k; t++) CHECK(fac[t] > 0 && isfinite(fac[t]), "factor %lld: %g", (long long)t, fac[t]);
+    /* fewer columns than rows */
+    CHECK(as_calibrate_rows(&A, n - 1, idx, w, rowsq, fac, &ok, &c) == AS_OK && !ok, "raking with %d columns", n - 1);
+    /* row 0 untouched by the sample's columns */
+    for (t = 0; t < k; t++) X[idx[t] * n] = 0;
+    CHECK(as_calibrate_rows(&A, k, idx, w, rowsq, fac, &ok, &c) == AS_OK && !ok, "raking with row 0 uncovered");
+    /* rows 0 and 1 alike in every column of the sample, their totals not */
+    for (t = 0; t < k; t++) X[idx[t] * n] = X[1 + idx[t] * n];
+    rowsq[0] = 2 * rowsq[1];
+    CHECK(as_calibrate_rows(&A, k, idx, w, rowsq, fac, &ok, &c) == AS_OK && !ok, "raking beyond the columns' cone");
+    free(X);
+    free(s.p32); free(s.i32); free(s.p64); free(s.i64); free(s.x);
+}
+
 int main(void)
 {
     test_estimate_auto();
     test_target_shrink();
     test_target_calibrate();
+    test_calibrate_rows();
     return check_report("test_target");
 }

@@ -25,8 +25,9 @@ heavy_tailed <- function(seed) {
 # share of seeds whose estimate covers the exact rel, the median ratio and the median k
 calibrate <- function(gen, seeds, ...) {
   v <- vapply(seeds, function(s) {
-    r <- attsparse_rand(gen(s), seed = s, spectral = FALSE, ...)
-    c(r$rel_estimate, r$rel_error, r$k)
+    X <- gen(s)
+    r <- attsparse_rand(X, seed = s, spectral = FALSE, ...)
+    c(r$rel_estimate, if (is.na(r$rel_error)) attention_error(X, r$Y)$rel else r$rel_error, r$k)
   }, numeric(3))
   c(cover = mean(v[1, ] >= v[2, ]), ratio = median(v[1, ] / v[2, ]), k = median(v[3, ]))
 }
@@ -40,9 +41,11 @@ test_that("on dense expression-like data the estimate covers the exact rel and i
   expect_lte(cal[["ratio"]], 3)
 })
 
+# (target mode with error = FALSE: with the exact error its sample is calibrated, and the estimate,
+# which is of the draw as drawn, is no longer of the Y returned)
 test_that("on very sparse and heavy-tailed input the estimate covers the exact rel", {
-  for (args in list(list(), list(rel = 0.05))) {
-    what <- if (length(args)) paste(names(args), unlist(args), sep = " = ") else "default"
+  for (args in list(list(), list(rel = 0.05, error = FALSE))) {
+    what <- if (length(args)) paste(names(args), unlist(args), sep = " = ", collapse = ", ") else "default"
     cal <- do.call(calibrate, c(list(very_sparse, 1:30), args))
     expect_gte(cal[["cover"]], 0.8, label = paste("very sparse,", what, "cover"))
     expect_lte(cal[["ratio"]], 2.5, label = paste("very sparse,", what, "ratio"))
@@ -125,7 +128,8 @@ test_that("target mode with the exact error grows a sample whose exact rel misse
 # estimate covers the error over seeds; one draw's error is known): on low-rank data it is 2 to 40
 # times below it, and the same draw at a smaller m (Poisson: a subset) meets the target with 5 to 12
 # times fewer columns. The sample returned is the draw of its m (a fixed-m call with its
-# probabilities and seed gives the same columns and weights), its exact rel meets the target.
+# probabilities and seed gives the same columns, and the same weights but for the calibration's
+# factors), its exact rel meets the target.
 test_that("target mode with the exact error keeps the smallest of its draws that meets the target", {
   skip_if_no_corpus()
   X <- gen_lowrank(30, 2000, 1, rank = 2, noise = 0.1)
@@ -138,10 +142,15 @@ test_that("target mode with the exact error keeps the smallest of its draws that
     same <- attsparse_rand(X, m = on$m, seed = s, sampling = "poisson", probabilities = on$probabilities,
                            error = FALSE)
     expect_identical(same$index, on$index)
-    # the same weights, or all of them times one factor: Y calibrated to X's squared norm
+    # the same weights, or calibrated: all times one factor (Y given X's squared norm), or each
+    # column's by its own (raking: every row of Y given the squared norm of X's row)
     f <- on$weight / same$weight
-    expect_equal(f, rep(f[1], length(f)), tolerance = 1e-14)
-    if (f[1] != 1) expect_equal(sum(on$Y^2), sum(X^2), tolerance = 1e-12)
+    expect_true(all(f > 0))
+    if (any(f != 1)) {
+      one <- isTRUE(all.equal(f, rep(f[1], length(f)), tolerance = 1e-14))
+      if (one) expect_equal(sum(on$Y^2), sum(X^2), tolerance = 1e-12)
+      else expect_equal(rowSums(on$Y^2), rowSums(X^2), tolerance = 1e-6)
+    }
     if (on$probabilities == off$probabilities) expect_true(all(on$index %in% off$index))
     on$k / off$k
   }, 0)
@@ -157,7 +166,7 @@ test_that("target mode with the exact error keeps the smallest of its draws that
 # Near-rank-one input (smooth spectra on a shared baseline: 99.9% of the squared norm in one
 # direction): Poisson sampling leaves the scale of Y Y' to chance, and that scale is most of the
 # error. The target mode with the exact error calibrates its samples to X's squared norm (all weights
-# times one factor), which takes it out: it meets 1% with a few columns where the same draw
+# times one factor; or, raked, each row to its own), which takes it out: it meets 1% with a few columns where the same draw
 # uncalibrated misses it by 2 to 11 times and the estimate alone keeps about 600.
 spectrum <- function(n, d, seed) {
   set.seed(seed)
@@ -173,7 +182,7 @@ test_that("target mode with the exact error calibrates its sample to X's squared
     off <- attsparse_rand(X, rel = 0.01, seed = s, error = FALSE)
     expect_lte(on$rel_error, 0.01)
     expect_equal(on$rel_error, attention_error(X, on$Y)$rel, tolerance = 1e-12)
-    expect_equal(sum(on$Y^2), sum(X^2), tolerance = 1e-12)
+    expect_equal(sum(on$Y^2), sum(X^2), tolerance = 1e-6)
     expect_lte(on$k, off$k / 20)
     same <- attsparse_rand(X, m = on$m, seed = s, sampling = "poisson", probabilities = on$probabilities,
                            error = FALSE)
@@ -181,6 +190,35 @@ test_that("target mode with the exact error calibrates its sample to X's squared
     attention_error(X, same$Y)$rel > 0.01
   }, TRUE)
   expect_gte(sum(missed), 5)
+  # with eps the guarantee is of the draw's own weights: no calibration
+  on <- attsparse_rand(X, rel = 0.01, eps = 0.5, seed = 1)
+  same <- attsparse_rand(X, m = on$m, seed = 1, sampling = "poisson", probabilities = on$probabilities,
+                         error = FALSE)
+  expect_identical(same$index, on$index)
+  expect_identical(same$weight, on$weight)
+})
+
+# Low-rank data with more columns kept than rows: the target mode with the exact error also rakes
+# its sample to the rows' squared norms (each column's weight times exp(sum_i lambda_i x_ij^2), every
+# row of Y given the squared norm of X's row), which corrects each row's scale where the draw leaves
+# it to chance: the raked sample meets 2% where the same draw as drawn misses it on most seeds.
+test_that("target mode with the exact error rakes its sample to the rows' squared norms", {
+  set.seed(1)
+  X <- matrix(rnorm(60 * 10), 60) %*% matrix(rnorm(10 * 2000), 10) + matrix(rnorm(60 * 2000), 60)
+  X <- X / sqrt(max(rowSums(X^2)))
+  missed <- vapply(1:4, function(s) {
+    on <- attsparse_rand(X, rel = 0.02, seed = s)
+    expect_lte(on$rel_error, 0.02)
+    expect_equal(on$rel_error, attention_error(X, on$Y)$rel, tolerance = 1e-12)
+    expect_equal(rowSums(on$Y^2), rowSums(X^2), tolerance = 1e-6)
+    same <- attsparse_rand(X, m = on$m, seed = s, sampling = "poisson", probabilities = on$probabilities,
+                           error = FALSE)
+    expect_identical(same$index, on$index)
+    f <- on$weight / same$weight
+    expect_true(all(f > 0) && diff(range(f)) > 0.1)
+    attention_error(X, same$Y)$rel > 0.02
+  }, TRUE)
+  expect_gte(sum(missed), 2)
 })
 
 # A target below what sampling can reach: the target mode keeps every column, and grows until every
