@@ -157,24 +157,8 @@ static int as_target_cols(const as_target *T, const as_tsample *s, int64_t **col
     return AS_OK;
 }
 
-/* The exact rel of s (X X' at hand: T->G) from the columns at hand (Xv),
-   into s->exact; computed once a sample. The sample is also tried
-   calibrated (core/calibrate.c) to totals of X known without X X' (survey
-   calibration: Deville and Sarndal 1992), each kept only when its exact rel
-   is the smallest so far:
-   - to X's squared norm: its weights times sqrt(tr(X X') / tr(Y Y')), the
-     ratio estimator (Cochran 1977, ch. 6). Poisson sampling leaves the
-     common scale of Y Y' to chance (the number and norms of the kept
-     columns vary), and where most of X's squared norm lies in a few
-     directions (spectra, low-rank data) that scale is most of the error;
-   - to the rows' squared norms (raking: the diagonal of Y Y' that of
-     X X'), when the sample has at least a column per row: a correction of
-     each row's scale, most of the rest of the error on such data
-     (bench/calibration.R). It costs a few Grams of the sample, so it is
-     tried once the shrink has ended (T->rake; as_target_shrink_rake).
-   as_target_try keeps one when it lowers s->exact. s->fac holds the factors kept on the terms of Y Y' (NULL: none). The
-   weights stay the draw's, which the estimate reads (its variance is the
-   draw's); as_target_result calibrates the result. */
+/* s calibrated by the factors fac on the terms of Y Y' (wt, H: buffers):
+   kept (s->fac, s->exact) when its exact rel is below s->exact. */
 static int as_target_try(const as_target *T, const as_matrix *Xv, as_tsample *s, const int64_t *idx,
                          const double *fac, double *H, double *wt, const char *what, as_common *c)
 {
@@ -192,10 +176,12 @@ static int as_target_try(const as_target *T, const as_matrix *Xv, as_tsample *s,
     return AS_OK;
 }
 
-/* The calibrations of s tried in turn (to the squared norm; then, with
-   rows, the raking), each kept when it lowers s->exact; none with eps
-   given, whose guarantee is of the draw's own weights. */
-static int as_target_calibrate(const as_target *T, const as_matrix *Xv, as_tsample *s, int rows, as_common *c)
+/* The calibrations of s that `which` names tried in turn (AS_CAL_NORM: to
+   the squared norm; AS_CAL_ROWS: the raking), each kept when it lowers
+   s->exact; none with eps given, whose guarantee is of the draw's own
+   weights. */
+enum { AS_CAL_NORM = 1, AS_CAL_ROWS = 2 };
+static int as_target_calibrate(const as_target *T, const as_matrix *Xv, as_tsample *s, int which, as_common *c)
 {
     int64_t *cols = NULL, N = Xv->nrow, t, k = s->S.k;
     const int64_t *idx;
@@ -204,18 +190,20 @@ static int as_target_calibrate(const as_target *T, const as_matrix *Xv, as_tsamp
     /* with eps, the draw's weights carry the spectral guarantee: none */
     if (k == 0 || !T->rowsq || !isnan(T->o->eps) || as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
     idx = T->X ? s->S.index : cols;
-    if (!(H = as_malloc(c, (size_t)N, (size_t)N * sizeof(double))) || (!s->fac && !(s->fac = as_malloc(c, (size_t)k, sizeof(double)))) ||
-        !(fac = as_malloc(c, (size_t)k, sizeof(double))) || !(wt = as_malloc(c, (size_t)k, sizeof(double))))
-        goto done;
+    if (!s->fac) s->fac = as_malloc(c, (size_t)k, sizeof(double));
+    H = as_malloc(c, (size_t)N, (size_t)N * sizeof(double));
+    fac = as_malloc(c, (size_t)k, sizeof(double));
+    wt = as_malloc(c, (size_t)k, sizeof(double));
+    if (!s->fac || !H || !fac || !wt) goto done;
     /* the totals from the rows' and the columns' squared norms, not from the
        Grams' diagonals: the same bits for X in memory and for block input
        (whose X X' is summed in another order) */
-    f = as_calibrate_trace(Xv, k, idx, s->S.weight, T->rowsq);
+    f = (which & AS_CAL_NORM) ? as_calibrate_trace(Xv, k, idx, s->S.weight, T->rowsq) : NAN;
     if (f > 0 && isfinite(f) && f != 1) {
         for (t = 0; t < k; t++) fac[t] = f;
         if (as_target_try(T, Xv, s, idx, fac, H, wt, "the squared norm of X", c) != AS_OK) goto done;
     }
-    if (rows && as_calibrate_rows(Xv, k, idx, s->S.weight, T->rowsq, fac, &ok, c) == AS_OK && ok)
+    if ((which & AS_CAL_ROWS) && as_calibrate_rows(Xv, k, idx, s->S.weight, T->rowsq, fac, &ok, c) == AS_OK && ok)
         as_target_try(T, Xv, s, idx, fac, H, wt, "the rows' squared norms", c);
 done:
     if (s->fac && !s->calibrated) {
@@ -229,6 +217,24 @@ done:
     return c->status;
 }
 
+/* The exact rel of s (X X' at hand: T->G) from the columns at hand (Xv),
+   into s->exact; computed once a sample. The sample is also tried
+   calibrated (core/calibrate.c) to totals of X known without X X' (survey
+   calibration: Deville and Sarndal 1992), each kept only when its exact rel
+   is the smallest so far:
+   - to X's squared norm: its weights times sqrt(tr(X X') / tr(Y Y')), the
+     ratio estimator (Cochran 1977, ch. 6). Poisson sampling leaves the
+     common scale of Y Y' to chance (the number and norms of the kept
+     columns vary), and where most of X's squared norm lies in a few
+     directions (spectra, low-rank data) that scale is most of the error;
+   - to the rows' squared norms (raking: the diagonal of Y Y' that of
+     X X'), when the sample has at least a column per row: a correction of
+     each row's scale, most of the rest of the error on such data
+     (bench/calibration.R). It costs a few Grams of the sample, so it is
+     tried once the shrink has ended (T->rake; as_target_shrink_rake).
+   s->fac holds the factors kept on the terms of Y Y' (NULL: none). The
+   weights stay the draw's, which the estimate reads (its variance is the
+   draw's); as_target_result calibrates the result. */
 static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, as_tsample *s, as_common *c)
 {
     int64_t *cols = NULL;
@@ -239,7 +245,7 @@ static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, as_tsamp
     as_free(c, cols);
     if (c->status != AS_OK) return c->status;
     s->exact = M.rel;
-    return as_target_calibrate(T, Xv, s, T->rake, c);
+    return as_target_calibrate(T, Xv, s, AS_CAL_NORM | (T->rake ? AS_CAL_ROWS : 0), c);
 }
 
 /* The estimate of s from the columns at hand (Xv: X, or the gathered ones). */
@@ -566,7 +572,7 @@ static int as_target_shrink_rake(as_target *T, const as_matrix *Xv, as_common *c
     if (as_target_shrink_one(T, Xv, c) != AS_OK) return c->status;
     before = T->S.exact;
     T->rake = 1;
-    if (as_target_calibrate(T, Xv, &T->S, 1, c) == AS_OK && T->S.exact < before) {
+    if (as_target_calibrate(T, Xv, &T->S, AS_CAL_ROWS, c) == AS_OK && T->S.exact < before) {
         T->exact_miss = 0;
         as_target_shrink_one(T, Xv, c);
     }
