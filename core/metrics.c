@@ -251,6 +251,14 @@ int as_compare_view(const as_matrix *X, const double *G, const double *H, int sp
     return c->status;
 }
 
+int as_metrics_mem_check(int64_t n, int have_g, double mem_mb, as_common *c)
+{
+    char what[160];
+    snprintf(what, sizeof what, "the error metrics need X X' and Y Y' (2 n^2 doubles, n = nrow(X) = %lld)",
+             (long long)n);
+    return as_mem_check(c, (have_g ? 8.0 : 16.0) * (double)n * (double)n, mem_mb, what);
+}
+
 /* The metrics of H = the Gram of Y(:, index) diag(weight) (k columns; index
    NULL: all of Y's) against G = X X' (G NULL: computed from X). The compared
    view (for a stacked [Q; K]: the metrics of Att(Q, K)) is X, or Y when X is
@@ -263,12 +271,7 @@ static int as_metrics_gram(const as_matrix *X, const double *G, const as_matrix 
     int64_t n = Y->nrow;
     double *Gown = NULL, *H = NULL;
     int paired = G == NULL && X == Y && k > 0;
-    {
-        char what[160];
-        snprintf(what, sizeof what, "the error metrics need X X' and Y Y' (2 n^2 doubles, n = nrow(X) = %lld)",
-                 (long long)n);
-        if (as_mem_check(c, (G ? 8.0 : 16.0) * (double)n * (double)n, mem_mb, what) != AS_OK) return c->status;
-    }
+    if (as_metrics_mem_check(n, G != NULL, mem_mb, c) != AS_OK) return c->status;
     H = as_malloc(c, (size_t)n, (size_t)n * sizeof(double));
     if (!H) goto done;
     if (paired) {

@@ -39,6 +39,10 @@ int as_result_metrics(const as_matrix *X, const double *G, int error, int spectr
 double as_lse(int64_t n, const double *g);
 /* as_compare_gram for any view: for a stacked Z, the metrics of the cross
    attention row-softmax(Q K') read from the blocks of G = Z Z', H = Z~ Z~' (metrics.c). */
+/* The memory the metrics' Grams take counted against mem_mb (0: the
+   default cap): Y Y', and X X' unless have_g. */
+int as_metrics_mem_check(int64_t n, int have_g, double mem_mb, as_common *c);
+
 int as_compare_view(const as_matrix *X, const double *G, const double *H, int spectral,
                     as_metrics *out, as_common *c);
 

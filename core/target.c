@@ -60,8 +60,8 @@ typedef struct as_tsample {
     double   *g;         /* ||x_j||^4 of each kept column (once estimated)  */
     int64_t   m;
     double    exact;     /* its exact rel, once computed (X X' at hand); else NaN */
-    double   *fac;       /* k: the factors of its calibration on the terms of Y Y' (as_target_exact_rel) */
-    int       calibrated; /* fac holds a calibration that lowered its exact rel                 */
+    double   *fac;       /* k: the factors of the calibration that lowered its exact rel on the
+                            terms of Y Y', or NULL (as_target_exact_rel)                       */
 } as_tsample;
 
 struct as_target {
@@ -157,59 +157,65 @@ static int as_target_cols(const as_target *T, const as_tsample *s, int64_t **col
     return AS_OK;
 }
 
-/* s calibrated by the factors fac on the terms of Y Y' (wt, H: buffers):
-   kept (s->fac, s->exact) when its exact rel is below s->exact. */
-static int as_target_try(const as_target *T, const as_matrix *Xv, as_tsample *s, const int64_t *idx,
-                         const double *fac, double *H, double *wt, const char *what, as_common *c)
+/* s calibrated by the factors fac on the terms of Y Y', H the Gram of the
+   calibrated sample: kept (s->fac, s->exact) when its exact rel is below
+   s->exact. */
+static int as_target_keep(const as_target *T, const as_matrix *Xv, as_tsample *s, const double *fac,
+                          const double *H, const char *what, as_common *c)
 {
     as_metrics M;
-    int64_t t;
-    for (t = 0; t < s->S.k; t++) wt[t] = s->S.weight[t] * sqrt(fac[t]);
-    if (as_gram(Xv, s->S.k, idx, wt, H, c) != AS_OK || as_compare_view(Xv, T->G, H, 0, &M, c) != AS_OK ||
-        !(M.rel < s->exact))
-        return c->status;
+    if (as_compare_view(Xv, T->G, H, 0, &M, c) != AS_OK || !(M.rel < s->exact)) return c->status;
+    if (!s->fac && !(s->fac = as_malloc(c, (size_t)s->S.k, sizeof(double)))) return c->status;
     as_progress(c, "target: k = %lld calibrated to %s: exact rel %.3g instead of %.3g", (long long)s->S.k, what,
                 M.rel, s->exact);
     s->exact = M.rel;
     memcpy(s->fac, fac, sizeof(double) * (size_t)s->S.k);
-    s->calibrated = 1;
     return AS_OK;
 }
 
-/* The calibrations of s that `which` names tried in turn (AS_CAL_NORM: to
-   the squared norm; AS_CAL_ROWS: the raking), each kept when it lowers
-   s->exact; none with eps given, whose guarantee is of the draw's own
-   weights. */
-enum { AS_CAL_NORM = 1, AS_CAL_ROWS = 2 };
+/* What as_target_calibrate does: AS_CAL_DRAW, the draw's own exact rel into
+   s->exact, then its calibration to the squared norm (its Gram times the
+   factor: no Gram more); AS_CAL_ROWS, the raking (a Gram of the raked
+   sample). No calibration with eps given, whose guarantee is of the draw's
+   own weights. */
+enum { AS_CAL_DRAW = 1, AS_CAL_ROWS = 2 };
 static int as_target_calibrate(const as_target *T, const as_matrix *Xv, as_tsample *s, int which, as_common *c)
 {
-    int64_t *cols = NULL, N = Xv->nrow, t, k = s->S.k;
+    int64_t *cols = NULL, N = Xv->nrow, t, k = s->S.k, i;
     const int64_t *idx;
-    double *H = NULL, *fac = NULL, *wt = NULL, f;
+    double *H = NULL, *fac = NULL, *wt = NULL, f = NAN;
     int ok = 0;
-    /* with eps, the draw's weights carry the spectral guarantee: none */
-    if (k == 0 || !T->rowsq || !isnan(T->o->eps) || as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
+    as_metrics M;
+    if (as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
     idx = T->X ? s->S.index : cols;
-    if (!s->fac) s->fac = as_malloc(c, (size_t)k, sizeof(double));
-    H = as_malloc(c, (size_t)N, (size_t)N * sizeof(double));
-    fac = as_malloc(c, (size_t)k, sizeof(double));
-    wt = as_malloc(c, (size_t)k, sizeof(double));
-    if (!s->fac || !H || !fac || !wt) goto done;
+    /* Y Y' counted as the metrics count it */
+    if (as_metrics_mem_check(N, 1, 0, c) != AS_OK || !(H = as_malloc(c, (size_t)N, (size_t)N * sizeof(double))))
+        goto done;
+    if (which & AS_CAL_DRAW) {
+        /* an empty sample is Y = 0 (uniform attention), never "all columns"
+           (what as_gram reads from index == NULL) */
+        if (k == 0) memset(H, 0, sizeof(double) * (size_t)N * (size_t)N);
+        else if (as_gram(Xv, k, idx, s->S.weight, H, c) != AS_OK) goto done;
+        if (as_compare_view(Xv, T->G, H, 0, &M, c) != AS_OK) goto done;
+        s->exact = M.rel;
+    }
+    /* with eps, the draw's weights carry the spectral guarantee: none */
+    if (k == 0 || !T->rowsq || !isnan(T->o->eps) || !(fac = as_malloc(c, (size_t)k, sizeof(double)))) goto done;
     /* the totals from the rows' and the columns' squared norms, not from the
        Grams' diagonals: the same bits for X in memory and for block input
        (whose X X' is summed in another order) */
-    f = (which & AS_CAL_NORM) ? as_calibrate_trace(Xv, k, idx, s->S.weight, T->rowsq) : NAN;
+    if (which & AS_CAL_DRAW) f = as_calibrate_trace(Xv, k, idx, s->S.weight, T->rowsq);
     if (f > 0 && isfinite(f) && f != 1) {
         for (t = 0; t < k; t++) fac[t] = f;
-        if (as_target_try(T, Xv, s, idx, fac, H, wt, "the squared norm of X", c) != AS_OK) goto done;
+        for (i = 0; i < N * N; i++) H[i] *= f;
+        if (as_target_keep(T, Xv, s, fac, H, "the squared norm of X", c) != AS_OK) goto done;
     }
-    if ((which & AS_CAL_ROWS) && as_calibrate_rows(Xv, k, idx, s->S.weight, T->rowsq, fac, &ok, c) == AS_OK && ok)
-        as_target_try(T, Xv, s, idx, fac, H, wt, "the rows' squared norms", c);
+    if ((which & AS_CAL_ROWS) && as_calibrate_rows(Xv, k, idx, s->S.weight, T->rowsq, fac, &ok, c) == AS_OK && ok &&
+        (wt = as_malloc(c, (size_t)k, sizeof(double)))) {
+        for (t = 0; t < k; t++) wt[t] = s->S.weight[t] * sqrt(fac[t]);
+        if (as_gram(Xv, k, idx, wt, H, c) == AS_OK) as_target_keep(T, Xv, s, fac, H, "the rows' squared norms", c);
+    }
 done:
-    if (s->fac && !s->calibrated) {
-        as_free(c, s->fac);
-        s->fac = NULL;
-    }
     as_free(c, wt);
     as_free(c, fac);
     as_free(c, H);
@@ -237,15 +243,8 @@ done:
    draw's); as_target_result calibrates the result. */
 static int as_target_exact_rel(const as_target *T, const as_matrix *Xv, as_tsample *s, as_common *c)
 {
-    int64_t *cols = NULL;
-    as_metrics M;
     if (!isnan(s->exact)) return AS_OK;
-    if (as_target_cols(T, s, &cols, c) != AS_OK) return c->status;
-    as_metrics_of(Xv, T->G, s->S.k, T->X ? s->S.index : cols, s->S.weight, 0, &M, c);
-    as_free(c, cols);
-    if (c->status != AS_OK) return c->status;
-    s->exact = M.rel;
-    return as_target_calibrate(T, Xv, s, AS_CAL_NORM | (T->rake ? AS_CAL_ROWS : 0), c);
+    return as_target_calibrate(T, Xv, s, AS_CAL_DRAW | (T->rake ? AS_CAL_ROWS : 0), c);
 }
 
 /* The estimate of s from the columns at hand (Xv: X, or the gathered ones). */

@@ -250,7 +250,7 @@ static void test_calibrate_rows(void)
     }
     for (t = 0; t < k; t++) {
         idx[t] = 5 * t;
-        w[t] = sqrt((double)d / k) * (1 + 0.3 * as_rng_normal(32, 1, (uint64_t)t) * 0.1);
+        w[t] = sqrt((double)d / k) * (1 + 0.03 * as_rng_normal(32, 1, (uint64_t)t));
     }
     as_view_dense(&A, n, d, X, n);
     s = check_to_csc(X, n, d);
